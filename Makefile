@@ -1,0 +1,89 @@
+# gpudse — build, install, run the quickstart, test.
+# `make run` and `make check` first install missing Debian packages (deps).
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR   = $(PREFIX)/bin
+DATADIR  = $(PREFIX)/share/gpudse
+VERSION  = 0.1.0
+
+CC      ?= cc
+PKGS     = gsl libxml-2.0 cairo pangocairo libcjson libcurl libcrypto
+CFLAGS  ?= -O2 -g
+WARN     = -std=c11 -Wall -Wextra -Werror -Wno-format-truncation -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+INCS     = -Ipipeline -Ianalysis -Ireport
+DEFS     = -DGPUDSE_VERSION='"$(VERSION)"' -DGPUDSE_DATADIR='"$(DATADIR)"'
+PKGCFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKGLIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CHECKLIBS = $(shell pkg-config --libs check 2>/dev/null)
+ALLCFLAGS = $(WARN) $(CFLAGS) $(INCS) $(DEFS) $(PKGCFLAGS)
+
+B        = build
+LIBSRC   = $(filter-out pipeline/main.c,$(wildcard pipeline/*.c analysis/*.c analysis/agents/*.c report/*.c))
+LIBOBJ   = $(LIBSRC:%.c=$(B)/%.o)
+TESTSRC  = $(wildcard tests/test_*.c)
+TESTBIN  = $(TESTSRC:tests/%.c=$(B)/tests/%)
+
+# Debian packages needed to build, test and render (dpkg names).
+DEBS = gcc make pkg-config libgsl-dev libxml2-dev libcairo2-dev libpango1.0-dev \
+       libcjson-dev libcurl4-openssl-dev libssl-dev check poppler-utils \
+       fonts-dejavu-core libxml2-utils time
+
+.PHONY: all deps run check install uninstall clean bench
+all: gpudse
+
+gpudse: $(B)/pipeline/main.o $(B)/libgpudse.a
+	$(CC) $(CFLAGS) -o $@ $^ $(PKGLIBS) -lm
+
+$(B)/libgpudse.a: $(LIBOBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/%.o: %.c $(wildcard pipeline/*.h analysis/*.h report/*.h)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(ALLCFLAGS) -c -o $@ $<
+
+$(B)/tests/%: tests/%.c tests/testutil.h $(B)/libgpudse.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLCFLAGS) $(shell pkg-config --cflags check) -Itests -o $@ $< $(B)/libgpudse.a $(PKGLIBS) $(CHECKLIBS) -lm
+
+# Install the missing Debian packages (as root), or say exactly what to run.
+deps:
+	@missing=""; for p in $(DEBS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" != 0 ]; then \
+	  echo "gpudse: missing Debian packages; as root run:" >&2; \
+	  echo "  apt-get install -y$$missing" >&2; exit 2; \
+	fi; \
+	echo "gpudse: installing$$missing"; \
+	export DEBIAN_FRONTEND=noninteractive; \
+	apt-get update -qq && apt-get install -y -qq --no-install-recommends$$missing
+
+run: deps
+	@$(MAKE) --no-print-directory gpudse
+	./gpudse run campaigns/quickstart.xml
+
+check: deps
+	@$(MAKE) --no-print-directory gpudse $(TESTBIN)
+	@sh tests/run_tests.sh $(TESTBIN)
+
+bench: deps
+	@$(MAKE) --no-print-directory gpudse
+	@sh tests/bench.sh
+
+install: gpudse
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)
+	install -m 755 gpudse $(DESTDIR)$(BINDIR)/gpudse
+	cp -R templates/. $(DESTDIR)$(DATADIR)/
+	# the installed binary must find the installed data, not the source tree
+	@true
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/gpudse
+	rm -rf $(DESTDIR)$(DATADIR)
+
+clean:
+	rm -rf $(B) gpudse tests/tmp

@@ -1,0 +1,407 @@
+/* engine: takes a campaign to a finished run directory. It validates the
+ * campaign before touching the disk, locks the run directory, copies the
+ * campaign, writes the manifest, runs every proposed job whose key is not
+ * yet in the journal, then runs analysis and report. */
+#include "engine.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cairo.h>
+#include <curl/curl.h>
+#include <gsl/gsl_version.h>
+#include <libxml/xmlversion.h>
+#include <openssl/crypto.h>
+#include <pango/pango.h>
+#include <cjson/cJSON.h>
+
+#include "analysis.h"
+#include "backend.h"
+#include "campaign.h"
+#include "report.h"
+#include "strategy.h"
+
+#define BATCH 256
+
+typedef struct {
+    const eng_opts *o;
+    camp_campaign c;
+    const be_backend *be;
+    char dir[PATH_MAX];
+    int lock_fd;
+    FILE *log;
+    store *st;
+    char started[32];
+    /* counts of this session */
+    uint64_t planned, ran, skipped, torn;
+} run_t;
+
+static void utc_now(char *buf, size_t n)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static double mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* run.log holds everything that varies from run to run (times, host, pid),
+ * so results.jsonl and analysis.json stay reproducible. */
+static void logf_(run_t *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void logf_(run_t *r, const char *fmt, ...)
+{
+    if (!r->log)
+        return;
+    char ts[32];
+    utc_now(ts, sizeof ts);
+    fprintf(r->log, "%s ", ts);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(r->log, fmt, ap);
+    va_end(ap);
+    fputc('\n', r->log);
+    fflush(r->log);
+}
+
+static void say(run_t *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void say(run_t *r, const char *fmt, ...)
+{
+    if (r->o->quiet)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+}
+
+/* A directory holding files but no campaign.xml is not ours: refuse it. */
+static int check_dir_is_ours(run_t *r, gd_err *err)
+{
+    char cpath[PATH_MAX];
+    util_path_join(cpath, sizeof cpath, r->dir, "campaign.xml");
+    if (util_path_exists(cpath)) {
+        char sha[65];
+        int rc = util_sha256_file(cpath, sha, err);
+        if (rc)
+            return rc;
+        if (strcmp(sha, r->c.sha256) != 0)
+            return gd_errf(err, GD_EINPUT, "%s: holds a run of a different "
+                           "campaign file (sha256 %.12s, this one %.12s); "
+                           "choose another directory with -o DIR", r->dir,
+                           sha, r->c.sha256);
+        return GD_OK;
+    }
+    if (!util_path_exists(r->dir))
+        return GD_OK;
+    if (!util_is_dir(r->dir))
+        return gd_errf(err, GD_EINPUT, "%s: exists and is not a directory",
+                       r->dir);
+    char journal[PATH_MAX];
+    util_path_join(journal, sizeof journal, r->dir, "results.jsonl");
+    if (util_path_exists(journal))
+        return gd_errf(err, GD_EINPUT, "%s: has a journal but no "
+                       "campaign.xml; not resuming an unknown run", r->dir);
+    return GD_OK;
+}
+
+static int take_lock(run_t *r, gd_err *err)
+{
+    char lock[PATH_MAX];
+    util_path_join(lock, sizeof lock, r->dir, ".lock");
+    r->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (r->lock_fd < 0)
+        return gd_errf(err, GD_EENV, "%s: cannot open lock: %s", lock,
+                       strerror(errno));
+    if (flock(r->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+        char pid[32] = "?";
+        ssize_t n = pread(r->lock_fd, pid, sizeof pid - 1, 0);
+        pid[n > 0 ? n : 1] = '\0';
+        return gd_errf(err, GD_EENV, "%s: another gpudse (pid %s) is running "
+                       "on this run directory; wait for it or stop it first",
+                       r->dir, pid);
+    }
+    char pid[32];
+    int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    if (ftruncate(r->lock_fd, 0) != 0 || pwrite(r->lock_fd, pid, (size_t)n, 0) != n)
+        return gd_errf(err, GD_EENV, "%s: cannot write lock", lock);
+    return GD_OK;
+}
+
+static int copy_campaign(run_t *r, gd_err *err)
+{
+    char dst[PATH_MAX];
+    util_path_join(dst, sizeof dst, r->dir, "campaign.xml");
+    if (util_path_exists(dst))
+        return GD_OK;
+    char *data;
+    size_t len;
+    int rc = util_read_file(r->c.path, &data, &len, err);
+    if (rc)
+        return rc;
+    rc = util_write_file_atomic(dst, data, len, err);
+    free(data);
+    return rc;
+}
+
+static void add_libraries(cJSON *m)
+{
+    cJSON *l = cJSON_AddObjectToObject(m, "libraries");
+    char v[64];
+    cJSON_AddStringToObject(l, "gsl", GSL_VERSION);
+    cJSON_AddStringToObject(l, "libxml2", LIBXML_DOTTED_VERSION);
+    cJSON_AddStringToObject(l, "cairo", cairo_version_string());
+    cJSON_AddStringToObject(l, "pango", pango_version_string());
+    snprintf(v, sizeof v, "%s", cJSON_Version());
+    cJSON_AddStringToObject(l, "cjson", v);
+    cJSON_AddStringToObject(l, "libcurl", curl_version_info(CURLVERSION_NOW)->version);
+    cJSON_AddStringToObject(l, "openssl", OpenSSL_version(OPENSSL_VERSION));
+}
+
+static int write_manifest(run_t *r, const char *finished, uint64_t ok,
+                          uint64_t failed, gd_err *err)
+{
+    cJSON *m = cJSON_CreateObject();
+    cJSON_AddStringToObject(m, "tool", "gpudse");
+    cJSON_AddStringToObject(m, "version", GPUDSE_VERSION);
+    cJSON_AddStringToObject(m, "campaign", r->c.name);
+    cJSON_AddStringToObject(m, "campaign_file", r->c.path);
+    cJSON_AddStringToObject(m, "campaign_sha256", r->c.sha256);
+    cJSON_AddNumberToObject(m, "seed", (double)r->c.seed);
+    cJSON_AddStringToObject(m, "backend", r->be->name);
+    cJSON_AddStringToObject(m, "backend_version", r->be->version());
+    cJSON_AddStringToObject(m, "fidelity", r->be->fidelity);
+    cJSON_AddStringToObject(m, "strategy", r->c.strategy);
+    cJSON_AddNumberToObject(m, "budget", (double)r->c.budget);
+    cJSON_AddNumberToObject(m, "space_size", (double)space_size(&r->c.space));
+    cJSON *ws = cJSON_AddArrayToObject(m, "workloads");
+    for (int i = 0; i < r->c.nworkloads; i++) {
+        cJSON *w = cJSON_CreateObject();
+        cJSON_AddStringToObject(w, "name", r->c.workloads[i].name);
+        cJSON_AddStringToObject(w, "sha256", r->c.workloads[i].sha256);
+        cJSON_AddItemToArray(ws, w);
+    }
+    add_libraries(m);
+    char host[256] = "unknown";
+    gethostname(host, sizeof host - 1);
+    cJSON_AddStringToObject(m, "host", host);
+    cJSON_AddStringToObject(m, "started", r->started);
+    if (finished)
+        cJSON_AddStringToObject(m, "finished", finished);
+    else
+        cJSON_AddNullToObject(m, "finished");
+    cJSON *j = cJSON_AddObjectToObject(m, "jobs");
+    cJSON_AddNumberToObject(j, "planned", (double)r->planned);
+    cJSON_AddNumberToObject(j, "total", (double)(ok + failed));
+    cJSON_AddNumberToObject(j, "ok", (double)ok);
+    cJSON_AddNumberToObject(j, "failed", (double)failed);
+    cJSON_AddNumberToObject(j, "run_this_session", (double)r->ran);
+    cJSON_AddNumberToObject(j, "resumed_from_journal", (double)r->skipped);
+    cJSON_AddNumberToObject(j, "torn_lines_dropped", (double)r->torn);
+    char *text = cJSON_Print(m);
+    cJSON_Delete(m);
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, r->dir, "manifest.json");
+    util_buf b;
+    util_buf_init(&b);
+    util_buf_puts(&b, text);
+    util_buf_add(&b, "\n", 1);
+    cJSON_free(text);
+    int rc = util_write_file_atomic(path, b.s, b.len, err);
+    util_buf_free(&b);
+    return rc;
+}
+
+static int run_one(run_t *r, const wl_workload *w, const gpu_config *cfg,
+                   gd_err *err)
+{
+    store_record rec;
+    memset(&rec, 0, sizeof rec);
+    be_job job = {w, *cfg, r->c.seed, "", NULL};
+    be_job_key(r->be, w, cfg, r->c.seed, job.key);
+    r->planned++;
+    if (store_has(r->st, job.key)) {
+        r->skipped++;
+        return GD_OK;
+    }
+    memcpy(rec.key, job.key, sizeof rec.key);
+    util_strlcpy(rec.workload, w->name, sizeof rec.workload);
+    util_strlcpy(rec.backend, r->be->name, sizeof rec.backend);
+    util_strlcpy(rec.fidelity, r->be->fidelity, sizeof rec.fidelity);
+    rec.cfg = *cfg;
+    int rc = r->be->run(&job, &rec, err);
+    if (!rc)
+        rc = store_append(r->st, &rec, err);
+    if (rc)
+        return rc;
+    r->ran++;
+    if (r->o->on_result)
+        r->o->on_result(&rec, r->o->cb_arg);
+    return GD_OK;
+}
+
+static int stopped(const run_t *r)
+{
+    return r->o->stop && *r->o->stop;
+}
+
+static int run_workload(run_t *r, const wl_workload *w, gd_err *err)
+{
+    strat *st;
+    int rc = strat_new(r->c.strategy, &r->c.space, r->c.budget, r->c.seed,
+                       &st, err);
+    if (rc)
+        return rc;
+    gpu_config batch[BATCH];
+    uint64_t ran0 = r->ran, skip0 = r->skipped;
+    double t0 = mono_now();
+    size_t n;
+    while (!rc && !stopped(r) && (n = strat_next(st, batch, BATCH)) > 0)
+        for (size_t i = 0; i < n && !rc && !stopped(r); i++)
+            rc = run_one(r, w, &batch[i], err);
+    strat_free(st);
+    double dt = mono_now() - t0;
+    say(r, "  %-12s %" PRIu64 " jobs run, %" PRIu64 " already in the journal"
+        " (%.2f s)\n", w->name, r->ran - ran0, r->skipped - skip0, dt);
+    logf_(r, "workload %s: ran %" PRIu64 " skipped %" PRIu64 " in %.3f s",
+          w->name, r->ran - ran0, r->skipped - skip0, dt);
+    return rc;
+}
+
+static int count_outcomes(run_t *r, uint64_t *ok, uint64_t *failed,
+                          gd_err *err)
+{
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, r->dir, "results.jsonl");
+    store_record *recs;
+    size_t n;
+    int rc = store_load_all(path, &recs, &n, err);
+    if (rc)
+        return rc;
+    *ok = *failed = 0;
+    for (size_t i = 0; i < n; i++)
+        *(recs[i].status == ST_OK ? ok : failed) += 1;
+    free(recs);
+    return GD_OK;
+}
+
+static int open_run(run_t *r, gd_err *err)
+{
+    int rc = check_dir_is_ours(r, err);
+    if (!rc)
+        rc = util_mkdirs(r->dir, err);
+    if (!rc)
+        rc = take_lock(r, err);
+    if (rc)
+        return rc;
+    char logp[PATH_MAX];
+    util_path_join(logp, sizeof logp, r->dir, "run.log");
+    r->log = fopen(logp, "a");
+    utc_now(r->started, sizeof r->started);
+    rc = copy_campaign(r, err);
+    if (!rc)
+        rc = write_manifest(r, NULL, 0, 0, err);
+    int torn = 0;
+    if (!rc)
+        rc = store_open(r->dir, &r->st, &torn, err);
+    r->torn = (uint64_t)torn;
+    if (!rc && torn) {
+        say(r, "gpudse: %s/results.jsonl: dropped a torn last line left by "
+            "an interrupted run; that job runs again\n", r->dir);
+        logf_(r, "dropped a torn last line of results.jsonl");
+    }
+    return rc;
+}
+
+static void close_run(run_t *r)
+{
+    gd_err ignore;
+    store_close(r->st, &ignore);
+    r->st = NULL;
+    if (r->log)
+        fclose(r->log);
+    if (r->lock_fd >= 0)
+        close(r->lock_fd);  /* releases the flock */
+    camp_free(&r->c);
+}
+
+static int finish_run(run_t *r, gd_err *err)
+{
+    uint64_t ok = 0, failed = 0;
+    char fin[32];
+    int rc = store_flush(r->st, err);
+    if (!rc)
+        rc = count_outcomes(r, &ok, &failed, err);
+    utc_now(fin, sizeof fin);
+    if (!rc)
+        rc = write_manifest(r, fin, ok, failed, err);
+    if (!rc)
+        rc = ana_run(r->dir, err);
+    if (!rc)
+        rc = rep_render(r->dir, r->c.layout[0] ? r->c.layout : NULL, err);
+    logf_(r, "finished: ok %" PRIu64 " failed %" PRIu64 " rc %d", ok, failed,
+          rc);
+    if (!rc && failed) {
+        say(r, "gpudse: %" PRIu64 " of %" PRIu64 " jobs failed; see the "
+            "failures in %s/report.pdf and results.jsonl\n", failed,
+            ok + failed, r->dir);
+        return GD_EJOBS;
+    }
+    return rc;
+}
+
+int eng_run(const eng_opts *o, char *rundir, size_t rundirsz, gd_err *err)
+{
+    run_t r;
+    memset(&r, 0, sizeof r);
+    r.o = o;
+    r.lock_fd = -1;
+    int rc = camp_load(o->campaign_path, &r.c, err);
+    if (rc)
+        return rc;
+    r.be = be_find(r.c.backend);
+    if (o->outdir)
+        util_strlcpy(r.dir, o->outdir, sizeof r.dir);
+    else
+        snprintf(r.dir, sizeof r.dir, "runs/%s", r.c.name);
+    if (rundir)
+        util_strlcpy(rundir, r.dir, rundirsz);
+    rc = open_run(&r, err);
+    if (!rc) {
+        logf_(&r, "start campaign %s sha256 %s pid %ld", r.c.name, r.c.sha256,
+              (long)getpid());
+        say(&r, "gpudse: campaign %s, %d workload(s), %s over %llu points, "
+            "budget %ld, backend %s -> %s\n", r.c.name, r.c.nworkloads,
+            r.c.strategy, (unsigned long long)space_size(&r.c.space),
+            r.c.budget, r.be->name, r.dir);
+    }
+    for (int i = 0; !rc && i < r.c.nworkloads && !stopped(&r); i++)
+        rc = run_workload(&r, &r.c.workloads[i], err);
+    if (!rc && stopped(&r)) {
+        gd_err ignore;
+        store_flush(r.st, &ignore);
+        logf_(&r, "interrupted after %" PRIu64 " jobs", r.ran);
+        rc = gd_errf(err, GD_EENV, "interrupted: %" PRIu64 " finished jobs "
+                     "are kept in %s/results.jsonl; run the same command "
+                     "again to resume", r.ran, r.dir);
+    } else if (!rc) {
+        rc = finish_run(&r, err);
+    }
+    close_run(&r);
+    return rc;
+}

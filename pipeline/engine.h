@@ -1,0 +1,28 @@
+/* engine: takes a campaign to a finished run directory — copies the campaign,
+ * writes the manifest, asks the strategy for configs, runs the jobs whose
+ * keys are not yet in the journal, then analysis and report. */
+#ifndef GPUDSE_ENGINE_H
+#define GPUDSE_ENGINE_H
+
+#include <signal.h>
+#include "util.h"
+#include "store.h"
+
+typedef struct {
+    const char *campaign_path;
+    const char *outdir;        /* NULL: runs/<campaign name>/ */
+    int jobs;                  /* -j; 0: campaign's value or core count */
+    int quiet;
+    /* Called after each record is journaled (progress, tests). */
+    void (*on_result)(const store_record *r, void *arg);
+    void *cb_arg;
+    /* Set (by a signal handler in main) to stop dispatching jobs; the run
+     * stays resumable. May be NULL. */
+    volatile sig_atomic_t *stop;
+} eng_opts;
+
+/* Returns GD_OK, GD_EJOBS when any job failed, GD_EINPUT, GD_EENV.
+ * The run directory used is written into rundir (may be NULL). */
+int eng_run(const eng_opts *o, char *rundir, size_t rundirsz, gd_err *err);
+
+#endif

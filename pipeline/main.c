@@ -1,0 +1,192 @@
+/* main: the gpudse command line — subcommands, usage text, signal handling
+ * and the mapping of errors to exit codes. The only place that exits. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "campaign.h"
+#include "engine.h"
+#include "report.h"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+}
+
+static const char usage_text[] =
+    "usage: gpudse <command> [<args>]\n"
+    "\n"
+    "Batch design-space exploration for GPU architecture studies.\n"
+    "\n"
+    "commands:\n"
+    "  run CAMPAIGN [-o DIR] [-j N] [-q]\n"
+    "                      run a campaign to a finished run directory\n"
+    "                      (default DIR: runs/<campaign name>/); an existing\n"
+    "                      run directory of the same campaign is resumed\n"
+    "  validate CAMPAIGN   check a campaign file and print what it would run\n"
+    "  analyze DIR         recompute analysis.json from a run directory\n"
+    "  report DIR [--layout FILE]\n"
+    "                      re-render report.pdf, figures/ and results.csv\n"
+    "                      from a run directory alone\n"
+    "  help                show this text\n"
+    "\n"
+    "options:\n"
+    "  -h, --help          show this text\n"
+    "  --version           print the version\n"
+    "\n"
+    "exit codes: 0 ok; 1 finished but jobs failed; 2 bad input or usage;\n"
+    "            3 environment or internal error (also: interrupted)\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "gpudse: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n\n%s", usage_text);
+    return 2;
+}
+
+static int report_error(const gd_err *err)
+{
+    fprintf(stderr, "gpudse: %s\n", err->msg);
+    return err->code ? err->code : 3;
+}
+
+static void install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    eng_opts o;
+    memset(&o, 0, sizeof o);
+    o.stop = &stop_requested;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if ((!strcmp(a, "-o") || !strcmp(a, "-j")) && i + 1 >= argc)
+            return usage_error("option %s needs a value", a);
+        if (!strcmp(a, "-o")) {
+            o.outdir = argv[++i];
+        } else if (!strcmp(a, "-j")) {
+            long n;
+            if (util_parse_long(argv[++i], 1, 4096, &n) != 0)
+                return usage_error("-j needs a number of workers from 1 to "
+                                   "4096, not \"%s\"", argv[i]);
+            o.jobs = (int)n;
+        } else if (!strcmp(a, "-q")) {
+            o.quiet = 1;
+        } else if (a[0] == '-') {
+            return usage_error("unknown option %s for run", a);
+        } else if (o.campaign_path) {
+            return usage_error("run takes one campaign file; extra argument "
+                               "\"%s\"", a);
+        } else {
+            o.campaign_path = a;
+        }
+    }
+    if (!o.campaign_path)
+        return usage_error("%s", "run needs a campaign file");
+    install_signals();
+    gd_err err = {0, ""};
+    char dir[4096] = "";
+    int rc = eng_run(&o, dir, sizeof dir, &err);
+    if (rc == GD_OK || rc == GD_EJOBS) {
+        printf("report: %s/report.pdf\n", dir);
+        return rc;
+    }
+    return report_error(&err);
+}
+
+static int cmd_validate(int argc, char **argv)
+{
+    if (argc != 1)
+        return usage_error("%s", "validate takes exactly one campaign file");
+    camp_campaign c;
+    gd_err err = {0, ""};
+    if (camp_load(argv[0], &c, &err) != GD_OK)
+        return report_error(&err);
+    uint64_t size = space_size(&c.space);
+    uint64_t per = (uint64_t)c.budget < size ? (uint64_t)c.budget : size;
+    printf("%s: ok: campaign %s, backend %s, %d workload(s), %llu points, "
+           "%s search, %llu evaluations per workload, %d objective(s)\n",
+           argv[0], c.name, c.backend, c.nworkloads,
+           (unsigned long long)size, c.strategy, (unsigned long long)per,
+           c.nobjectives);
+    camp_free(&c);
+    return 0;
+}
+
+static int need_dir(int argc, char **argv, const char *cmd)
+{
+    if (argc < 1 || argv[0][0] == '-') {
+        char m[128];
+        snprintf(m, sizeof m, "%s needs a run directory", cmd);
+        return usage_error("%s", m);
+    }
+    return 0;
+}
+
+static int cmd_analyze(int argc, char **argv)
+{
+    if (argc != 1)
+        return need_dir(0, argv, "analyze");
+    gd_err err = {0, ""};
+    if (ana_run(argv[0], &err) != GD_OK)
+        return report_error(&err);
+    printf("analysis: %s/analysis.json\n", argv[0]);
+    return 0;
+}
+
+static int cmd_report(int argc, char **argv)
+{
+    int rc = need_dir(argc, argv, "report");
+    if (rc)
+        return rc;
+    const char *layout = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--layout") && i + 1 < argc)
+            layout = argv[++i];
+        else
+            return usage_error("unknown argument \"%s\" for report", argv[i]);
+    }
+    gd_err err = {0, ""};
+    if (rep_render(argv[0], layout, &err) != GD_OK)
+        return report_error(&err);
+    printf("report: %s/report.pdf\n", argv[0]);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return usage_error("%s", "no command given");
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+        printf("gpudse %s\n", GPUDSE_VERSION);
+        return 0;
+    }
+    if (!strcmp(cmd, "run"))
+        return cmd_run(argc - 2, argv + 2);
+    if (!strcmp(cmd, "validate"))
+        return cmd_validate(argc - 2, argv + 2);
+    if (!strcmp(cmd, "analyze"))
+        return cmd_analyze(argc - 2, argv + 2);
+    if (!strcmp(cmd, "report"))
+        return cmd_report(argc - 2, argv + 2);
+    return usage_error("'%s' is not a gpudse command; see 'gpudse --help'",
+                       cmd);
+}

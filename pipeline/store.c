@@ -1,0 +1,476 @@
+/* store: the append-only journal results.jsonl. Each record is written with
+ * one write() of one complete line; fdatasync is batched. On open, a torn
+ * last line (a crash mid-write) is cut off and reported, and the keys of
+ * finished jobs are indexed so no job runs twice. */
+#include "store.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+
+#define SYNC_EVERY 512
+
+static const char *const status_names[ST__COUNT] = {
+    "ok", "failed", "crashed", "timeout", "oom", "deadlock", "assert",
+    "no-stats", "bad-output", "invalid-config",
+};
+
+const char *store_status_name(int st)
+{
+    return (st >= 0 && st < ST__COUNT) ? status_names[st] : "?";
+}
+
+int store_status_parse(const char *s)
+{
+    for (int i = 0; i < ST__COUNT; i++)
+        if (strcmp(status_names[i], s) == 0)
+            return i;
+    return -1;
+}
+
+/* ---- JSON writing: fixed key order, shortest round-trip numbers ---- */
+
+static void json_str(util_buf *b, const char *s)
+{
+    util_buf_add(b, "\"", 1);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"': util_buf_puts(b, "\\\""); break;
+        case '\\': util_buf_puts(b, "\\\\"); break;
+        case '\n': util_buf_puts(b, "\\n"); break;
+        case '\r': util_buf_puts(b, "\\r"); break;
+        case '\t': util_buf_puts(b, "\\t"); break;
+        default:
+            if (*p < 0x20)
+                util_buf_printf(b, "\\u%04x", *p);
+            else
+                util_buf_add(b, (const char *)p, 1);
+        }
+    }
+    util_buf_add(b, "\"", 1);
+}
+
+static void json_num(util_buf *b, double v)
+{
+    if (!isfinite(v)) {
+        util_buf_puts(b, "null");
+        return;
+    }
+    char s[40];
+    snprintf(s, sizeof s, "%.15g", v);
+    if (strtod(s, NULL) != v)
+        snprintf(s, sizeof s, "%.17g", v);
+    util_buf_puts(b, s);
+}
+
+void store_record_to_json(const store_record *r, util_buf *b)
+{
+    util_buf_puts(b, "{\"key\":");
+    json_str(b, r->key);
+    util_buf_puts(b, ",\"workload\":");
+    json_str(b, r->workload);
+    util_buf_puts(b, ",\"backend\":");
+    json_str(b, r->backend);
+    util_buf_puts(b, ",\"fidelity\":");
+    json_str(b, r->fidelity);
+    util_buf_puts(b, ",\"config\":{");
+    for (int k = 0; k < SPACE_NKNOBS; k++) {
+        const space_knob_def *d = space_knob_get(k);
+        util_buf_printf(b, "%s\"%s\":", k ? "," : "", d->name);
+        if (k == KNOB_SCHEDULER)
+            json_str(b, space_sched_name(space_get(&r->cfg, k)));
+        else
+            util_buf_printf(b, "%d", space_get(&r->cfg, k));
+    }
+    util_buf_puts(b, "},\"status\":");
+    json_str(b, store_status_name(r->status));
+    if (r->reason[0]) {
+        util_buf_puts(b, ",\"reason\":");
+        json_str(b, r->reason);
+    }
+    util_buf_puts(b, ",\"metrics\":{");
+    for (int i = 0; i < r->metrics.n; i++) {
+        if (i)
+            util_buf_add(b, ",", 1);
+        json_str(b, r->metrics.name[i]);
+        util_buf_add(b, ":", 1);
+        json_num(b, r->metrics.val[i]);
+    }
+    util_buf_puts(b, "}");
+    if (r->limit[0]) {
+        util_buf_puts(b, ",\"limit\":");
+        json_str(b, r->limit);
+    }
+    if (r->bottleneck[0]) {
+        util_buf_puts(b, ",\"bottleneck\":");
+        json_str(b, r->bottleneck);
+    }
+    util_buf_puts(b, "}");
+}
+
+/* ---- JSON reading ---- */
+
+static int get_str(const cJSON *o, const char *name, char *dst, size_t n,
+                   int required)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+    if (!v) {
+        dst[0] = '\0';
+        return required ? -1 : 0;
+    }
+    if (!cJSON_IsString(v) || strlen(v->valuestring) >= n)
+        return -1;
+    strcpy(dst, v->valuestring);
+    return 0;
+}
+
+static int parse_config(const cJSON *o, gpu_config *c, const char **bad)
+{
+    *c = space_baseline();
+    for (int k = 0; k < SPACE_NKNOBS; k++) {
+        const space_knob_def *d = space_knob_get(k);
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, d->name);
+        int val;
+        *bad = d->name;
+        if (!v)
+            return -1;
+        if (k == KNOB_SCHEDULER) {
+            if (!cJSON_IsString(v)
+                || space_value_parse(k, v->valuestring, &val) != 0)
+                return -1;
+        } else {
+            if (!cJSON_IsNumber(v))
+                return -1;
+            val = v->valueint;
+        }
+        space_set(c, k, val);
+    }
+    return 0;
+}
+
+static int parse_metrics(const cJSON *o, met_set *m)
+{
+    m->n = 0;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, o) {
+        double x = NAN;
+        if (cJSON_IsNumber(v))
+            x = v->valuedouble;
+        else if (!cJSON_IsNull(v))
+            return -1;
+        if (strlen(v->string) >= MET_NAMELEN || met_put(m, v->string, x))
+            return -1;
+    }
+    return 0;
+}
+
+int store_record_from_json(const char *line, const char *file, int lineno,
+                           store_record *r, gd_err *err)
+{
+    memset(r, 0, sizeof *r);
+    cJSON *o = cJSON_Parse(line);
+    if (!o || !cJSON_IsObject(o)) {
+        cJSON_Delete(o);
+        return gd_errf(err, GD_EINPUT, "%s:%d: not a JSON object", file,
+                       lineno);
+    }
+    const char *what = NULL, *bad = "";
+    char status[32];
+    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(o, "config");
+    const cJSON *met = cJSON_GetObjectItemCaseSensitive(o, "metrics");
+    if (get_str(o, "key", r->key, sizeof r->key, 1) || strlen(r->key) != 64)
+        what = "key";
+    else if (get_str(o, "workload", r->workload, sizeof r->workload, 1))
+        what = "workload";
+    else if (get_str(o, "backend", r->backend, sizeof r->backend, 1))
+        what = "backend";
+    else if (get_str(o, "fidelity", r->fidelity, sizeof r->fidelity, 1))
+        what = "fidelity";
+    else if (!cJSON_IsObject(cfg) || parse_config(cfg, &r->cfg, &bad))
+        what = "config";
+    else if (get_str(o, "status", status, sizeof status, 1)
+             || (r->status = store_status_parse(status)) < 0)
+        what = "status";
+    else if (get_str(o, "reason", r->reason, sizeof r->reason, 0))
+        what = "reason";
+    else if (!cJSON_IsObject(met) || parse_metrics(met, &r->metrics))
+        what = "metrics";
+    else if (get_str(o, "limit", r->limit, sizeof r->limit, 0))
+        what = "limit";
+    else if (get_str(o, "bottleneck", r->bottleneck, sizeof r->bottleneck, 0))
+        what = "bottleneck";
+    cJSON_Delete(o);
+    if (what)
+        return gd_errf(err, GD_EINPUT, "%s:%d: record has a missing or bad "
+                       "\"%s\"%s%s", file, lineno, what, *bad ? " at " : "",
+                       bad);
+    return GD_OK;
+}
+
+/* ---- key index: open addressing over the 64-hex-digit keys ---- */
+
+typedef struct {
+    char (*keys)[65];
+    size_t cap, n;
+} key_set;
+
+static size_t key_hash(const char *k)
+{
+    size_t h = 0;
+    for (int i = 0; i < 16; i++)
+        h = h * 16 + (size_t)(k[i] <= '9' ? k[i] - '0' : k[i] - 'a' + 10);
+    return h;
+}
+
+static int keyset_has(const key_set *s, const char *k)
+{
+    if (!s->cap)
+        return 0;
+    for (size_t i = key_hash(k) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
+        if (!s->keys[i][0])
+            return 0;
+        if (memcmp(s->keys[i], k, 64) == 0)
+            return 1;
+    }
+}
+
+static void keyset_insert_raw(key_set *s, const char *k)
+{
+    size_t i = key_hash(k) & (s->cap - 1);
+    while (s->keys[i][0] && memcmp(s->keys[i], k, 64) != 0)
+        i = (i + 1) & (s->cap - 1);
+    if (!s->keys[i][0]) {
+        memcpy(s->keys[i], k, 65);
+        s->n++;
+    }
+}
+
+/* Returns 1 when k was new. */
+static int keyset_add(key_set *s, const char *k)
+{
+    if (keyset_has(s, k))
+        return 0;
+    if ((s->n + 1) * 2 > s->cap) {
+        key_set bigger = {NULL, s->cap ? s->cap * 2 : 1024, 0};
+        bigger.keys = calloc(bigger.cap, 65);
+        if (!bigger.keys)
+            abort();
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->keys[i][0])
+                keyset_insert_raw(&bigger, s->keys[i]);
+        free(s->keys);
+        *s = bigger;
+    }
+    keyset_insert_raw(s, k);
+    return 1;
+}
+
+/* ---- the journal ---- */
+
+struct store {
+    char path[PATH_MAX];
+    int fd;
+    key_set keys;
+    int unsynced;
+};
+
+/* Cut a torn last line: everything after the last '\n'. */
+static int cut_torn_tail(const char *path, int fd, const char *data,
+                         size_t len, int *torn, gd_err *err)
+{
+    *torn = 0;
+    if (len == 0 || data[len - 1] == '\n')
+        return GD_OK;
+    size_t keep = len;
+    while (keep > 0 && data[keep - 1] != '\n')
+        keep--;
+    if (ftruncate(fd, (off_t)keep) != 0)
+        return gd_errf(err, GD_EENV, "%s: cannot drop torn last line: %s",
+                       path, strerror(errno));
+    *torn = 1;
+    return GD_OK;
+}
+
+/* Visit each complete line of data (a NUL-terminated copy is passed). */
+static int index_lines(store *s, char *data, size_t len, gd_err *err)
+{
+    int lineno = 0;
+    char *p = data, *end = data + len;
+    while (p < end) {
+        char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl)
+            break;  /* torn tail, already cut */
+        *nl = '\0';
+        lineno++;
+        if (*p) {
+            store_record r;
+            int rc = store_record_from_json(p, s->path, lineno, &r, err);
+            if (rc)
+                return rc;
+            keyset_add(&s->keys, r.key);
+        }
+        p = nl + 1;
+    }
+    return GD_OK;
+}
+
+int store_open(const char *dir, store **out, int *torn, gd_err *err)
+{
+    store *s = calloc(1, sizeof *s);
+    if (!s)
+        return gd_errf(err, GD_EENV, "out of memory");
+    int dummy, rc;
+    if (!torn)
+        torn = &dummy;
+    if (util_path_join(s->path, sizeof s->path, dir, "results.jsonl")) {
+        free(s);
+        return gd_errf(err, GD_EENV, "%s: path too long", dir);
+    }
+    s->fd = open(s->path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (s->fd < 0) {
+        rc = gd_errf(err, GD_EENV, "%s: cannot open journal: %s", s->path,
+                     strerror(errno));
+        free(s);
+        return rc;
+    }
+    char *data = NULL;
+    size_t len = 0;
+    rc = util_read_file(s->path, &data, &len, err);
+    if (!rc)
+        rc = cut_torn_tail(s->path, s->fd, data, len, torn, err);
+    if (!rc)
+        rc = index_lines(s, data, len, err);
+    free(data);
+    if (rc) {
+        close(s->fd);
+        free(s->keys.keys);
+        free(s);
+        return rc;
+    }
+    *out = s;
+    return GD_OK;
+}
+
+int store_has(const store *s, const char *key)
+{
+    return keyset_has(&s->keys, key);
+}
+
+size_t store_count(const store *s)
+{
+    return s->keys.n;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+int store_append(store *s, const store_record *r, gd_err *err)
+{
+    if (keyset_has(&s->keys, r->key))
+        return GD_OK;  /* a finished key is kept exactly once */
+    util_buf b;
+    util_buf_init(&b);
+    store_record_to_json(r, &b);
+    util_buf_add(&b, "\n", 1);
+    off_t before = lseek(s->fd, 0, SEEK_END);
+    int rc = GD_OK;
+    if (write_all(s->fd, b.s, b.len) != 0) {
+        int e = errno;
+        /* Leave no partial line behind: the journal stays parseable. */
+        if (before >= 0 && ftruncate(s->fd, before) != 0) {
+            /* the torn tail is cut on the next open */
+        }
+        rc = gd_errf(err, GD_EENV, "%s: cannot append: %s", s->path,
+                     strerror(e));
+    }
+    util_buf_free(&b);
+    if (rc)
+        return rc;
+    keyset_add(&s->keys, r->key);
+    if (++s->unsynced >= SYNC_EVERY)
+        return store_flush(s, err);
+    return GD_OK;
+}
+
+int store_flush(store *s, gd_err *err)
+{
+    if (s->unsynced && fdatasync(s->fd) != 0)
+        return gd_errf(err, GD_EENV, "%s: cannot sync: %s", s->path,
+                       strerror(errno));
+    s->unsynced = 0;
+    return GD_OK;
+}
+
+int store_close(store *s, gd_err *err)
+{
+    if (!s)
+        return GD_OK;
+    int rc = store_flush(s, err);
+    if (close(s->fd) != 0 && !rc)
+        rc = gd_errf(err, GD_EENV, "%s: close failed: %s", s->path,
+                     strerror(errno));
+    free(s->keys.keys);
+    free(s);
+    return rc;
+}
+
+int store_load_all(const char *path, store_record **recs, size_t *n,
+                   gd_err *err)
+{
+    char *data;
+    size_t len;
+    int rc = util_read_file(path, &data, &len, err);
+    if (rc)
+        return rc;
+    size_t cap = 256, cnt = 0;
+    store_record *v = malloc(cap * sizeof *v);
+    if (!v)
+        abort();
+    int lineno = 0;
+    char *p = data, *end = data + len;
+    while (p < end && !rc) {
+        char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl)
+            break;  /* torn last line: not a finished record */
+        *nl = '\0';
+        lineno++;
+        if (*p) {
+            if (cnt == cap) {
+                cap *= 2;
+                store_record *nv = realloc(v, cap * sizeof *v);
+                if (!nv)
+                    abort();
+                v = nv;
+            }
+            rc = store_record_from_json(p, path, lineno, &v[cnt], err);
+            if (!rc)
+                cnt++;
+        }
+        p = nl + 1;
+    }
+    free(data);
+    if (rc) {
+        free(v);
+        return rc;
+    }
+    *recs = v;
+    *n = cnt;
+    return GD_OK;
+}

@@ -1,0 +1,59 @@
+/* store: the run's append-only journal results.jsonl — one JSON record per
+ * finished job, one complete line each — and the index of finished keys.
+ * Opening a journal drops (and reports) a torn last line left by a crash. */
+#ifndef GPUDSE_STORE_H
+#define GPUDSE_STORE_H
+
+#include <stdio.h>
+#include "util.h"
+#include "space.h"
+#include "metrics.h"
+
+/* Outcome classes of a job (issue: batch engine). */
+typedef enum {
+    ST_OK, ST_FAILED, ST_CRASHED, ST_TIMEOUT, ST_OOM, ST_DEADLOCK, ST_ASSERT,
+    ST_NO_STATS, ST_BAD_OUTPUT, ST_INVALID_CONFIG, ST__COUNT
+} store_status;
+
+const char *store_status_name(int st);
+int store_status_parse(const char *s);   /* -1 when unknown */
+
+typedef struct {
+    char key[65];          /* sha256 of what determines the result */
+    char workload[64];
+    char backend[32];
+    char fidelity[16];     /* "modelled" or "measured" */
+    gpu_config cfg;
+    int status;            /* store_status */
+    char reason[256];      /* why it failed; "" when ok */
+    met_set metrics;
+    /* Extra per-record facts (binding occupancy limit, bottleneck). */
+    char limit[16];
+    char bottleneck[24];
+} store_record;
+
+/* One JSON line without the newline, keys in fixed order. */
+void store_record_to_json(const store_record *r, util_buf *out);
+/* Parse one line; errors name the given file and line. */
+int store_record_from_json(const char *line, const char *file, int lineno,
+                           store_record *r, gd_err *err);
+
+typedef struct store store;
+
+/* Open (create) DIR/results.jsonl for appending; loads the finished keys.
+ * A torn last line is truncated away and counted in *torn (may be NULL). */
+int store_open(const char *dir, store **out, int *torn, gd_err *err);
+int store_has(const store *s, const char *key);
+size_t store_count(const store *s);
+/* Append one record as one line; fsync is batched (every few hundred
+ * records and at close/flush). */
+int store_append(store *s, const store_record *r, gd_err *err);
+int store_flush(store *s, gd_err *err);
+int store_close(store *s, gd_err *err);
+
+/* Read every record of a journal (for analysis and report). A torn last line
+ * is skipped; any other malformed line is an error naming FILE:LINE. */
+int store_load_all(const char *path, store_record **recs, size_t *n,
+                   gd_err *err);
+
+#endif

@@ -1,0 +1,342 @@
+/* util: error messages, atomic file writes, directories, SHA-256, and small
+ * string helpers used by every module. */
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <openssl/evp.h>
+
+#ifndef GPUDSE_DATADIR
+#define GPUDSE_DATADIR "/usr/local/share/gpudse"
+#endif
+
+int gd_errf(gd_err *err, int code, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+        err->code = code;
+    }
+    return code;
+}
+
+void util_buf_init(util_buf *b)
+{
+    b->s = NULL;
+    b->len = b->cap = 0;
+}
+
+void util_buf_free(util_buf *b)
+{
+    free(b->s);
+    util_buf_init(b);
+}
+
+static void buf_reserve(util_buf *b, size_t extra)
+{
+    if (b->len + extra + 1 <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + extra + 1)
+        cap *= 2;
+    char *s = realloc(b->s, cap);
+    if (!s)
+        abort();  /* out of memory: nothing sensible to recover */
+    b->s = s;
+    b->cap = cap;
+}
+
+void util_buf_add(util_buf *b, const char *s, size_t n)
+{
+    buf_reserve(b, n);
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+void util_buf_puts(util_buf *b, const char *s)
+{
+    util_buf_add(b, s, strlen(s));
+}
+
+void util_buf_printf(util_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    buf_reserve(b, (size_t)n);
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+int util_read_file(const char *path, char **out, size_t *len, gd_err *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return gd_errf(err, errno == ENOENT ? GD_EINPUT : GD_EENV,
+                       "%s: cannot open: %s", path, strerror(errno));
+    util_buf b;
+    util_buf_init(&b);
+    buf_reserve(&b, 4096);
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        util_buf_add(&b, chunk, n);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        util_buf_free(&b);
+        return gd_errf(err, GD_EENV, "%s: read error", path);
+    }
+    *out = b.s;
+    if (len)
+        *len = b.len;
+    return GD_OK;
+}
+
+int util_write_file_atomic(const char *path, const void *data, size_t len,
+                           gd_err *err)
+{
+    char tmp[PATH_MAX];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid())
+        >= (int)sizeof tmp)
+        return gd_errf(err, GD_EENV, "%s: path too long", path);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        return gd_errf(err, GD_EENV, "%s: cannot create: %s", tmp,
+                       strerror(errno));
+    const char *p = data;
+    size_t left = len;
+    while (left > 0) {
+        ssize_t w = write(fd, p, left);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0) {
+            int e = errno;
+            close(fd);
+            unlink(tmp);
+            return gd_errf(err, GD_EENV, "%s: write failed: %s", path,
+                           strerror(e));
+        }
+        p += w;
+        left -= (size_t)w;
+    }
+    if (fsync(fd) != 0 || close(fd) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return gd_errf(err, GD_EENV, "%s: cannot flush: %s", path,
+                       strerror(e));
+    }
+    if (rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return gd_errf(err, GD_EENV, "%s: cannot rename into place: %s",
+                       path, strerror(e));
+    }
+    return GD_OK;
+}
+
+int util_mkdirs(const char *path, gd_err *err)
+{
+    char p[PATH_MAX];
+    if (strlen(path) >= sizeof p)
+        return gd_errf(err, GD_EENV, "%s: path too long", path);
+    strcpy(p, path);
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        if (mkdir(p, 0755) != 0 && errno != EEXIST)
+            return gd_errf(err, GD_EENV, "%s: cannot create directory: %s",
+                           p, strerror(errno));
+        *s = '/';
+    }
+    if (mkdir(p, 0755) != 0 && errno != EEXIST)
+        return gd_errf(err, GD_EENV, "%s: cannot create directory: %s", p,
+                       strerror(errno));
+    if (!util_is_dir(p))
+        return gd_errf(err, GD_EENV, "%s: exists and is not a directory", p);
+    return GD_OK;
+}
+
+int util_path_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+int util_is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int util_path_join(char *out, size_t outsz, const char *dir, const char *name)
+{
+    int n = (dir && *dir && name[0] != '/')
+                ? snprintf(out, outsz, "%s/%s", dir, name)
+                : snprintf(out, outsz, "%s", name);
+    if (n < 0 || (size_t)n >= outsz)
+        return GD_EENV;
+    return GD_OK;
+}
+
+void util_dirname(char *out, size_t outsz, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        util_strlcpy(out, ".", outsz);
+        return;
+    }
+    size_t n = (size_t)(slash - path);
+    if (n == 0)
+        n = 1;  /* "/file" -> "/" */
+    if (n >= outsz)
+        n = outsz - 1;
+    memcpy(out, path, n);
+    out[n] = '\0';
+}
+
+static void hex_digest(const unsigned char *md, unsigned len, char *out)
+{
+    static const char hx[] = "0123456789abcdef";
+    for (unsigned i = 0; i < len; i++) {
+        out[2 * i] = hx[md[i] >> 4];
+        out[2 * i + 1] = hx[md[i] & 15];
+    }
+    out[2 * len] = '\0';
+}
+
+void util_sha256_hex(const void *data, size_t len, char out[65])
+{
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned mdlen = 0;
+    EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL);
+    hex_digest(md, mdlen, out);
+}
+
+int util_sha256_file(const char *path, char out[65], gd_err *err)
+{
+    char *data;
+    size_t len;
+    int rc = util_read_file(path, &data, &len, err);
+    if (rc)
+        return rc;
+    util_sha256_hex(data, len, out);
+    free(data);
+    return GD_OK;
+}
+
+static int datadir_ok(const char *dir)
+{
+    char probe[PATH_MAX];
+    return util_path_join(probe, sizeof probe, dir, "campaign.rng") == GD_OK
+           && util_path_exists(probe);
+}
+
+int util_datadir(char *out, size_t outsz, gd_err *err)
+{
+    const char *env = getenv("GPUDSE_DATA");
+    if (env && *env) {
+        if (!datadir_ok(env))
+            return gd_errf(err, GD_EENV,
+                           "GPUDSE_DATA=%s: no campaign.rng there; point it "
+                           "at gpudse's templates/ folder", env);
+        util_strlcpy(out, env, outsz);
+        return GD_OK;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char dir[PATH_MAX], cand[PATH_MAX];
+        util_dirname(dir, sizeof dir, exe);
+        if (util_path_join(cand, sizeof cand, dir, "templates") == GD_OK
+            && datadir_ok(cand)) {
+            util_strlcpy(out, cand, outsz);
+            return GD_OK;
+        }
+    }
+    if (datadir_ok(GPUDSE_DATADIR)) {
+        util_strlcpy(out, GPUDSE_DATADIR, outsz);
+        return GD_OK;
+    }
+    return gd_errf(err, GD_EENV,
+                   "cannot find gpudse's data (templates/): not beside the "
+                   "executable nor in %s; set GPUDSE_DATA", GPUDSE_DATADIR);
+}
+
+int util_edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return 64;
+    int d[64][64];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            int sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            int del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+            int m = sub < del ? sub : del;
+            d[i][j] = m < ins ? m : ins;
+        }
+    return d[la][lb];
+}
+
+int util_parse_double(const char *s, double *out)
+{
+    if (!s || !*s)
+        return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    while (*end == ' ' || *end == '\t')
+        end++;
+    if (*end || errno == ERANGE || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int util_parse_long(const char *s, long lo, long hi, long *out)
+{
+    if (!s || !*s)
+        return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    while (*end == ' ' || *end == '\t')
+        end++;
+    if (*end || errno == ERANGE || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+void util_strlcpy(char *dst, const char *src, size_t n)
+{
+    if (n == 0)
+        return;
+    size_t l = strlen(src);
+    if (l >= n)
+        l = n - 1;
+    memcpy(dst, src, l);
+    dst[l] = '\0';
+}

@@ -1,0 +1,81 @@
+/* util: errors that carry a message and an exit-code class, files written
+ * atomically, directories, hashing, and small string helpers shared by every
+ * module of gpudse. */
+#ifndef GPUDSE_UTIL_H
+#define GPUDSE_UTIL_H
+
+#include <stddef.h>
+#include <stdarg.h>
+
+/* Exit codes of DESIGN.md; every failing function returns one of them. */
+enum {
+    GD_OK = 0,      /* success */
+    GD_EJOBS = 1,   /* finished, but jobs failed or a regression was found */
+    GD_EINPUT = 2,  /* bad input or usage */
+    GD_EENV = 3     /* environment or internal error */
+};
+
+/* An error the caller can show: a code from the enum above and a message that
+ * already names the file (and line, where there is one). */
+typedef struct {
+    int code;
+    char msg[2048];
+} gd_err;
+
+/* Fill err (if not NULL) and return code; lets callers write
+ * `return gd_errf(err, GD_EINPUT, "%s:%d: ...", file, line)`. */
+int gd_errf(gd_err *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Growable string buffer. */
+typedef struct {
+    char *s;
+    size_t len, cap;
+} util_buf;
+
+void util_buf_init(util_buf *b);
+void util_buf_free(util_buf *b);
+void util_buf_add(util_buf *b, const char *s, size_t n);
+void util_buf_puts(util_buf *b, const char *s);
+void util_buf_printf(util_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Read a whole file into a NUL-terminated malloc'd buffer. */
+int util_read_file(const char *path, char **out, size_t *len, gd_err *err);
+
+/* Write a file atomically: PATH.tmp.<pid>, fsync, rename over PATH. A reader
+ * sees the old file or the new one, never half of one. */
+int util_write_file_atomic(const char *path, const void *data, size_t len,
+                           gd_err *err);
+
+/* mkdir -p. */
+int util_mkdirs(const char *path, gd_err *err);
+int util_path_exists(const char *path);
+int util_is_dir(const char *path);
+
+/* Join dir and name into out (size outsz); returns GD_EENV when too long. */
+int util_path_join(char *out, size_t outsz, const char *dir, const char *name);
+
+/* Directory part of a path ("." when there is none), written into out. */
+void util_dirname(char *out, size_t outsz, const char *path);
+
+/* SHA-256 of data as 64 lowercase hex characters plus NUL. */
+void util_sha256_hex(const void *data, size_t len, char out[65]);
+int util_sha256_file(const char *path, char out[65], gd_err *err);
+
+/* The folder holding gpudse's data files (the templates/ tree): $GPUDSE_DATA
+ * when set, else templates/ beside the executable (a source-tree build), else
+ * the compiled-in install location. Written into out; GD_EENV if none exists. */
+int util_datadir(char *out, size_t outsz, gd_err *err);
+
+/* Levenshtein distance, for did-you-mean suggestions. */
+int util_edit_distance(const char *a, const char *b);
+
+/* Parse a whole string as a finite double / a long in [lo, hi]; 0 on success. */
+int util_parse_double(const char *s, double *out);
+int util_parse_long(const char *s, long lo, long hi, long *out);
+
+/* Copy with truncation, always NUL-terminated. */
+void util_strlcpy(char *dst, const char *src, size_t n);
+
+#endif

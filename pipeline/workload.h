@@ -1,0 +1,63 @@
+/* workload: workload descriptors (templates/workloads/NAME.xml or a file the
+ * campaign names) — per kernel the static facts (grid, block, registers,
+ * shared memory, instruction mix) and the model's free parameters. */
+#ifndef GPUDSE_WORKLOAD_H
+#define GPUDSE_WORKLOAD_H
+
+#include "util.h"
+
+#define WL_MAXKERNELS 16
+#define WL_NAMELEN 64
+
+/* One kernel launch group: launched `launches` times with the same shape.
+ * Instruction counts are dynamic warp instructions executed by one warp over
+ * its life (for a warp without divergence, the same as the instructions one
+ * thread executes); thread_insns is what one thread executes on average
+ * (gpu_sim_insn / threads), which is what IPC counts. */
+typedef struct {
+    char name[WL_NAMELEN];
+    /* Static facts (from the launch and ptxas). */
+    int grid_ctas;             /* CTAs per launch */
+    int threads_per_cta;
+    int launches;
+    int regs_per_thread;
+    int smem_per_cta;          /* bytes of static + dynamic shared memory */
+    /* Instruction mix, per warp (see above). alu is derived: warp_insns
+     * minus every other class. */
+    double thread_insns, warp_insns;
+    double insn_alu, insn_sfu, insn_ld_global, insn_st_global, insn_shared,
+           insn_const, insn_atomic, insn_sync;
+    /* Memory behaviour (static where a log tells it, else estimated). */
+    double ld_tx;              /* L1 line requests per warp global load */
+    double st_tx;              /* L2 transactions per warp global store */
+    double st_sectors;         /* 32-B sectors written per store transaction */
+    double atom_tx;            /* L2 transactions per warp atomic */
+    double atom_hot;           /* share of atomic transactions at the hottest L2 slice */
+    double shared_conflict;    /* cycles in the shared-memory pipe per warp access */
+    /* Free parameters (calibrated later; defaults in the descriptor). */
+    double l1_reuse;           /* fraction of global-load lines that could hit L1 given capacity */
+    double footprint_kb_per_cta; /* L1 working set of one CTA (GTO) */
+    double l2_reuse;           /* fraction of L1 read misses that could hit L2 given capacity */
+    double footprint_kb_total; /* L2 working set of the whole kernel */
+    double ilp;                /* independent instructions per warp (issue overlap) */
+    double mem_waits;          /* dependent global-memory round trips per warp */
+} wl_kernel;
+
+typedef struct {
+    char name[WL_NAMELEN];
+    char description[256];
+    char path[4096];           /* descriptor file it came from */
+    char sha256[65];           /* of the descriptor's bytes: part of job keys */
+    int nkernels;
+    wl_kernel k[WL_MAXKERNELS];
+} wl_workload;
+
+/* Load templates/workloads/NAME.xml from the data directory; an unknown name
+ * is GD_EINPUT with the list of built-ins. */
+int wl_load_builtin(const char *name, wl_workload *out, gd_err *err);
+/* Load a descriptor file; errors name FILE:LINE (GD_EINPUT). */
+int wl_load_file(const char *path, wl_workload *out, gd_err *err);
+/* Names of the built-in workloads, sorted; returns count (<= max) or -1. */
+int wl_list_builtin(char names[][WL_NAMELEN], int max, gd_err *err);
+
+#endif
