@@ -66,6 +66,64 @@ static int read_doc(const char *path, xmlDocPtr *out, gd_err *err)
     return GD_OK;
 }
 
+/* Which elements may appear inside which. RELAX NG's own message for a
+ * stray element inside an interleave points at the parent and talks about a
+ * missing sibling; this pass names the stray element, its line and the
+ * closest known name before the schema runs. */
+static const struct {
+    const char *parent;
+    const char *children[10];
+} known_children[] = {
+    {"campaign", {"description", "simulator", "workloads", "space",
+                  "objectives", "search", "execution", "report", NULL}},
+    {"workloads", {"workload", NULL}},
+    {"space", {"knob", NULL}},
+    {"objectives", {"maximize", "minimize", NULL}},
+};
+
+static const char *const *children_of(const char *parent)
+{
+    for (size_t i = 0; i < sizeof known_children / sizeof known_children[0];
+         i++)
+        if (strcmp(known_children[i].parent, parent) == 0)
+            return known_children[i].children;
+    return NULL;
+}
+
+static int check_elements(const char *path, xmlNodePtr parent, gd_err *err)
+{
+    static const char *const none[] = {NULL};
+    const char *const *ok = children_of((const char *)parent->name);
+    if (!ok)
+        ok = none;
+    for (xmlNodePtr n = parent->children; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        const char *name = (const char *)n->name, *best = NULL;
+        int found = 0, bestd = 1 << 30;
+        for (int i = 0; ok[i]; i++) {
+            int d = util_edit_distance(name, ok[i]);
+            found |= d == 0;
+            if (d < bestd) {
+                bestd = d;
+                best = ok[i];
+            }
+        }
+        if (!found) {
+            char hint[128] = "";
+            if (best && bestd <= (int)strlen(name) / 3 + 1)
+                snprintf(hint, sizeof hint, "; did you mean <%s>?", best);
+            return gd_errf(err, GD_EINPUT, "%s:%ld: unknown element <%s> "
+                           "inside <%s>%s", path, xmlGetLineNo(n), name,
+                           (const char *)parent->name, hint);
+        }
+        int rc = check_elements(path, n, err);
+        if (rc)
+            return rc;
+    }
+    return GD_OK;
+}
+
 static int schema_check(const char *path, xmlDocPtr doc, gd_err *err)
 {
     char dir[PATH_MAX], rng[PATH_MAX];
@@ -172,11 +230,18 @@ static int load_workload(ctx_t *x, xmlNodePtr n, wl_workload *w)
         if (!rc)
             util_strlcpy(w->name, name, sizeof w->name);
     } else {
-        rc = wl_load_builtin(name, w, NULL);
-        if (rc) {
-            char list[1024], names[64][WL_NAMELEN];
-            int best = suggest_workload(name, list, sizeof list);
-            int cnt = wl_list_builtin(names, 64, NULL);
+        gd_err why = {0, ""};
+        rc = wl_load_builtin(name, w, &why);
+        char list[1024], names[64][WL_NAMELEN];
+        int best = rc ? suggest_workload(name, list, sizeof list) : -1;
+        int cnt = rc ? wl_list_builtin(names, 64, NULL) : 0;
+        int exists = 0;
+        for (int i = 0; i < cnt; i++)
+            exists |= strcmp(names[i], name) == 0;
+        if (rc && exists) {
+            /* The built-in descriptor itself is broken: say where. */
+            rc = gd_errf(x->err, why.code, "%s", why.msg);
+        } else if (rc) {
             char hint[256] = "";
             if (best >= 0 && best < cnt)
                 snprintf(hint, sizeof hint, "did you mean \"%s\"? ",
@@ -460,6 +525,14 @@ static int load(const char *path, int names_only, camp_campaign *c,
         return rc == GD_EINPUT
                    ? gd_errf(err, GD_EINPUT, "%s: no such file", path) : rc;
     rc = read_doc(path, &doc, err);
+    if (!rc && strcmp((const char *)xmlDocGetRootElement(doc)->name,
+                      "campaign") != 0)
+        rc = gd_errf(err, GD_EINPUT, "%s:%ld: the root element is <%s>; a "
+                     "campaign file starts with <campaign name=\"...\">",
+                     path, xmlGetLineNo(xmlDocGetRootElement(doc)),
+                     (const char *)xmlDocGetRootElement(doc)->name);
+    if (!rc)
+        rc = check_elements(path, xmlDocGetRootElement(doc), err);
     if (!rc)
         rc = schema_check(path, doc, err);
     if (!rc) {

@@ -100,7 +100,8 @@ START_TEST(unknown_element)
 {
     char body[2048];
     snprintf(body, sizeof body, "  <spaces/>\n%s", good_tail);
-    expect_error("unkelem", body, 3, "schema");
+    expect_error("unkelem", body, 3, "unknown element <spaces> inside "
+                 "<campaign>; did you mean <space>?");
 }
 END_TEST
 
@@ -245,6 +246,17 @@ START_TEST(doctype_rejected)
 }
 END_TEST
 
+START_TEST(wrong_root)
+{
+    gd_err err;
+    camp_campaign c;
+    tu_write(TMPDIR "/root.xml", "<?xml version=\"1.0\"?>\n<workload name=\"x\"/>\n");
+    ck_assert_int_eq(camp_load(TMPDIR "/root.xml", &c, &err), GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "root.xml:2: the root element is <workload>")
+                  != NULL, "%s", err.msg);
+}
+END_TEST
+
 START_TEST(missing_and_empty_file)
 {
     gd_err err;
@@ -278,6 +290,7 @@ static Suite *suite(void)
     tcase_add_test(t, bad_execution_values);
     tcase_add_test(t, doctype_rejected);
     tcase_add_test(t, missing_and_empty_file);
+    tcase_add_test(t, wrong_root);
     suite_add_tcase(s, t);
     return s;
 }

@@ -1,0 +1,521 @@
+/* chart: drawing primitives on a cairo_t (text, palette, 1-2-5 scales, axes,
+ * markers, step lines, legends) shared by every figure kind and the
+ * document. Nothing here knows about run directories. */
+#include "chart.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TICK_LEN 4.0
+#define GAP 4.0
+#define TICK_PT 8.0
+#define TITLE_PT 9.0
+
+/* ---- palette ---------------------------------------------------------- */
+
+chart_rgba chart_colour(int which, double alpha)
+{
+    static const unsigned rgb[CHART_NCOLOURS] = {
+        0x000000, 0xE69F00, 0x56B4E9, 0x009E73,
+        0xF0E442, 0x0072B2, 0xD55E00, 0xCC79A7
+    };
+    unsigned v = rgb[(which >= 0 && which < CHART_NCOLOURS) ? which : 0];
+    chart_rgba c = { ((v >> 16) & 0xff) / 255.0, ((v >> 8) & 0xff) / 255.0,
+                     (v & 0xff) / 255.0, alpha };
+    return c;
+}
+
+void chart_set_rgba(cairo_t *cr, chart_rgba c)
+{
+    cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a);
+}
+
+/* ---- text ------------------------------------------------------------- */
+
+int chart_init(chart_ctx *cc, cairo_t *cr)
+{
+    cc->cr = cr;
+    cc->lay = NULL;
+    if (cairo_status(cr) != CAIRO_STATUS_SUCCESS)
+        return -1;
+    cc->lay = pango_cairo_create_layout(cr);
+    if (!cc->lay)
+        return -1;
+    /* Unhinted metrics: the same layout on every surface type and host. */
+    cairo_font_options_t *fo = cairo_font_options_create();
+    cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+    cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+    cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+    pango_cairo_context_set_font_options(pango_layout_get_context(cc->lay),
+                                         fo);
+    cairo_font_options_destroy(fo);
+    pango_layout_context_changed(cc->lay);
+    return 0;
+}
+
+void chart_free(chart_ctx *cc)
+{
+    if (cc->lay)
+        g_object_unref(cc->lay);
+    cc->lay = NULL;
+}
+
+static void text_setup(chart_ctx *cc, const char *txt, double pt, int style,
+                       double wrap, int halign)
+{
+    PangoFontDescription *fd = pango_font_description_new();
+    pango_font_description_set_family(fd, (style & CHART_MONO)
+                                      ? CHART_FONT_MONO : CHART_FONT);
+    pango_font_description_set_weight(fd, (style & CHART_BOLD)
+                                      ? PANGO_WEIGHT_BOLD
+                                      : PANGO_WEIGHT_NORMAL);
+    pango_font_description_set_absolute_size(fd, pt * PANGO_SCALE);
+    pango_layout_set_font_description(cc->lay, fd);
+    pango_font_description_free(fd);
+    if (wrap > 0) {
+        pango_layout_set_width(cc->lay, (int)(wrap * PANGO_SCALE));
+        pango_layout_set_wrap(cc->lay, PANGO_WRAP_WORD_CHAR);
+    } else {
+        pango_layout_set_width(cc->lay, -1);
+    }
+    pango_layout_set_alignment(cc->lay, halign == CHART_CENTER
+                               ? PANGO_ALIGN_CENTER
+                               : halign == CHART_RIGHT ? PANGO_ALIGN_RIGHT
+                                                       : PANGO_ALIGN_LEFT);
+    pango_layout_set_text(cc->lay, txt ? txt : "", -1);
+}
+
+static void text_extent(chart_ctx *cc, double *x0, double *w, double *h)
+{
+    PangoRectangle ink, log;
+    pango_layout_get_extents(cc->lay, &ink, &log);
+    *x0 = (double)log.x / PANGO_SCALE;
+    *w = (double)log.width / PANGO_SCALE;
+    *h = (double)log.height / PANGO_SCALE;
+}
+
+void chart_text_size(chart_ctx *cc, const char *txt, double pt, int style,
+                     double wrap, double *w, double *h)
+{
+    double x0, tw, th;
+    text_setup(cc, txt, pt, style, wrap, CHART_LEFT);
+    text_extent(cc, &x0, &tw, &th);
+    if (w)
+        *w = tw;
+    if (h)
+        *h = th;
+}
+
+void chart_text(chart_ctx *cc, const char *txt, double pt, int style,
+                double wrap, double x, double y, int halign, int valign,
+                double *w, double *h)
+{
+    double x0, tw, th;
+    text_setup(cc, txt, pt, style, wrap, halign);
+    text_extent(cc, &x0, &tw, &th);
+    double fx = halign == CHART_CENTER ? 0.5 : halign == CHART_RIGHT ? 1 : 0;
+    double fy = valign == CHART_MIDDLE ? 0.5 : valign == CHART_BOTTOM ? 1 : 0;
+    cairo_move_to(cc->cr, x - fx * tw - x0, y - fy * th);
+    pango_cairo_show_layout(cc->cr, cc->lay);
+    cairo_new_path(cc->cr);
+    if (w)
+        *w = tw;
+    if (h)
+        *h = th;
+}
+
+void chart_text_vertical(chart_ctx *cc, const char *txt, double pt,
+                         int style, double x, double y)
+{
+    cairo_save(cc->cr);
+    cairo_translate(cc->cr, x, y);
+    cairo_rotate(cc->cr, -M_PI / 2);
+    pango_cairo_update_layout(cc->cr, cc->lay);
+    chart_text(cc, txt, pt, style, 0, 0, 0, CHART_CENTER, CHART_MIDDLE,
+               NULL, NULL);
+    cairo_restore(cc->cr);
+    pango_cairo_update_layout(cc->cr, cc->lay);
+}
+
+/* ---- scales ----------------------------------------------------------- */
+
+static double nice_step(double raw)
+{
+    static const double m[] = { 1, 2, 5, 10 };
+    double mag = pow(10, floor(log10(raw)));
+    for (int i = 0; i < 4; i++)
+        if (m[i] * mag >= raw * (1 - 1e-9))
+            return m[i] * mag;
+    return 10 * mag;
+}
+
+void chart_scale_fit(double min, double max, double pad, int maxticks,
+                     chart_scale *s)
+{
+    if (!isfinite(min) || !isfinite(max)) {   /* nothing to show: [0, 1] */
+        min = 0;
+        max = 1;
+        pad = 0;
+    }
+    if (min > max) {
+        double t = min;
+        min = max;
+        max = t;
+    }
+    double range = max - min;
+    if (range <= 1e-12 * fmax(fabs(min), fabs(max))) {
+        double d = fabs(min) * 0.05;
+        if (d == 0)
+            d = 1;
+        min -= d;
+        max += d;
+    } else {
+        min -= pad * range;
+        max += pad * range;
+    }
+    if (maxticks < 1)
+        maxticks = 1;
+    /* The smallest 1-2-5 step whose rounded-out limits need at most
+     * maxticks intervals: the tightest axis that is still readable. */
+    s->step = nice_step((max - min) / maxticks / 2);
+    for (int guard = 0; guard < 8; guard++) {
+        s->lo = floor(min / s->step + 1e-9) * s->step;
+        s->hi = ceil(max / s->step - 1e-9) * s->step;
+        if ((s->hi - s->lo) / s->step <= maxticks + 1e-9)
+            break;
+        s->step = nice_step(s->step * 1.5);
+    }
+    if (s->hi <= s->lo)
+        s->hi = s->lo + s->step;
+    double big = fmax(fabs(s->lo), fabs(s->hi));
+    if (s->step < 1e-4 || big >= 1e7)
+        s->ndec = -1;
+    else if (s->step >= 1)
+        s->ndec = 0;
+    else
+        s->ndec = (int)ceil(-log10(s->step) - 1e-9);
+}
+
+int chart_scale_nticks(const chart_scale *s)
+{
+    return (int)lround((s->hi - s->lo) / s->step) + 1;
+}
+
+double chart_scale_tick(const chart_scale *s, int i)
+{
+    double v = s->lo + i * s->step;
+    if (fabs(v) < s->step * 1e-9)
+        v = 0;
+    return v;
+}
+
+void chart_scale_label(const chart_scale *s, double v, char *buf, size_t n)
+{
+    if (s->ndec < 0)
+        snprintf(buf, n, "%.4g", v);
+    else
+        snprintf(buf, n, "%.*f", s->ndec, v);
+}
+
+/* ---- axes ------------------------------------------------------------- */
+
+double chart_map_x(const chart_axes *ax, double v)
+{
+    return ax->plot.x + (v - ax->xs.lo) / (ax->xs.hi - ax->xs.lo)
+                        * ax->plot.w;
+}
+
+double chart_map_y(const chart_axes *ax, double v)
+{
+    return ax->plot.y + ax->plot.h
+           - (v - ax->ys.lo) / (ax->ys.hi - ax->ys.lo) * ax->plot.h;
+}
+
+static void tick_label_extent(chart_ctx *cc, const chart_scale *s,
+                              double *maxw, double *maxh, double *lastw)
+{
+    char buf[64];
+    int n = chart_scale_nticks(s);
+    *maxw = *maxh = *lastw = 0;
+    for (int i = 0; i < n; i++) {
+        double w, h;
+        chart_scale_label(s, chart_scale_tick(s, i), buf, sizeof buf);
+        chart_text_size(cc, buf, TICK_PT, CHART_REGULAR, 0, &w, &h);
+        *maxw = fmax(*maxw, w);
+        *maxh = fmax(*maxh, h);
+        *lastw = w;
+    }
+}
+
+void chart_axes_margins(chart_ctx *cc, const chart_axes *ax,
+                        chart_margins *m)
+{
+    double xw, xh, xlast, yw, yh, ylast, th;
+    tick_label_extent(cc, &ax->xs, &xw, &xh, &xlast);
+    tick_label_extent(cc, &ax->ys, &yw, &yh, &ylast);
+    chart_text_size(cc, "Ag", TITLE_PT, CHART_REGULAR, 0, NULL, &th);
+    m->left = th + GAP + yw + GAP + TICK_LEN;
+    m->bottom = TICK_LEN + GAP + xh + GAP + th;
+    m->right = xlast / 2 + 1;
+    m->top = yh / 2 + 1;
+}
+
+static void draw_grid_and_ticks(chart_ctx *cc, const chart_axes *ax)
+{
+    cairo_t *cr = cc->cr;
+    const chart_box *p = &ax->plot;
+    int nx = chart_scale_nticks(&ax->xs), ny = chart_scale_nticks(&ax->ys);
+    cairo_set_line_width(cr, 0.4);
+    cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+    for (int i = 1; i < nx - 1; i++) {
+        double x = chart_map_x(ax, chart_scale_tick(&ax->xs, i));
+        cairo_move_to(cr, x, p->y);
+        cairo_line_to(cr, x, p->y + p->h);
+    }
+    for (int i = 1; i < ny - 1; i++) {
+        double y = chart_map_y(ax, chart_scale_tick(&ax->ys, i));
+        cairo_move_to(cr, p->x, y);
+        cairo_line_to(cr, p->x + p->w, y);
+    }
+    cairo_stroke(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_set_line_width(cr, 0.6);
+    for (int i = 0; i < nx; i++) {
+        double x = chart_map_x(ax, chart_scale_tick(&ax->xs, i));
+        cairo_move_to(cr, x, p->y + p->h);
+        cairo_line_to(cr, x, p->y + p->h + TICK_LEN);
+    }
+    for (int i = 0; i < ny; i++) {
+        double y = chart_map_y(ax, chart_scale_tick(&ax->ys, i));
+        cairo_move_to(cr, p->x, y);
+        cairo_line_to(cr, p->x - TICK_LEN, y);
+    }
+    cairo_stroke(cr);
+}
+
+static void draw_tick_labels(chart_ctx *cc, const chart_axes *ax)
+{
+    char buf[64];
+    const chart_box *p = &ax->plot;
+    int nx = chart_scale_nticks(&ax->xs), ny = chart_scale_nticks(&ax->ys);
+    cairo_set_source_rgb(cc->cr, 0, 0, 0);
+    for (int i = 0; i < nx; i++) {
+        double v = chart_scale_tick(&ax->xs, i);
+        chart_scale_label(&ax->xs, v, buf, sizeof buf);
+        chart_text(cc, buf, TICK_PT, CHART_REGULAR, 0, chart_map_x(ax, v),
+                   p->y + p->h + TICK_LEN + GAP, CHART_CENTER, CHART_TOP,
+                   NULL, NULL);
+    }
+    for (int i = 0; i < ny; i++) {
+        double v = chart_scale_tick(&ax->ys, i);
+        chart_scale_label(&ax->ys, v, buf, sizeof buf);
+        chart_text(cc, buf, TICK_PT, CHART_REGULAR, 0,
+                   p->x - TICK_LEN - GAP, chart_map_y(ax, v), CHART_RIGHT,
+                   CHART_MIDDLE, NULL, NULL);
+    }
+}
+
+void chart_axes_draw(chart_ctx *cc, const chart_axes *ax,
+                     const char *xtitle, const char *ytitle)
+{
+    chart_margins m;
+    const chart_box *p = &ax->plot;
+    double th;
+    draw_grid_and_ticks(cc, ax);
+    cairo_set_line_width(cc->cr, 0.8);
+    cairo_rectangle(cc->cr, p->x, p->y, p->w, p->h);
+    cairo_stroke(cc->cr);
+    draw_tick_labels(cc, ax);
+    chart_axes_margins(cc, ax, &m);
+    chart_text_size(cc, "Ag", TITLE_PT, CHART_REGULAR, 0, NULL, &th);
+    chart_text(cc, xtitle, TITLE_PT, CHART_REGULAR, 0, p->x + p->w / 2,
+               p->y + p->h + m.bottom, CHART_CENTER, CHART_BOTTOM, NULL,
+               NULL);
+    chart_text_vertical(cc, ytitle, TITLE_PT, CHART_REGULAR,
+                        p->x - m.left + th / 2, p->y + p->h / 2);
+}
+
+/* ---- markers ---------------------------------------------------------- */
+
+void chart_marker_path(cairo_t *cr, int shape, double x, double y, double r)
+{
+    switch (shape) {
+    case CHART_DIAMOND:
+        r *= 1.3;
+        cairo_move_to(cr, x, y - r);
+        cairo_line_to(cr, x + r, y);
+        cairo_line_to(cr, x, y + r);
+        cairo_line_to(cr, x - r, y);
+        cairo_close_path(cr);
+        break;
+    case CHART_TRIANGLE:
+        r *= 1.5;
+        cairo_move_to(cr, x, y - r);
+        cairo_line_to(cr, x + r * 0.866, y + r * 0.5);
+        cairo_line_to(cr, x - r * 0.866, y + r * 0.5);
+        cairo_close_path(cr);
+        break;
+    case CHART_SQUARE:
+        r *= 0.9;
+        cairo_rectangle(cr, x - r, y - r, 2 * r, 2 * r);
+        break;
+    default:
+        cairo_new_sub_path(cr);
+        cairo_arc(cr, x, y, r, 0, 2 * M_PI);
+        cairo_close_path(cr);
+        break;
+    }
+}
+
+/* Open-addressed set of quantised positions (0 marks an empty slot). */
+typedef struct {
+    uint64_t *slot;
+    size_t mask;
+} pos_set;
+
+static int pos_set_init(pos_set *s, size_t n)
+{
+    size_t cap = 64;
+    while (cap < 2 * n)
+        cap <<= 1;
+    s->slot = calloc(cap, sizeof *s->slot);
+    s->mask = cap - 1;
+    return s->slot ? 0 : -1;
+}
+
+/* 1 when newly added, 0 when present. */
+static int pos_set_add(pos_set *s, int64_t qx, int64_t qy)
+{
+    uint64_t key = ((uint64_t)(qx & 0x7fffffff) << 32)
+                   | (uint64_t)(qy & 0x7fffffff);
+    key += 1;
+    uint64_t h = key * 0x9E3779B97F4A7C15ull;
+    for (size_t i = (size_t)(h >> 20) & s->mask;; i = (i + 1) & s->mask) {
+        if (s->slot[i] == key)
+            return 0;
+        if (s->slot[i] == 0) {
+            s->slot[i] = key;
+            return 1;
+        }
+    }
+}
+
+size_t chart_scatter(chart_ctx *cc, const chart_axes *ax, const double *x,
+                     const double *y, size_t n, int shape, double r,
+                     chart_rgba fill, double merge)
+{
+    pos_set set;
+    size_t drawn = 0;
+    int dedup = merge > 0 && pos_set_init(&set, n) == 0;
+    cairo_new_path(cc->cr);
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(x[i]) || !isfinite(y[i]))
+            continue;
+        double px = chart_map_x(ax, x[i]), py = chart_map_y(ax, y[i]);
+        if (dedup && !pos_set_add(&set, llround(px / merge),
+                                  llround(py / merge)))
+            continue;
+        chart_marker_path(cc->cr, shape, px, py, r);
+        drawn++;
+    }
+    chart_set_rgba(cc->cr, fill);
+    cairo_fill(cc->cr);
+    if (dedup)
+        free(set.slot);
+    return drawn;
+}
+
+void chart_markers_stroked(chart_ctx *cc, const chart_axes *ax,
+                           const double *x, const double *y, size_t n,
+                           int shape, double r, chart_rgba fill,
+                           chart_rgba edge)
+{
+    cairo_new_path(cc->cr);
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(x[i]) && isfinite(y[i]))
+            chart_marker_path(cc->cr, shape, chart_map_x(ax, x[i]),
+                              chart_map_y(ax, y[i]), r);
+    chart_set_rgba(cc->cr, fill);
+    cairo_fill_preserve(cc->cr);
+    chart_set_rgba(cc->cr, edge);
+    cairo_set_line_width(cc->cr, 0.6);
+    cairo_stroke(cc->cr);
+}
+
+void chart_step_line(chart_ctx *cc, const chart_axes *ax, const double *x,
+                     const double *y, size_t n, chart_rgba c, double width)
+{
+    int started = 0;
+    double prev_y = 0;
+    cairo_new_path(cc->cr);
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(x[i]) || !isfinite(y[i]))
+            continue;
+        double px = chart_map_x(ax, x[i]), py = chart_map_y(ax, y[i]);
+        if (!started) {
+            cairo_move_to(cc->cr, px, py);
+            started = 1;
+        } else {
+            cairo_line_to(cc->cr, px, prev_y);
+            cairo_line_to(cc->cr, px, py);
+        }
+        prev_y = py;
+    }
+    chart_set_rgba(cc->cr, c);
+    cairo_set_line_width(cc->cr, width);
+    cairo_set_line_join(cc->cr, CAIRO_LINE_JOIN_MITER);
+    cairo_stroke(cc->cr);
+}
+
+/* ---- legend ----------------------------------------------------------- */
+
+#define LEG_PT 8.0
+#define LEG_SAMPLE 16.0
+
+static void legend_sample(chart_ctx *cc, const chart_legend_item *it,
+                          double x, double cy)
+{
+    cairo_t *cr = cc->cr;
+    if (it->line) {
+        cairo_move_to(cr, x, cy);
+        cairo_line_to(cr, x + LEG_SAMPLE, cy);
+        chart_set_rgba(cr, it->edge);
+        cairo_set_line_width(cr, 1.2);
+        cairo_stroke(cr);
+    }
+    chart_marker_path(cr, it->shape, x + LEG_SAMPLE / 2, cy, 2.6);
+    chart_set_rgba(cr, it->fill);
+    cairo_fill_preserve(cr);
+    chart_set_rgba(cr, it->edge);
+    cairo_set_line_width(cr, 0.6);
+    cairo_stroke(cr);
+}
+
+double chart_legend(chart_ctx *cc, const chart_legend_item *it, int n,
+                    double x, double y, double width, int draw)
+{
+    double cx = x, rowh = 0, used = 0;
+    for (int i = 0; i < n; i++) {
+        double tw, th;
+        chart_text_size(cc, it[i].label, LEG_PT, CHART_REGULAR, 0, &tw, &th);
+        double ew = LEG_SAMPLE + 3 + tw;
+        if (cx > x && cx + ew > x + width) {
+            used += rowh + 2;
+            cx = x;
+            rowh = 0;
+        }
+        rowh = fmax(rowh, th);
+        if (draw) {
+            legend_sample(cc, &it[i], cx, y + used + th / 2);
+            cairo_set_source_rgb(cc->cr, 0, 0, 0);
+            chart_text(cc, it[i].label, LEG_PT, CHART_REGULAR, 0,
+                       cx + LEG_SAMPLE + 3, y + used, CHART_LEFT, CHART_TOP,
+                       NULL, NULL);
+        }
+        cx += ew + 12;
+    }
+    return used + rowh;
+}

@@ -1,0 +1,120 @@
+/* chart: drawing primitives on a cairo_t — text with pango in a pinned font,
+ * the Okabe-Ito palette, 1-2-5 axis scales, axes with ticks and labels,
+ * de-duplicated scatter markers, step lines and legends. Figure kinds
+ * (figures.c) and the document (report.c) are built from these. */
+#ifndef GPUDSE_CHART_H
+#define GPUDSE_CHART_H
+
+#include <stddef.h>
+#include <cairo.h>
+#include <pango/pangocairo.h>
+
+#define CHART_FONT "DejaVu Sans"
+#define CHART_FONT_MONO "DejaVu Sans Mono"
+
+/* A drawing context: the cairo_t and one reusable pango layout. */
+typedef struct {
+    cairo_t *cr;
+    PangoLayout *lay;
+} chart_ctx;
+
+typedef struct { double x, y, w, h; } chart_box;
+typedef struct { double r, g, b, a; } chart_rgba;
+
+/* Okabe-Ito colours (colour-blind safe). */
+enum {
+    CHART_BLACK, CHART_ORANGE, CHART_SKY, CHART_GREEN, CHART_YELLOW,
+    CHART_BLUE, CHART_VERMILLION, CHART_PURPLE, CHART_NCOLOURS
+};
+chart_rgba chart_colour(int which, double alpha);
+void chart_set_rgba(cairo_t *cr, chart_rgba c);
+
+/* Text styles. */
+typedef enum { CHART_REGULAR = 0, CHART_BOLD = 1, CHART_MONO = 2 } chart_style;
+/* Anchors: where (x, y) is on the text's box. */
+typedef enum { CHART_LEFT, CHART_CENTER, CHART_RIGHT } chart_halign;
+typedef enum { CHART_TOP, CHART_MIDDLE, CHART_BOTTOM } chart_valign;
+
+/* 0, or -1 when pango could not be set up (cairo_t in error). */
+int chart_init(chart_ctx *cc, cairo_t *cr);
+void chart_free(chart_ctx *cc);
+
+/* Measure / draw text of size pt. wrap > 0 wraps at that width (words, then
+ * characters). Sizes come back in *w, *h (either may be NULL). */
+void chart_text_size(chart_ctx *cc, const char *txt, double pt, int style,
+                     double wrap, double *w, double *h);
+void chart_text(chart_ctx *cc, const char *txt, double pt, int style,
+                double wrap, double x, double y, int halign, int valign,
+                double *w, double *h);
+/* Text rotated 90° counter-clockwise, centred on (x, y). */
+void chart_text_vertical(chart_ctx *cc, const char *txt, double pt,
+                         int style, double x, double y);
+
+/* A linear scale whose limits are multiples of a 1-2-5 step. */
+typedef struct {
+    double lo, hi, step;
+    int ndec;          /* decimals for tick labels; -1: use %g */
+} chart_scale;
+
+/* Scale covering [min, max] (padded by pad × range each side) with at most
+ * maxticks intervals; copes with min == max and non-finite input. */
+void chart_scale_fit(double min, double max, double pad, int maxticks,
+                     chart_scale *s);
+int chart_scale_nticks(const chart_scale *s);
+double chart_scale_tick(const chart_scale *s, int i);
+void chart_scale_label(const chart_scale *s, double v, char *buf, size_t n);
+
+/* Axes: a plot box in device units and the two scales. */
+typedef struct {
+    chart_box plot;
+    chart_scale xs, ys;
+} chart_axes;
+
+double chart_map_x(const chart_axes *ax, double v);
+double chart_map_y(const chart_axes *ax, double v);
+
+/* Space the tick labels and axis titles need around a plot box. */
+typedef struct { double left, bottom; double right, top; } chart_margins;
+void chart_axes_margins(chart_ctx *cc, const chart_axes *ax,
+                        chart_margins *m);
+/* Frame, grid, ticks, tick labels, axis titles. */
+void chart_axes_draw(chart_ctx *cc, const chart_axes *ax,
+                     const char *xtitle, const char *ytitle);
+
+typedef enum {
+    CHART_CIRCLE, CHART_DIAMOND, CHART_TRIANGLE, CHART_SQUARE
+} chart_marker;
+
+/* Add one marker's outline at (x, y) (device units, radius r) to the path. */
+void chart_marker_path(cairo_t *cr, int shape, double x, double y, double r);
+
+/* Scatter n points (data units) as one filled path; points that land within
+ * `merge` device units of an already drawn one are skipped (keeps 100,000
+ * points cheap). Non-finite points are ignored. Returns markers drawn. */
+size_t chart_scatter(chart_ctx *cc, const chart_axes *ax, const double *x,
+                     const double *y, size_t n, int shape, double r,
+                     chart_rgba fill, double merge);
+/* Outline markers on top of filled ones (same points, no merge). */
+void chart_markers_stroked(chart_ctx *cc, const chart_axes *ax,
+                           const double *x, const double *y, size_t n,
+                           int shape, double r, chart_rgba fill,
+                           chart_rgba edge);
+/* Staircase through points already ordered along x: horizontal, then
+ * vertical. */
+void chart_step_line(chart_ctx *cc, const chart_axes *ax, const double *x,
+                     const double *y, size_t n, chart_rgba c, double width);
+
+/* One legend entry. */
+typedef struct {
+    const char *label;
+    int shape;
+    chart_rgba fill, edge;
+    int line;          /* also draw a line sample through the marker */
+} chart_legend_item;
+
+/* Lay entries out left to right from (x, y), wrapping within width; draws
+ * when draw != 0. Returns the height used. */
+double chart_legend(chart_ctx *cc, const chart_legend_item *it, int n,
+                    double x, double y, double width, int draw);
+
+#endif

@@ -1,0 +1,132 @@
+/* csv: results.csv — one row per journal record (key, workload, backend,
+ * fidelity, status, reason, the 8 knobs, then every metric seen in the run
+ * in sorted order) for pandas and R. */
+#include "csv.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    char (*name)[MET_NAMELEN];
+    size_t n;
+} name_list;
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+/* Every metric name of the run, sorted, each once. */
+static int collect_metrics(const rep_run *run, name_list *l)
+{
+    size_t cap = 0;
+    for (size_t i = 0; i < run->nrecs; i++)
+        cap += (size_t)run->recs[i].metrics.n;
+    l->n = 0;
+    l->name = calloc(cap + 1, sizeof *l->name);
+    if (!l->name)
+        return -1;
+    for (size_t i = 0; i < run->nrecs; i++)
+        for (int j = 0; j < run->recs[i].metrics.n; j++)
+            util_strlcpy(l->name[l->n++], run->recs[i].metrics.name[j],
+                         MET_NAMELEN);
+    qsort(l->name, l->n, sizeof *l->name, name_cmp);
+    size_t k = 0;
+    for (size_t i = 0; i < l->n; i++)
+        if (k == 0 || strcmp(l->name[k - 1], l->name[i]) != 0)
+            memmove(l->name[k++], l->name[i], MET_NAMELEN);
+    l->n = k;
+    return 0;
+}
+
+/* A field, quoted when it holds a comma, quote or line break. */
+static void csv_field(util_buf *b, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        util_buf_puts(b, s);
+        return;
+    }
+    util_buf_puts(b, "\"");
+    for (const char *p = s; *p; p++) {
+        if (*p == '"')
+            util_buf_puts(b, "\"");
+        util_buf_add(b, p, 1);
+    }
+    util_buf_puts(b, "\"");
+}
+
+/* Shortest of %.15g / %.17g that reads back exactly; NaN, Inf, -Inf. */
+void rep_csv_number(double v, char *out, size_t n)
+{
+    if (isnan(v)) {
+        snprintf(out, n, "NaN");
+    } else if (isinf(v)) {
+        snprintf(out, n, "%s", v > 0 ? "Inf" : "-Inf");
+    } else {
+        snprintf(out, n, "%.15g", v);
+        if (strtod(out, NULL) != v)
+            snprintf(out, n, "%.17g", v);
+    }
+}
+
+static void csv_header(util_buf *b, const name_list *ml)
+{
+    util_buf_puts(b, "key,workload,backend,fidelity,status,reason");
+    for (int k = 0; k < SPACE_NKNOBS; k++) {
+        util_buf_puts(b, ",");
+        csv_field(b, space_knob_get(k)->name);
+    }
+    for (size_t i = 0; i < ml->n; i++) {
+        util_buf_puts(b, ",");
+        csv_field(b, ml->name[i]);
+    }
+    util_buf_puts(b, "\n");
+}
+
+static void csv_row(util_buf *b, const store_record *r, const name_list *ml)
+{
+    const char *txt[6] = { r->key, r->workload, r->backend, r->fidelity,
+                           store_status_name(r->status), r->reason };
+    char buf[64];
+    for (int i = 0; i < 6; i++) {
+        if (i)
+            util_buf_puts(b, ",");
+        csv_field(b, txt[i] ? txt[i] : "");
+    }
+    for (int k = 0; k < SPACE_NKNOBS; k++) {
+        util_buf_puts(b, ",");
+        csv_field(b, space_value_str(k, space_get(&r->cfg, k), buf,
+                                     sizeof buf));
+    }
+    for (size_t i = 0; i < ml->n; i++) {
+        double v;
+        util_buf_puts(b, ",");
+        if (met_get(&r->metrics, ml->name[i], &v) == 0) {
+            rep_csv_number(v, buf, sizeof buf);
+            util_buf_puts(b, buf);
+        }
+    }
+    util_buf_puts(b, "\n");
+}
+
+int rep_csv_write(const rep_run *run, gd_err *err)
+{
+    char path[4096];
+    name_list ml;
+    int rc = rep_run_path(run, "results.csv", path, sizeof path, err);
+    if (rc)
+        return rc;
+    if (collect_metrics(run, &ml) != 0)
+        return gd_errf(err, GD_EENV, "%s: out of memory", path);
+    util_buf b;
+    util_buf_init(&b);
+    csv_header(&b, &ml);
+    for (size_t i = 0; i < run->nrecs; i++)
+        csv_row(&b, &run->recs[i], &ml);
+    rc = util_write_file_atomic(path, b.s, b.len, err);
+    util_buf_free(&b);
+    free(ml.name);
+    return rc;
+}

@@ -1,0 +1,440 @@
+/* figures: figure kinds built from run data, drawn with chart.c into a page
+ * box or a standalone file. Today: "pareto" — every successful job of a
+ * workload (objective 1 against objective 2), the Pareto front as a step
+ * line with markers, and the baseline. */
+#include "figures.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "output.h"
+
+#define FIG_PAD 4.0
+#define FIG_TITLE_PT 10.0
+#define FIG_NOTE_PT 8.0
+
+/* ---- helpers ---------------------------------------------------------- */
+
+void fig_axis_title(const char *metric, char *out, size_t n)
+{
+    const char *unit = met_unit(metric);
+    if (unit && *unit)
+        snprintf(out, n, "%s (%s)", met_label(metric), unit);
+    else
+        snprintf(out, n, "%s", met_label(metric));
+}
+
+static void axis_title_sense(const camp_objective *o, char *out, size_t n)
+{
+    char t[128];
+    fig_axis_title(o->metric, t, sizeof t);
+    snprintf(out, n, "%s, %s is better", t, o->maximize ? "higher" : "lower");
+}
+
+static const char *fidelity_words(const char *fid)
+{
+    if (strcmp(fid, "mixed") == 0)
+        return "MIXED modelled and measured results";
+    if (strcmp(fid, "measured") == 0)
+        return "measured results";
+    return "modelled results";
+}
+
+/* ---- Pareto figure data ----------------------------------------------- */
+
+typedef struct {
+    double *x, *y;
+    size_t n;           /* plotted successful jobs */
+    size_t nok, nskip;  /* successful jobs; skipped for NaN/inf/missing */
+    double *fx, *fy;
+    size_t nf;          /* front points, ordered along x */
+    int has_base;
+    double bx, by;
+} pareto_data;
+
+typedef struct { double key, y; size_t i; } front_pt;
+
+static int front_cmp(const void *a, const void *b)
+{
+    const front_pt *p = a, *q = b;
+    if (p->key != q->key)
+        return p->key < q->key ? -1 : 1;
+    return p->i < q->i ? -1 : p->i > q->i;
+}
+
+/* Objective values of a point: y = objective 1, x = objective 2 (or 0
+ * when there is only one objective). 0 when both finite. */
+static int point_xy(const rep_run *run, const met_set *m, double *x,
+                    double *y)
+{
+    *x = 0;
+    if (met_get(m, run->obj[0].metric, y) != 0)
+        return -1;
+    if (run->nobj >= 2 && met_get(m, run->obj[1].metric, x) != 0)
+        return -1;
+    return isfinite(*x) && isfinite(*y) ? 0 : -1;
+}
+
+static void pareto_jobs(const rep_run *run, int wl, pareto_data *d)
+{
+    for (size_t i = 0; i < run->nrecs; i++) {
+        const store_record *r = &run->recs[i];
+        if (r->status != ST_OK || strcmp(r->workload, run->wl[wl].name))
+            continue;
+        d->nok++;
+        double x, y;
+        if (point_xy(run, &r->metrics, &x, &y) != 0) {
+            d->nskip++;
+            continue;
+        }
+        d->x[d->n] = run->nobj >= 2 ? x : (double)d->nok;
+        d->y[d->n++] = y;
+    }
+}
+
+static void pareto_front_pts(const rep_run *run, int wl, pareto_data *d)
+{
+    const rep_wl *w = &run->wl[wl];
+    front_pt *fp = calloc(w->nfront + 1, sizeof *fp);
+    if (!fp)
+        return;
+    size_t n = 0;
+    int desc = run->nobj >= 2 && run->obj[1].maximize;
+    for (size_t i = 0; i < w->nfront; i++) {
+        double x, y;
+        if (run->nobj < 2 || point_xy(run, &w->front[i].metrics, &x, &y))
+            continue;
+        fp[n].key = desc ? -x : x;
+        fp[n].y = y;
+        fp[n].i = i;
+        n++;
+    }
+    qsort(fp, n, sizeof *fp, front_cmp);
+    for (size_t i = 0; i < n; i++) {
+        d->fx[i] = desc ? -fp[i].key : fp[i].key;
+        d->fy[i] = fp[i].y;
+    }
+    d->nf = n;
+    free(fp);
+}
+
+static int pareto_build(const rep_run *run, int wl, pareto_data *d)
+{
+    memset(d, 0, sizeof *d);
+    size_t cap = run->nrecs + 1, fcap = run->wl[wl].nfront + 1;
+    d->x = malloc(cap * sizeof *d->x);
+    d->y = malloc(cap * sizeof *d->y);
+    d->fx = malloc(fcap * sizeof *d->fx);
+    d->fy = malloc(fcap * sizeof *d->fy);
+    if (!d->x || !d->y || !d->fx || !d->fy)
+        return -1;
+    pareto_jobs(run, wl, d);
+    pareto_front_pts(run, wl, d);
+    const rep_wl *w = &run->wl[wl];
+    d->has_base = w->has_baseline && run->nobj >= 2
+                  && point_xy(run, &w->baseline.metrics, &d->bx, &d->by) == 0;
+    return 0;
+}
+
+static void pareto_free(pareto_data *d)
+{
+    free(d->x);
+    free(d->y);
+    free(d->fx);
+    free(d->fy);
+}
+
+static void range_add(const double *v, size_t n, double *lo, double *hi)
+{
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(v[i])) {
+            *lo = fmin(*lo, v[i]);
+            *hi = fmax(*hi, v[i]);
+        }
+}
+
+static void pareto_scales(const pareto_data *d, chart_box box,
+                          chart_axes *ax)
+{
+    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    range_add(d->x, d->n, &xlo, &xhi);
+    range_add(d->y, d->n, &ylo, &yhi);
+    range_add(d->fx, d->nf, &xlo, &xhi);
+    range_add(d->fy, d->nf, &ylo, &yhi);
+    if (d->has_base) {
+        range_add(&d->bx, 1, &xlo, &xhi);
+        range_add(&d->by, 1, &ylo, &yhi);
+    }
+    int xt = (int)fmax(2, box.w / 62), yt = (int)fmax(2, box.h / 36);
+    chart_scale_fit(xlo, xhi, 0.015, xt, &ax->xs);
+    chart_scale_fit(ylo, yhi, 0.02, yt, &ax->ys);
+}
+
+/* ---- Pareto figure drawing -------------------------------------------- */
+
+static double pareto_header(chart_ctx *cc, const rep_run *run, int wl,
+                            const pareto_data *d, chart_box box, int draw)
+{
+    char title[512], note[512];
+    double h, y = box.y;
+    const char *xl = run->nobj >= 2 ? met_label(run->obj[1].metric)
+                                    : "job order";
+    snprintf(title, sizeof title, "%s: %s vs %s — %s", run->wl[wl].name,
+             met_label(run->obj[0].metric), xl,
+             fidelity_words(rep_wl_fidelity(run, wl)));
+    cairo_set_source_rgb(cc->cr, 0, 0, 0);
+    if (draw)
+        chart_text(cc, title, FIG_TITLE_PT, CHART_BOLD, box.w, box.x, y,
+                   CHART_LEFT, CHART_TOP, NULL, &h);
+    else
+        chart_text_size(cc, title, FIG_TITLE_PT, CHART_BOLD, box.w, NULL, &h);
+    y += h;
+    note[0] = '\0';
+    if (run->nobj > 2)
+        snprintf(note, sizeof note, "The front is over %d objectives; the "
+                 "plot shows the first two. ", run->nobj);
+    if (d->nskip)
+        snprintf(note + strlen(note), sizeof note - strlen(note),
+                 "%zu of %zu successful jobs not plotted (NaN, infinite or "
+                 "missing objective values).", d->nskip, d->nok);
+    if (note[0]) {
+        cairo_set_source_rgb(cc->cr, 0.25, 0.25, 0.25);
+        if (draw)
+            chart_text(cc, note, FIG_NOTE_PT, CHART_REGULAR, box.w, box.x,
+                       y + 2, CHART_LEFT, CHART_TOP, NULL, &h);
+        else
+            chart_text_size(cc, note, FIG_NOTE_PT, CHART_REGULAR, box.w,
+                            NULL, &h);
+        y += h + 2;
+    }
+    return y - box.y + 6;
+}
+
+/* Front marker outline: black, or none when the front is so dense that
+ * outlines would merge into a black band. */
+static chart_rgba front_edge(const pareto_data *d)
+{
+    return d->nf > 60 ? chart_colour(CHART_VERMILLION, 1)
+                      : chart_colour(CHART_BLACK, 1);
+}
+
+static int pareto_legend(const pareto_data *d, chart_legend_item *it,
+                         char lbl[3][96])
+{
+    int n = 0;
+    snprintf(lbl[0], 96, "successful jobs (%zu)", d->n);
+    it[n++] = (chart_legend_item){ lbl[0], CHART_CIRCLE,
+        chart_colour(CHART_SKY, 0.6), chart_colour(CHART_SKY, 1), 0 };
+    if (d->nf) {
+        snprintf(lbl[1], 96, "Pareto front (%zu)", d->nf);
+        it[n++] = (chart_legend_item){ lbl[1], CHART_DIAMOND,
+            chart_colour(CHART_VERMILLION, 1), front_edge(d), 1 };
+    }
+    if (d->has_base) {
+        snprintf(lbl[2], 96, "baseline");
+        it[n++] = (chart_legend_item){ lbl[2], CHART_TRIANGLE,
+            chart_colour(CHART_BLACK, 1), chart_colour(CHART_BLACK, 1), 0 };
+    }
+    return n;
+}
+
+/* Points of the figure inside a device-space rectangle (label overlap). */
+static size_t points_in(const chart_axes *ax, const pareto_data *d,
+                        double x0, double y0, double w, double h)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < d->n + d->nf; i++) {
+        double x = i < d->n ? d->x[i] : d->fx[i - d->n];
+        double y = i < d->n ? d->y[i] : d->fy[i - d->n];
+        double px = chart_map_x(ax, x), py = chart_map_y(ax, y);
+        n += px >= x0 - 3 && px <= x0 + w + 3 && py >= y0 - 3
+             && py <= y0 + h + 3;
+    }
+    return n;
+}
+
+/* The baseline marker and its label, placed in whichever corner around the
+ * marker fits inside the plot and covers the fewest points. */
+static void pareto_baseline(chart_ctx *cc, const chart_axes *ax,
+                            const pareto_data *d)
+{
+    const chart_box *p = &ax->plot;
+    double px = chart_map_x(ax, d->bx), py = chart_map_y(ax, d->by), w, h;
+    chart_rgba k = chart_colour(CHART_BLACK, 1);
+    chart_markers_stroked(cc, ax, &d->bx, &d->by, 1, CHART_TRIANGLE, 3.2,
+                          k, k);
+    chart_text_size(cc, "baseline", FIG_NOTE_PT, CHART_BOLD, 0, &w, &h);
+    double tx = px + 6, ty = py - 6 - h;
+    size_t best = (size_t)-1;
+    for (int c = 0; c < 4; c++) {
+        double cx = c % 2 == 0 ? px + 6 : px - 6 - w;
+        double cy = c < 2 ? py - 6 - h : py + 6;
+        if (cx < p->x + 2 || cx + w > p->x + p->w - 2 || cy < p->y + 2
+            || cy + h > p->y + p->h - 2)
+            continue;
+        size_t n = points_in(ax, d, cx, cy, w, h);
+        if (n < best) {
+            best = n;
+            tx = cx;
+            ty = cy;
+        }
+    }
+    cairo_set_source_rgba(cc->cr, 1, 1, 1, 0.8);
+    cairo_rectangle(cc->cr, tx - 1, ty, w + 2, h);
+    cairo_fill(cc->cr);
+    cairo_set_source_rgb(cc->cr, 0, 0, 0);
+    chart_text(cc, "baseline", FIG_NOTE_PT, CHART_BOLD, 0, tx, ty,
+               CHART_LEFT, CHART_TOP, NULL, NULL);
+}
+
+static void pareto_empty(chart_ctx *cc, const chart_axes *ax,
+                         const pareto_data *d)
+{
+    char msg[128];
+    if (d->nok == 0)
+        snprintf(msg, sizeof msg, "no successful jobs");
+    else
+        snprintf(msg, sizeof msg, "no plottable points (%zu successful "
+                 "jobs, none with finite objective values)", d->nok);
+    cairo_set_source_rgb(cc->cr, 0.3, 0.3, 0.3);
+    chart_text(cc, msg, 10, CHART_REGULAR, ax->plot.w - 20,
+               ax->plot.x + ax->plot.w / 2, ax->plot.y + ax->plot.h / 2,
+               CHART_CENTER, CHART_MIDDLE, NULL, NULL);
+}
+
+static void pareto_titles(const rep_run *run, char *xt, char *yt, size_t n)
+{
+    axis_title_sense(&run->obj[0], yt, n);
+    if (run->nobj >= 2)
+        axis_title_sense(&run->obj[1], xt, n);
+    else
+        snprintf(xt, n, "Job (order in results.jsonl)");
+}
+
+static void pareto_marks(chart_ctx *cc, const rep_run *run,
+                         const chart_axes *ax, const pareto_data *d)
+{
+    /* Markers closer than the merge distance are drawn once: invisible at
+     * this size, and it keeps 100,000-point figures small and fast. */
+    chart_scatter(cc, ax, d->x, d->y, d->n, CHART_CIRCLE, 1.7,
+                  chart_colour(CHART_SKY, 0.6), d->n > 20000 ? 1.0 : 0.5);
+    if (d->nf && run->nobj == 2)
+        chart_step_line(cc, ax, d->fx, d->fy, d->nf,
+                        chart_colour(CHART_VERMILLION, 1), 1.2);
+    if (d->nf)
+        chart_markers_stroked(cc, ax, d->fx, d->fy, d->nf, CHART_DIAMOND,
+                              d->nf > 60 ? 2.0 : 2.6,
+                              chart_colour(CHART_VERMILLION, 1),
+                              front_edge(d));
+    if (d->has_base)
+        pareto_baseline(cc, ax, d);
+}
+
+static void fig_pareto(chart_ctx *cc, const rep_run *run, int wl,
+                       chart_box box)
+{
+    pareto_data d;
+    chart_axes ax;
+    chart_margins m;
+    chart_legend_item it[3];
+    char lbl[3][96], xt[160], yt[160];
+    if (pareto_build(run, wl, &d) != 0) {
+        pareto_free(&d);
+        return;
+    }
+    box = (chart_box){ box.x + FIG_PAD, box.y + FIG_PAD,
+                       box.w - 2 * FIG_PAD, box.h - 2 * FIG_PAD };
+    double top = pareto_header(cc, run, wl, &d, box, 1);
+    int nleg = pareto_legend(&d, it, lbl);
+    double legh = chart_legend(cc, it, nleg, box.x, 0, box.w, 0);
+    pareto_scales(&d, (chart_box){ 0, 0, box.w, box.h - top - legh }, &ax);
+    chart_axes_margins(cc, &ax, &m);
+    ax.plot = (chart_box){ box.x + m.left, box.y + top + m.top,
+                           box.w - m.left - m.right,
+                           box.h - top - m.top - m.bottom - legh - 8 };
+    pareto_titles(run, xt, yt, sizeof xt);
+    chart_axes_draw(cc, &ax, xt, yt);
+    if (d.n == 0 && d.nf == 0 && !d.has_base)
+        pareto_empty(cc, &ax, &d);
+    else
+        pareto_marks(cc, run, &ax, &d);
+    chart_legend(cc, it, nleg, box.x, box.y + box.h - legh, box.w, 1);
+    pareto_free(&d);
+}
+
+/* ---- registry and files ----------------------------------------------- */
+
+static const fig_kind kinds[] = {
+    { "pareto", fig_pareto, 504, 360 },
+};
+
+const fig_kind *fig_kind_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp(kinds[i].kind, name) == 0)
+            return &kinds[i];
+    return NULL;
+}
+
+const char *fig_kind_names(void)
+{
+    return "pareto";
+}
+
+void fig_stem(const fig_kind *k, const rep_run *run, int wl, char *out,
+              size_t n)
+{
+    snprintf(out, n, "%s_%s", k->kind, run->wl[wl].name);
+    for (char *p = out; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')
+              || (*p >= '0' && *p <= '9') || *p == '_' || *p == '-'
+              || *p == '.'))
+            *p = '_';
+    if (out[0] == '.')
+        out[0] = '_';
+}
+
+static int write_one(const fig_kind *k, const rep_run *run, int wl,
+                     rep_out_kind kind, const char *path, gd_err *err)
+{
+    rep_out out;
+    chart_ctx cc;
+    char title[160];
+    snprintf(title, sizeof title, "%s %s", k->kind, run->wl[wl].name);
+    rep_out_begin(&out, kind, k->w, k->h, title);
+    cairo_t *cr = cairo_create(out.surface);
+    if (chart_init(&cc, cr) != 0) {
+        chart_free(&cc);
+        cairo_destroy(cr);
+        rep_out_abandon(&out);
+        return gd_errf(err, GD_EENV, "%s: cannot start cairo", path);
+    }
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    k->draw(&cc, run, wl, (chart_box){ 0, 0, k->w, k->h });
+    chart_free(&cc);
+    cairo_destroy(cr);
+    return rep_out_finish(&out, path, err);
+}
+
+int fig_write_files(const fig_kind *k, const rep_run *run, int wl,
+                    int formats, gd_err *err)
+{
+    char dir[4096], stem[160], name[200], path[4096];
+    int rc = rep_run_path(run, "figures", dir, sizeof dir, err);
+    if (!rc)
+        rc = util_mkdirs(dir, err);
+    fig_stem(k, run, wl, stem, sizeof stem);
+    for (int f = 0; !rc && f < 2; f++) {
+        int bit = f == 0 ? CAMP_FMT_SVG : CAMP_FMT_PDF;
+        if (!(formats & bit))
+            continue;
+        snprintf(name, sizeof name, "%s.%s", stem, f == 0 ? "svg" : "pdf");
+        if (util_path_join(path, sizeof path, dir, name) != GD_OK)
+            return gd_errf(err, GD_EENV, "%s/%s: path too long", dir, name);
+        rc = write_one(k, run, wl, f == 0 ? REP_OUT_SVG : REP_OUT_PDF, path,
+                       err);
+    }
+    return rc;
+}

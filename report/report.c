@@ -1,0 +1,488 @@
+/* report: rep_render — loads a run directory, writes results.csv, the
+ * figure files and report.pdf (title page with provenance, then per workload
+ * the layout's figures and tables). Reads only the run directory (and a
+ * layout file when one is named). */
+#include "report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "csv.h"
+#include "doc.h"
+#include "figures.h"
+#include "layout.h"
+#include "rundata.h"
+#include "table.h"
+
+#define PAGE_A4_W 595.276
+#define PAGE_A4_H 841.890
+#define PAGE_LETTER_W 612.0
+#define PAGE_LETTER_H 792.0
+#define FIG_PAGE_H 340.0
+
+/* ---- manifest values -------------------------------------------------- */
+
+/* Manifest keys the title page shows in their own rows; any other key is
+ * listed after them as it is. */
+static const char *const shown_keys[] = {
+    "tool", "version", "campaign_file", "campaign_sha256", "seed",
+    "backend", "backend_version", "fidelity", "model_version", "strategy",
+    "budget", "space_size", "workloads", "jobs", "libraries", "host",
+    "started", "finished"
+};
+
+/* Text of a manifest value into out ("" when absent). */
+static void json_text(const cJSON *v, char *out, size_t n)
+{
+    out[0] = '\0';
+    if (!v || cJSON_IsNull(v))
+        return;
+    if (cJSON_IsString(v)) {
+        util_strlcpy(out, v->valuestring, n);
+    } else if (cJSON_IsNumber(v)) {
+        snprintf(out, n, "%.15g", v->valuedouble);
+    } else if (cJSON_IsBool(v)) {
+        snprintf(out, n, "%s", cJSON_IsTrue(v) ? "true" : "false");
+    } else {
+        char *s = cJSON_PrintUnformatted(v);
+        util_strlcpy(out, s ? s : "", n);
+        cJSON_free(s);
+    }
+}
+
+static void man_text(const rep_run *run, const char *key, char *out,
+                     size_t n)
+{
+    json_text(cJSON_GetObjectItemCaseSensitive(run->manifest, key), out, n);
+}
+
+/* "name version, name version" from an object of strings. */
+static void pairs_text(const cJSON *o, const char *sep, char *out, size_t n)
+{
+    const cJSON *it;
+    char v[256];
+    out[0] = '\0';
+    cJSON_ArrayForEach(it, o) {
+        json_text(it, v, sizeof v);
+        size_t l = strlen(out);
+        snprintf(out + l, n - l, "%s%s%s%s", l ? ", " : "",
+                 it->string ? it->string : "", sep, v);
+    }
+}
+
+/* ---- title page ------------------------------------------------------- */
+
+static const char *overall_fidelity(const rep_run *run, char *out, size_t n)
+{
+    char man[32];
+    size_t mod = 0, meas = 0;
+    for (size_t i = 0; i < run->nrecs; i++)
+        if (run->recs[i].status == ST_OK) {
+            if (strcmp(run->recs[i].fidelity, "measured") == 0)
+                meas++;
+            else
+                mod++;
+        }
+    if (mod && meas)
+        snprintf(out, n, "MIXED — %zu modelled and %zu measured results "
+                 "(figures say which is which)", mod, meas);
+    else if (meas)
+        snprintf(out, n, "MEASURED");
+    else if (!mod && (man_text(run, "fidelity", man, sizeof man),
+                      strcmp(man, "measured") == 0))
+        snprintf(out, n, "MEASURED");
+    else
+        snprintf(out, n, "MODELLED");
+    return out;
+}
+
+static void failures_text(const rep_run *run, char *out, size_t n)
+{
+    size_t count[ST__COUNT] = { 0 }, total = 0;
+    for (size_t i = 0; i < run->nrecs; i++) {
+        int st = run->recs[i].status;
+        if (st != ST_OK && st >= 0 && st < ST__COUNT) {
+            count[st]++;
+            total++;
+        }
+    }
+    snprintf(out, n, "%zu", total);
+    for (int st = 0, first = 1; st < ST__COUNT; st++) {
+        if (!count[st])
+            continue;
+        size_t l = strlen(out);
+        snprintf(out + l, n - l, "%s%s %zu", first ? " (" : ", ",
+                 store_status_name(st), count[st]);
+        first = 0;
+    }
+    if (total)
+        snprintf(out + strlen(out), n - strlen(out), ")");
+}
+
+static void objectives_text(const rep_run *run, char *out, size_t n)
+{
+    out[0] = '\0';
+    for (int i = 0; i < run->nobj; i++) {
+        char t[128];
+        size_t l = strlen(out);
+        fig_axis_title(run->obj[i].metric, t, sizeof t);
+        snprintf(out + l, n - l, "%s%s %s", i ? "; " : "",
+                 run->obj[i].maximize ? "maximize" : "minimize", t);
+    }
+}
+
+static void kv_manifest(rep_doc *d, const rep_run *run, const char *label,
+                        const char *key, const char *fallback, int style)
+{
+    char v[2048];
+    man_text(run, key, v, sizeof v);
+    if (!v[0] && fallback)
+        util_strlcpy(v, fallback, sizeof v);
+    if (v[0])
+        rep_doc_kv(d, label, v, style);
+}
+
+/* "exhaustive; budget 15552 evaluations per workload; ..." */
+static void search_text(const rep_run *run, char *out, size_t n)
+{
+    char strat[64], budget[32], size[32];
+    man_text(run, "strategy", strat, sizeof strat);
+    man_text(run, "budget", budget, sizeof budget);
+    man_text(run, "space_size", size, sizeof size);
+    if (!strat[0])
+        util_strlcpy(strat, run->camp.strategy, sizeof strat);
+    if (!budget[0])
+        snprintf(budget, sizeof budget, "%ld", run->camp.budget);
+    snprintf(out, n, "%s; budget %s evaluations per workload", strat, budget);
+    if (size[0])
+        snprintf(out + strlen(out), n - strlen(out), "; space of %s points",
+                 size);
+}
+
+/* One line per workload descriptor: "name: sha256". */
+static void descriptors_text(const rep_run *run, char *out, size_t n)
+{
+    const cJSON *wls = cJSON_GetObjectItemCaseSensitive(run->manifest,
+                                                        "workloads");
+    const cJSON *it;
+    char name[128], sha[128];
+    out[0] = '\0';
+    cJSON_ArrayForEach(it, wls) {
+        json_text(cJSON_GetObjectItemCaseSensitive(it, "name"), name,
+                  sizeof name);
+        json_text(cJSON_GetObjectItemCaseSensitive(it, "sha256"), sha,
+                  sizeof sha);
+        size_t l = strlen(out);
+        snprintf(out + l, n - l, "%s%s:\n%s", l ? "\n" : "", name, sha);
+    }
+}
+
+static void title_provenance(rep_doc *d, const rep_run *run)
+{
+    char v[4096], w[256], seed[32];
+    const cJSON *jobs = cJSON_GetObjectItemCaseSensitive(run->manifest,
+                                                         "jobs");
+    snprintf(seed, sizeof seed, "%llu",
+             (unsigned long long)run->camp.seed);
+    rep_doc_kv(d, "Campaign", run->camp.name, CHART_REGULAR);
+    kv_manifest(d, run, "Campaign file", "campaign_file", NULL,
+                CHART_REGULAR);
+    kv_manifest(d, run, "Campaign SHA-256", "campaign_sha256",
+                run->camp.sha256, CHART_MONO);
+    kv_manifest(d, run, "Seed", "seed", seed, CHART_REGULAR);
+    man_text(run, "backend", v, sizeof v);
+    man_text(run, "backend_version", w, sizeof w);
+    if (!v[0])
+        util_strlcpy(v, run->camp.backend, sizeof v);
+    if (w[0])
+        snprintf(v + strlen(v), sizeof v - strlen(v), " (%s)", w);
+    rep_doc_kv(d, "Backend", v, CHART_REGULAR);
+    rep_doc_kv(d, "Results", overall_fidelity(run, v, sizeof v), CHART_BOLD);
+    kv_manifest(d, run, "Model version", "model_version", NULL,
+                CHART_REGULAR);
+    search_text(run, v, sizeof v);
+    rep_doc_kv(d, "Search", v, CHART_REGULAR);
+    objectives_text(run, v, sizeof v);
+    rep_doc_kv(d, "Objectives", v, CHART_REGULAR);
+    if (cJSON_IsObject(jobs)) {
+        pairs_text(jobs, " ", v, sizeof v);
+        rep_doc_kv(d, "Jobs", v, CHART_REGULAR);
+    }
+    failures_text(run, v, sizeof v);
+    rep_doc_kv(d, "Failed jobs", v, CHART_REGULAR);
+    descriptors_text(run, v, sizeof v);
+    if (v[0])
+        rep_doc_kv(d, "Workload files (SHA-256)", v, CHART_MONO);
+}
+
+static int is_shown(const rep_run *run, const char *key)
+{
+    if (strcmp(key, "campaign") == 0) {   /* the name: shown unless odd */
+        char v[256];
+        man_text(run, key, v, sizeof v);
+        return strcmp(v, run->camp.name) == 0;
+    }
+    for (size_t i = 0; i < sizeof shown_keys / sizeof shown_keys[0]; i++)
+        if (strcmp(shown_keys[i], key) == 0)
+            return 1;
+    return 0;
+}
+
+static void title_tooling(rep_doc *d, const rep_run *run)
+{
+    char tool[256], ver[128], v[4096];
+    man_text(run, "tool", tool, sizeof tool);
+    man_text(run, "version", ver, sizeof ver);
+    snprintf(v, sizeof v, "%s%s%s", tool[0] ? tool : "gpudse",
+             ver[0] ? " " : "", ver);
+    rep_doc_kv(d, "Tool", v, CHART_REGULAR);
+    const cJSON *libs = cJSON_GetObjectItemCaseSensitive(run->manifest,
+                                                         "libraries");
+    if (cJSON_IsObject(libs)) {
+        pairs_text(libs, " ", v, sizeof v);
+        rep_doc_kv(d, "Libraries", v, CHART_REGULAR);
+    }
+    kv_manifest(d, run, "Host", "host", NULL, CHART_REGULAR);
+    kv_manifest(d, run, "Started", "started", NULL, CHART_REGULAR);
+    kv_manifest(d, run, "Finished", "finished", NULL, CHART_REGULAR);
+    const cJSON *it;
+    cJSON_ArrayForEach(it, run->manifest) {
+        if (!it->string || is_shown(run, it->string))
+            continue;
+        json_text(it, v, sizeof v);
+        rep_doc_kv(d, it->string, v, CHART_REGULAR);
+    }
+}
+
+static void title_workloads(rep_doc *d, const rep_run *run)
+{
+    rep_table t;
+    rep_table_init(&t, "Workloads");
+    rep_table_col(&t, "workload", CHART_LEFT);
+    rep_table_col(&t, "points", CHART_RIGHT);
+    rep_table_col(&t, "failed", CHART_RIGHT);
+    rep_table_col(&t, "front size", CHART_RIGHT);
+    rep_table_col(&t, "results", CHART_LEFT);
+    for (int w = 0; w < run->nwl; w++) {
+        char (*row)[REP_CELL] = rep_table_row(&t, 0);
+        if (!row)
+            break;
+        util_strlcpy(row[0], run->wl[w].name, REP_CELL);
+        snprintf(row[1], REP_CELL, "%ld", run->wl[w].points);
+        snprintf(row[2], REP_CELL, "%ld", run->wl[w].failed);
+        snprintf(row[3], REP_CELL, "%zu", run->wl[w].nfront);
+        util_strlcpy(row[4], rep_wl_fidelity(run, w), REP_CELL);
+    }
+    rep_table_draw(d, &t);
+    rep_table_free(&t);
+}
+
+static void title_page(rep_doc *d, const rep_run *run)
+{
+    rep_doc_new_page(d);
+    rep_doc_space(d, 40);
+    rep_doc_text(d, "gpudse report", 24, CHART_BOLD);
+    rep_doc_space(d, 4);
+    rep_doc_text(d, run->camp.name, 16, CHART_REGULAR);
+    rep_doc_space(d, 24);
+    title_provenance(d, run);
+    rep_doc_space(d, 8);
+    title_tooling(d, run);
+    rep_doc_space(d, 16);
+    title_workloads(d, run);
+}
+
+/* ---- per-workload sections -------------------------------------------- */
+
+/* Decimals giving about five significant digits to a column whose largest
+ * magnitude is big. */
+static int column_decimals(double big)
+{
+    if (!(big > 0) || !isfinite(big))
+        return 0;
+    int d = 4 - (int)floor(log10(big));
+    return d < 0 ? 0 : d > 6 ? 6 : d;
+}
+
+static void value_cell(double v, int ndec, char *out)
+{
+    if (isnan(v))
+        snprintf(out, REP_CELL, "NaN");
+    else if (fabs(v) >= 1e9)
+        snprintf(out, REP_CELL, "%.5g", v);
+    else
+        snprintf(out, REP_CELL, "%.*f", ndec, v);
+}
+
+/* Per objective, the decimals of its column over front and baseline. */
+static void front_decimals(const rep_run *run, const rep_wl *w, int *ndec)
+{
+    for (int o = 0; o < run->nobj; o++) {
+        double big = 0, v;
+        for (size_t i = 0; i < w->nfront; i++)
+            if (met_get(&w->front[i].metrics, run->obj[o].metric, &v) == 0
+                && isfinite(v))
+                big = fmax(big, fabs(v));
+        if (w->has_baseline
+            && met_get(&w->baseline.metrics, run->obj[o].metric, &v) == 0
+            && isfinite(v))
+            big = fmax(big, fabs(v));
+        ndec[o] = column_decimals(big);
+    }
+}
+
+static void front_row(rep_table *t, const rep_run *run, const rep_point *p,
+                      const int *ndec, const char *label, int emph)
+{
+    char (*row)[REP_CELL] = rep_table_row(t, emph);
+    if (!row)
+        return;
+    util_strlcpy(row[0], label, REP_CELL);
+    for (int k = 0; k < SPACE_NKNOBS; k++)
+        util_strlcpy(row[1 + k], p->knob[k], REP_CELL);
+    for (int o = 0; o < run->nobj; o++) {
+        double v;
+        if (met_get(&p->metrics, run->obj[o].metric, &v) == 0)
+            value_cell(v, ndec[o], row[1 + SPACE_NKNOBS + o]);
+    }
+}
+
+static void front_table(rep_doc *d, const rep_run *run, int wl)
+{
+    rep_table t;
+    char cap[160], head[64];
+    int ndec[CAMP_MAXOBJ];
+    const rep_wl *w = &run->wl[wl];
+    front_decimals(run, w, ndec);
+    snprintf(cap, sizeof cap, "%s: Pareto front (%zu configuration%s, %s)",
+             w->name, w->nfront, w->nfront == 1 ? "" : "s",
+             rep_wl_fidelity(run, wl));
+    rep_table_init(&t, cap);
+    rep_table_col(&t, "#", CHART_RIGHT);
+    for (int k = 0; k < SPACE_NKNOBS; k++) {
+        util_strlcpy(head, space_knob_get(k)->name, sizeof head);
+        for (char *p = head; *p; p++)
+            if (*p == '_')
+                *p = ' ';
+        rep_table_col(&t, head, CHART_CENTER);
+    }
+    for (int o = 0; o < run->nobj && t.ncols < REP_TABLE_MAXCOLS; o++) {
+        fig_axis_title(run->obj[o].metric, head, sizeof head);
+        rep_table_col(&t, head, CHART_RIGHT);
+    }
+    if (w->has_baseline)
+        front_row(&t, run, &w->baseline, ndec, "base", 1);
+    for (size_t i = 0; i < w->nfront; i++) {
+        char idx[24];
+        snprintf(idx, sizeof idx, "%zu", i + 1);
+        front_row(&t, run, &w->front[i], ndec, idx, 0);
+    }
+    if (w->nfront == 0 && !w->has_baseline)
+        rep_doc_text(d, "The Pareto front is empty (no successful jobs).",
+                     9, CHART_REGULAR);
+    else
+        rep_table_draw(d, &t);
+    rep_table_free(&t);
+}
+
+static void figure_block(rep_doc *d, const rep_run *run, int wl,
+                         const fig_kind *k)
+{
+    double h = FIG_PAGE_H;
+    rep_doc_need(d, h);
+    k->draw(&d->cc, run, wl, (chart_box){ rep_doc_left(d), d->y,
+                                          rep_doc_width(d), h });
+    d->y += h + 10;
+}
+
+static void workload_section(rep_doc *d, const rep_run *run, int wl,
+                             const rep_layout *lay)
+{
+    char line[512];
+    const rep_wl *w = &run->wl[wl];
+    rep_doc_new_page(d);
+    snprintf(line, sizeof line, "Workload %s", w->name);
+    rep_doc_text(d, line, 14, CHART_BOLD);
+    snprintf(line, sizeof line, "%ld successful job%s, %ld failed, %s "
+             "results; Pareto front of %zu configuration%s over %d "
+             "objectives.", w->points, w->points == 1 ? "" : "s", w->failed,
+             rep_wl_fidelity(run, wl), w->nfront, w->nfront == 1 ? "" : "s",
+             run->nobj);
+    rep_doc_space(d, 2);
+    rep_doc_text(d, line, 9, CHART_REGULAR);
+    rep_doc_space(d, 8);
+    for (int i = 0; i < lay->nitems; i++) {
+        const rep_item *it = &lay->item[i];
+        if (it->kind == REP_ITEM_FIGURE)
+            figure_block(d, run, wl, fig_kind_find(it->name));
+        else
+            front_table(d, run, wl);
+        rep_doc_space(d, 10);
+    }
+}
+
+static int write_pdf(const rep_run *run, const rep_layout *lay, gd_err *err)
+{
+    char path[4096], title[160], footer[200];
+    rep_doc d;
+    int letter = strcmp(run->camp.paper, "letter") == 0;
+    int rc = rep_run_path(run, "report.pdf", path, sizeof path, err);
+    if (rc)
+        return rc;
+    snprintf(title, sizeof title, "gpudse report: %s", run->camp.name);
+    snprintf(footer, sizeof footer, "gpudse report — %s", run->camp.name);
+    rc = rep_doc_begin(&d, letter ? PAGE_LETTER_W : PAGE_A4_W,
+                       letter ? PAGE_LETTER_H : PAGE_A4_H, title, footer,
+                       path, err);
+    if (rc)
+        return rc;
+    if (lay->title_page)
+        title_page(&d, run);
+    for (int w = 0; w < run->nwl; w++)
+        workload_section(&d, run, w, lay);
+    return rep_doc_end(&d, path, err);
+}
+
+/* ---- entry point ------------------------------------------------------ */
+
+static int pick_layout(const rep_run *run, const char *layout,
+                       rep_layout *lay, gd_err *err)
+{
+    if (layout && *layout)
+        return rep_layout_load(layout, lay, err);
+    if (run->camp.layout[0])
+        return rep_layout_load(run->camp.layout, lay, err);
+    rep_layout_default(lay);
+    return GD_OK;
+}
+
+static int write_figures(const rep_run *run, const rep_layout *lay,
+                         gd_err *err)
+{
+    int rc = GD_OK;
+    for (int w = 0; !rc && w < run->nwl; w++)
+        for (int i = 0; !rc && i < lay->nitems; i++)
+            if (lay->item[i].kind == REP_ITEM_FIGURE)
+                rc = fig_write_files(fig_kind_find(lay->item[i].name), run,
+                                     w, run->camp.formats, err);
+    return rc;
+}
+
+int rep_render(const char *rundir, const char *layout, gd_err *err)
+{
+    rep_run run;
+    rep_layout lay;
+    int rc = rep_run_load(rundir, &run, err);
+    if (rc)
+        return rc;
+    rc = pick_layout(&run, layout, &lay, err);
+    if (!rc)
+        rc = rep_csv_write(&run, err);
+    if (!rc)
+        rc = write_figures(&run, &lay, err);
+    if (!rc)
+        rc = write_pdf(&run, &lay, err);
+    rep_run_free(&run);
+    return rc;
+}

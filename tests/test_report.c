@@ -1,0 +1,434 @@
+/* test_report: rep_render on small synthetic run directories — outputs
+ * exist, text is extractable from report.pdf, SVGs parse, renders are
+ * byte-identical in and across processes, degenerate data renders, and
+ * missing inputs give errors naming the file. */
+#include "testutil.h"
+#include <math.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <libxml/parser.h>
+#include "analysis.h"
+#include "report.h"
+#include "space.h"
+#include "store.h"
+#include "util.h"
+
+#define CAMPAIGN_FMT \
+    "<campaign name=\"reptest\" seed=\"1\"><simulator backend=\"analytic\"/>" \
+    "<workloads>%s</workloads><space><knob name=\"n_clusters\" " \
+    "values=\"8 15\"/></space><objectives><maximize metric=\"ipc\"/>" \
+    "<minimize metric=\"area_mm2\"/>%s</objectives><search " \
+    "strategy=\"exhaustive\" budget=\"10\"/><execution jobs=\"1\" " \
+    "timeout=\"600\" retries=\"0\"/><report formats=\"pdf svg\"/></campaign>\n"
+
+#define MANIFEST \
+    "{\"tool\":\"gpudse\",\"version\":\"0.1.0\",\"campaign\":\"reptest.xml\"," \
+    "\"campaign_sha256\":\"0123456789abcdef0123456789abcdef0123456789abcdef" \
+    "0123456789abcdef\",\"seed\":1,\"backend\":\"analytic\"," \
+    "\"model_version\":\"m1\",\"libraries\":{\"cairo\":\"1.16.0\"," \
+    "\"gsl\":\"2.7\"},\"host\":\"testhost\",\"started\":" \
+    "\"2024-01-01T00:00:00Z\",\"finished\":\"2024-01-01T00:01:00Z\"," \
+    "\"jobs\":{\"total\":3,\"ok\":3,\"failed\":0}}\n"
+
+/* How the synthetic records look. */
+typedef struct {
+    const char *workload;
+    size_t n;            /* records */
+    int nan_every;       /* every Nth record gets ipc NaN (0: none) */
+    int failed;          /* all records failed */
+} wl_spec;
+
+static double syn_area(size_t i)
+{
+    return 100.0 + (double)((i * 53) % 97) * 3.3;
+}
+
+/* Grows with area, with diminishing returns and a spread below the front. */
+static double syn_ipc(size_t i)
+{
+    double a = (syn_area(i) - 100.0) / 320.0;
+    return 0.5 + 7.0 * sqrt(a) * (0.55 + 0.45 * (double)((i * 37) % 101)
+                                                  / 100.0);
+}
+
+static void make_record(const wl_spec *w, size_t i, store_record *r)
+{
+    space_def full;
+    char seed[128];
+    space_def_full(&full);
+    memset(r, 0, sizeof *r);
+    snprintf(seed, sizeof seed, "%s/%zu", w->workload, i);
+    util_sha256_hex(seed, strlen(seed), r->key);
+    util_strlcpy(r->workload, w->workload, sizeof r->workload);
+    util_strlcpy(r->backend, "analytic", sizeof r->backend);
+    util_strlcpy(r->fidelity, "modelled", sizeof r->fidelity);
+    r->cfg = space_at(&full, (i * 7919) % space_size(&full));
+    if (i == 0)
+        r->cfg = space_baseline();
+    r->status = w->failed ? ST_TIMEOUT : ST_OK;
+    if (w->failed)
+        util_strlcpy(r->reason, "ran past 600 s, \"killed\"",
+                     sizeof r->reason);
+    else {
+        double ipc = syn_ipc(i);
+        if (w->nan_every && i % (size_t)w->nan_every == 1)
+            ipc = NAN;
+        met_put(&r->metrics, "ipc", ipc);
+        met_put(&r->metrics, "area_mm2", syn_area(i));
+        met_put(&r->metrics, "power_w", 10.0 + (double)(i % 7));
+    }
+}
+
+/* A run directory tests/tmp/report_NAME with campaign, manifest, journal
+ * and analysis.json (from the analysis stage). */
+static void make_run(const char *name, const wl_spec *wls, int nwl,
+                     const char *extra_obj, char *dir, size_t dirsz)
+{
+    char cmd[4400], path[4200], wlxml[1024] = "", camp[4096];
+    gd_err err = { 0 };
+    snprintf(dir, dirsz, "tests/tmp/report_%s", name);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(util_mkdirs(dir, &err), 0);
+    for (int w = 0; w < nwl; w++)
+        snprintf(wlxml + strlen(wlxml), sizeof wlxml - strlen(wlxml),
+                 "<workload name=\"%s\"/>", wls[w].workload);
+    snprintf(camp, sizeof camp, CAMPAIGN_FMT, wlxml, extra_obj);
+    util_path_join(path, sizeof path, dir, "campaign.xml");
+    tu_write(path, camp);
+    util_path_join(path, sizeof path, dir, "manifest.json");
+    tu_write(path, MANIFEST);
+    store *s = NULL;
+    ck_assert_msg(store_open(dir, &s, NULL, &err) == 0, "%s", err.msg);
+    for (int w = 0; w < nwl; w++)
+        for (size_t i = 0; i < wls[w].n; i++) {
+            store_record r;
+            make_record(&wls[w], i, &r);
+            ck_assert_msg(store_append(s, &r, &err) == 0, "%s", err.msg);
+        }
+    ck_assert_msg(store_close(s, &err) == 0, "%s", err.msg);
+    ck_assert_msg(ana_run(dir, &err) == 0, "ana_run: %s", err.msg);
+}
+
+static void render_ok(const char *dir, const char *layout)
+{
+    gd_err err = { 0 };
+    int rc = rep_render(dir, layout, &err);
+    ck_assert_msg(rc == 0, "rep_render %s: %d %s", dir, rc, err.msg);
+}
+
+static char *pdf_text(const char *pdf)
+{
+    char cmd[4400];
+    util_buf b;
+    util_buf_init(&b);
+    snprintf(cmd, sizeof cmd, "pdftotext -enc UTF-8 '%s' - 2>/dev/null",
+             pdf);
+    FILE *p = popen(cmd, "r");
+    ck_assert_msg(p != NULL, "cannot run pdftotext");
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, p)) > 0)
+        util_buf_add(&b, chunk, n);
+    ck_assert_msg(pclose(p) == 0, "pdftotext failed on %s", pdf);
+    util_buf_add(&b, "", 0);
+    return b.s;
+}
+
+static void assert_contains(const char *text, const char *what,
+                            const char *where)
+{
+    ck_assert_msg(text && strstr(text, what), "%s lacks \"%s\"", where,
+                  what);
+}
+
+static char *slurp(const char *dir, const char *name, size_t *len)
+{
+    char path[4200], *data = NULL;
+    gd_err err = { 0 };
+    util_path_join(path, sizeof path, dir, name);
+    ck_assert_msg(util_read_file(path, &data, len, &err) == 0, "%s",
+                  err.msg);
+    return data;
+}
+
+static void assert_svg_parses(const char *dir, const char *name)
+{
+    char path[4200];
+    util_path_join(path, sizeof path, dir, name);
+    xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
+    ck_assert_msg(doc != NULL, "%s does not parse", path);
+    xmlNode *root = xmlDocGetRootElement(doc);
+    ck_assert_str_eq((const char *)root->name, "svg");
+    xmlFreeDoc(doc);
+}
+
+static const char *outputs[] = {
+    "report.pdf", "results.csv", "figures/pareto_vecadd.svg",
+    "figures/pareto_vecadd.pdf"
+};
+#define NOUT (sizeof outputs / sizeof outputs[0])
+
+START_TEST(renders_outputs)
+{
+    char dir[512], want[64];
+    wl_spec w = { "vecadd", 40, 0, 0 };
+    make_run("basic", &w, 1, "", dir, sizeof dir);
+    render_ok(dir, NULL);
+    char pdf[600];
+    snprintf(pdf, sizeof pdf, "%s/report.pdf", dir);
+    char *text = pdf_text(pdf);
+    assert_contains(text, "reptest", "report.pdf");
+    assert_contains(text, "MODELLED", "report.pdf");
+    assert_contains(text, "IPC", "report.pdf");
+    assert_contains(text, "Area (mm²)", "report.pdf");
+    assert_contains(text, "modelled results", "report.pdf");
+    double best = 0;
+    for (size_t i = 0; i < w.n; i++)
+        best = fmax(best, syn_ipc(i));
+    snprintf(want, sizeof want, "%.4f", best);   /* 5 digits */
+    assert_contains(text, want, "report.pdf (front table)");
+    assert_contains(text, "1.16.0", "report.pdf (library versions)");
+    free(text);
+    assert_svg_parses(dir, "figures/pareto_vecadd.svg");
+    size_t len;
+    char *csv = slurp(dir, "results.csv", &len);
+    ck_assert_msg(strncmp(csv, "key,workload,backend,fidelity,status,reason,"
+                          "n_clusters,cores_per_cluster,n_mem,shmem_size,"
+                          "scheduler,num_sched_per_core,l1_sets,l2_sets,"
+                          "area_mm2,ipc,power_w\n", 130) == 0,
+                  "results.csv header: %.200s", csv);
+    size_t lines = 0;
+    for (size_t i = 0; i < len; i++)
+        lines += csv[i] == '\n';
+    ck_assert_uint_eq(lines, w.n + 1);
+    free(csv);
+}
+END_TEST
+
+static void snapshot(const char *dir, char **data, size_t *len)
+{
+    for (size_t i = 0; i < NOUT; i++)
+        data[i] = slurp(dir, outputs[i], &len[i]);
+}
+
+static void compare(const char *dir, char **data, size_t *len,
+                    const char *when)
+{
+    for (size_t i = 0; i < NOUT; i++) {
+        size_t l;
+        char *d = slurp(dir, outputs[i], &l);
+        ck_assert_msg(l == len[i] && memcmp(d, data[i], l) == 0,
+                      "%s differs %s", outputs[i], when);
+        free(d);
+    }
+}
+
+START_TEST(renders_are_byte_identical)
+{
+    char dir[512], *first[NOUT];
+    size_t len[NOUT];
+    wl_spec w = { "vecadd", 300, 0, 0 };
+    unsetenv("SOURCE_DATE_EPOCH");
+    make_run("determinism", &w, 1, "", dir, sizeof dir);
+    render_ok(dir, NULL);
+    snapshot(dir, first, len);
+    render_ok(dir, NULL);   /* same process: cairo's global ids moved on */
+    compare(dir, first, len, "on a second render in one process");
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        gd_err err;
+        _exit(rep_render(dir, NULL, &err) == 0 ? 0 : 1);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    compare(dir, first, len, "on a render in another process");
+    for (size_t i = 0; i < NOUT; i++)
+        free(first[i]);
+}
+END_TEST
+
+static int has_bytes(const char *hay, size_t n, const char *needle)
+{
+    size_t m = strlen(needle);
+    for (size_t i = 0; i + m <= n; i++)
+        if (memcmp(hay + i, needle, m) == 0)
+            return 1;
+    return 0;
+}
+
+START_TEST(pdf_date_follows_source_date_epoch)
+{
+    char dir[512];
+    size_t len;
+    wl_spec w = { "vecadd", 5, 0, 0 };
+    make_run("sde", &w, 1, "", dir, sizeof dir);
+    setenv("SOURCE_DATE_EPOCH", "86400", 1);
+    render_ok(dir, NULL);
+    unsetenv("SOURCE_DATE_EPOCH");
+    char *pdf = slurp(dir, "report.pdf", &len);
+    ck_assert_msg(has_bytes(pdf, len, "19700102000000"),
+                  "no creation date from SOURCE_DATE_EPOCH");
+    free(pdf);
+}
+END_TEST
+
+START_TEST(degenerate_one_point)
+{
+    char dir[512];
+    wl_spec w = { "vecadd", 1, 0, 0 };
+    make_run("one", &w, 1, "", dir, sizeof dir);
+    render_ok(dir, NULL);
+    assert_svg_parses(dir, "figures/pareto_vecadd.svg");
+}
+END_TEST
+
+START_TEST(degenerate_nan_metric)
+{
+    char dir[512], pdf[600];
+    wl_spec w = { "vecadd", 30, 3, 0 };
+    make_run("nan", &w, 1, "", dir, sizeof dir);
+    render_ok(dir, NULL);
+    snprintf(pdf, sizeof pdf, "%s/report.pdf", dir);
+    char *text = pdf_text(pdf);
+    assert_contains(text, "not plotted", "report.pdf (NaN note)");
+    free(text);
+    size_t len;
+    char *csv = slurp(dir, "results.csv", &len);
+    assert_contains(csv, ",NaN,", "results.csv");
+    free(csv);
+}
+END_TEST
+
+START_TEST(degenerate_empty_workload)
+{
+    char dir[512], pdf[600];
+    wl_spec w[2] = { { "vecadd", 10, 0, 0 }, { "sgemm", 4, 0, 1 } };
+    make_run("empty", w, 2, "", dir, sizeof dir);
+    render_ok(dir, NULL);
+    snprintf(pdf, sizeof pdf, "%s/report.pdf", dir);
+    char *text = pdf_text(pdf);
+    assert_contains(text, "no successful jobs", "report.pdf");
+    assert_contains(text, "timeout 4", "report.pdf (failures)");
+    free(text);
+    assert_svg_parses(dir, "figures/pareto_sgemm.svg");
+}
+END_TEST
+
+START_TEST(three_objectives_say_so)
+{
+    char dir[512], pdf[600];
+    wl_spec w = { "vecadd", 50, 0, 0 };
+    make_run("three", &w, 1, "<minimize metric=\"power_w\"/>", dir,
+             sizeof dir);
+    render_ok(dir, NULL);
+    snprintf(pdf, sizeof pdf, "%s/report.pdf", dir);
+    char *text = pdf_text(pdf);
+    assert_contains(text, "first two", "report.pdf");
+    free(text);
+}
+END_TEST
+
+START_TEST(formats_are_honoured)
+{
+    char dir[512], path[600], *camp;
+    size_t len;
+    gd_err err = { 0 };
+    wl_spec w = { "vecadd", 5, 0, 0 };
+    make_run("formats", &w, 1, "", dir, sizeof dir);
+    camp = slurp(dir, "campaign.xml", &len);
+    char *f = strstr(camp, "formats=\"pdf svg\"");
+    ck_assert(f != NULL);
+    memcpy(f, "formats=\"svg\"    ", 17);   /* same length */
+    snprintf(path, sizeof path, "%s/campaign.xml", dir);
+    ck_assert_int_eq(util_write_file_atomic(path, camp, len, &err), 0);
+    free(camp);
+    render_ok(dir, NULL);
+    snprintf(path, sizeof path, "%s/figures/pareto_vecadd.svg", dir);
+    ck_assert(util_path_exists(path));
+    snprintf(path, sizeof path, "%s/figures/pareto_vecadd.pdf", dir);
+    ck_assert(!util_path_exists(path));
+    snprintf(path, sizeof path, "%s/report.pdf", dir);
+    ck_assert(util_path_exists(path));
+}
+END_TEST
+
+START_TEST(missing_analysis_names_file)
+{
+    char dir[512], path[600];
+    gd_err err = { 0 };
+    wl_spec w = { "vecadd", 3, 0, 0 };
+    make_run("noanalysis", &w, 1, "", dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/analysis.json", dir);
+    ck_assert_int_eq(unlink(path), 0);
+    int rc = rep_render(dir, NULL, &err);
+    ck_assert(rc == GD_EINPUT || rc == GD_EENV);
+    assert_contains(err.msg, "analysis.json", "error message");
+    snprintf(path, sizeof path, "%s/report.pdf", dir);
+    ck_assert(!util_path_exists(path));
+}
+END_TEST
+
+START_TEST(layout_files)
+{
+    char dir[512], path[600];
+    gd_err err = { 0 };
+    wl_spec w = { "vecadd", 12, 0, 0 };
+    make_run("layout", &w, 1, "", dir, sizeof dir);
+    render_ok(dir, "templates/report/default.xml");
+    snprintf(path, sizeof path, "%s/bad_layout.xml", dir);
+    tu_write(path, "<report>\n<workloads>\n<figure kind=\"pie\"/>\n"
+                   "</workloads>\n</report>\n");
+    ck_assert_int_eq(rep_render(dir, path, &err), GD_EINPUT);
+    assert_contains(err.msg, "bad_layout.xml:3", "error message");
+    assert_contains(err.msg, "pie", "error message");
+}
+END_TEST
+
+static double now_s(void)
+{
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    return (double)tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+START_TEST(quickstart_size_is_fast)
+{
+    char dir[512];
+    wl_spec w[2] = { { "vecadd", 15552, 0, 0 }, { "sgemm", 15552, 0, 0 } };
+    make_run("big", w, 2, "", dir, sizeof dir);
+    double t0 = now_s();
+    render_ok(dir, NULL);
+    double dt = now_s() - t0;
+    fprintf(stderr, "test_report: 2 x 15552 points rendered in %.2f s\n",
+            dt);
+    ck_assert_msg(dt < 10.0, "render took %.2f s", dt);
+}
+END_TEST
+
+static Suite *report_suite(void)
+{
+    Suite *s = suite_create("report");
+    TCase *tc = tcase_create("render");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, renders_outputs);
+    tcase_add_test(tc, renders_are_byte_identical);
+    tcase_add_test(tc, pdf_date_follows_source_date_epoch);
+    tcase_add_test(tc, degenerate_one_point);
+    tcase_add_test(tc, degenerate_nan_metric);
+    tcase_add_test(tc, degenerate_empty_workload);
+    tcase_add_test(tc, three_objectives_say_so);
+    tcase_add_test(tc, formats_are_honoured);
+    tcase_add_test(tc, missing_analysis_names_file);
+    tcase_add_test(tc, layout_files);
+    tcase_add_test(tc, quickstart_size_is_fast);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return tu_run_suite(report_suite());
+}
