@@ -23,21 +23,27 @@ LIBSRC   = $(filter-out pipeline/main.c,$(wildcard pipeline/*.c analysis/*.c ana
 LIBOBJ   = $(LIBSRC:%.c=$(B)/%.o)
 TESTSRC  = $(wildcard tests/test_*.c)
 TESTBIN  = $(TESTSRC:tests/%.c=$(B)/tests/%)
+BENCHSRC = $(wildcard tests/bench_*.c)
+BENCHBIN = $(BENCHSRC:tests/%.c=$(B)/tests/%)
 
 # Debian packages needed to build, test and render (dpkg names).
 DEBS = gcc make pkg-config libgsl-dev libxml2-dev libcairo2-dev libpango1.0-dev \
        libcjson-dev libcurl4-openssl-dev libssl-dev check poppler-utils \
        fonts-dejavu-core libxml2-utils time
 
-.PHONY: all deps run check install uninstall clean bench
-all: gpudse
+BIN      = gpudse
+SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-gpudse: $(B)/pipeline/main.o $(B)/libgpudse.a
-	$(CC) $(CFLAGS) -o $@ $^ $(PKGLIBS) -lm
+.PHONY: all deps run check check-sanitize install uninstall clean bench
+all: $(BIN)
+
+$(BIN): $(B)/pipeline/main.o $(B)/libgpudse.a
+	@echo "  LINK    $@"
+	@$(CC) $(CFLAGS) -o $@ $^ $(PKGLIBS) -lm
 
 $(B)/libgpudse.a: $(LIBOBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	@ar rcs $@ $^
 
 $(B)/%.o: %.c $(wildcard pipeline/*.h analysis/*.h report/*.h)
 	@mkdir -p $(dir $@)
@@ -46,7 +52,8 @@ $(B)/%.o: %.c $(wildcard pipeline/*.h analysis/*.h report/*.h)
 
 $(B)/tests/%: tests/%.c tests/testutil.h $(B)/libgpudse.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALLCFLAGS) $(shell pkg-config --cflags check) -Itests -o $@ $< $(B)/libgpudse.a $(PKGLIBS) $(CHECKLIBS) -lm
+	@echo "  TEST    $@"
+	@$(CC) $(ALLCFLAGS) $(shell pkg-config --cflags check) -Itests -o $@ $< $(B)/libgpudse.a $(PKGLIBS) $(CHECKLIBS) -lm
 
 # Install the missing Debian packages (as root), or say exactly what to run.
 deps:
@@ -70,20 +77,27 @@ check: deps
 	@$(MAKE) --no-print-directory gpudse $(TESTBIN)
 	@sh tests/run_tests.sh $(TESTBIN)
 
+# The whole suite under AddressSanitizer, UBSan and LeakSanitizer, built
+# apart in build-san/ so it never mixes with the normal objects.
+check-sanitize: deps
+	@$(MAKE) --no-print-directory B=build-san BIN=build-san/gpudse \
+	    CFLAGS="$(SANFLAGS)" build-san/gpudse $(TESTBIN:$(B)/%=build-san/%)
+	@GPUDSE_BIN=build-san/gpudse ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	    sh tests/run_tests.sh $(TESTBIN:$(B)/%=build-san/%)
+
 bench: deps
-	@$(MAKE) --no-print-directory gpudse
+	@$(MAKE) --no-print-directory gpudse $(BENCHBIN)
 	@sh tests/bench.sh
 
 install: gpudse
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)
 	install -m 755 gpudse $(DESTDIR)$(BINDIR)/gpudse
 	cp -R templates/. $(DESTDIR)$(DATADIR)/
-	# the installed binary must find the installed data, not the source tree
-	@true
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/gpudse
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
-	rm -rf $(B) gpudse tests/tmp
+	rm -rf $(B) build-san gpudse tests/tmp

@@ -227,8 +227,8 @@ static int write_manifest(run_t *r, const char *finished, uint64_t ok,
     return rc;
 }
 
-static int run_one(run_t *r, const wl_workload *w, const gpu_config *cfg,
-                   gd_err *err)
+static int run_one(run_t *r, strat *st, const wl_workload *w,
+                   const gpu_config *cfg, gd_err *err)
 {
     store_record rec;
     memset(&rec, 0, sizeof rec);
@@ -236,8 +236,13 @@ static int run_one(run_t *r, const wl_workload *w, const gpu_config *cfg,
     be_job_key(r->be, w, cfg, r->c.seed, job.key);
     r->planned++;
     if (store_has(r->st, job.key)) {
+        /* Finished in an earlier session: the strategy still sees it, so
+         * an adaptive search resumes on the same path. */
         r->skipped++;
-        return GD_OK;
+        int rc = store_get(r->st, job.key, &rec, err);
+        if (!rc)
+            strat_observe(st, cfg, &rec);
+        return rc;
     }
     memcpy(rec.key, job.key, sizeof rec.key);
     util_strlcpy(rec.workload, w->name, sizeof rec.workload);
@@ -250,6 +255,7 @@ static int run_one(run_t *r, const wl_workload *w, const gpu_config *cfg,
     if (rc)
         return rc;
     r->ran++;
+    strat_observe(st, cfg, &rec);
     if (r->o->on_result)
         r->o->on_result(&rec, r->o->cb_arg);
     return GD_OK;
@@ -273,7 +279,7 @@ static int run_workload(run_t *r, const wl_workload *w, gd_err *err)
     size_t n;
     while (!rc && !stopped(r) && (n = strat_next(st, batch, BATCH)) > 0)
         for (size_t i = 0; i < n && !rc && !stopped(r); i++)
-            rc = run_one(r, w, &batch[i], err);
+            rc = run_one(r, st, w, &batch[i], err);
     strat_free(st);
     double dt = mono_now() - t0;
     say(r, "  %-12s %" PRIu64 " jobs run, %" PRIu64 " already in the journal"

@@ -166,6 +166,19 @@ static int cmd_report(int argc, char **argv)
     return 0;
 }
 
+/* Subcommands. To add one, write `int cmd_NAME(int argc, char **argv)`
+ * (argv[0] is the first argument after the command name) in the module
+ * that owns it, declare it in that module's header, and add one row here. */
+static const struct {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+} commands[] = {
+    {"run", cmd_run},
+    {"validate", cmd_validate},
+    {"analyze", cmd_analyze},
+    {"report", cmd_report},
+};
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -179,14 +192,9 @@ int main(int argc, char **argv)
         printf("gpudse %s\n", GPUDSE_VERSION);
         return 0;
     }
-    if (!strcmp(cmd, "run"))
-        return cmd_run(argc - 2, argv + 2);
-    if (!strcmp(cmd, "validate"))
-        return cmd_validate(argc - 2, argv + 2);
-    if (!strcmp(cmd, "analyze"))
-        return cmd_analyze(argc - 2, argv + 2);
-    if (!strcmp(cmd, "report"))
-        return cmd_report(argc - 2, argv + 2);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(cmd, commands[i].name))
+            return commands[i].fn(argc - 2, argv + 2);
     return usage_error("'%s' is not a gpudse command; see 'gpudse --help'",
                        cmd);
 }

@@ -213,10 +213,17 @@ int store_record_from_json(const char *line, const char *file, int lineno,
     return GD_OK;
 }
 
-/* ---- key index: open addressing over the 64-hex-digit keys ---- */
+/* ---- key index: open addressing over the 64-hex-digit keys, each with
+ * where its line lies in the journal ---- */
 
 typedef struct {
-    char (*keys)[65];
+    char key[65];
+    off_t off;        /* byte offset of the record's line */
+    size_t len;       /* its length without the newline */
+} key_entry;
+
+typedef struct {
+    key_entry *e;
     size_t cap, n;
 } key_set;
 
@@ -228,47 +235,48 @@ static size_t key_hash(const char *k)
     return h;
 }
 
-static int keyset_has(const key_set *s, const char *k)
+static const key_entry *keyset_find(const key_set *s, const char *k)
 {
     if (!s->cap)
-        return 0;
+        return NULL;
     for (size_t i = key_hash(k) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
-        if (!s->keys[i][0])
-            return 0;
-        if (memcmp(s->keys[i], k, 64) == 0)
-            return 1;
+        if (!s->e[i].key[0])
+            return NULL;
+        if (memcmp(s->e[i].key, k, 64) == 0)
+            return &s->e[i];
     }
 }
 
-static void keyset_insert_raw(key_set *s, const char *k)
+static void keyset_insert_raw(key_set *s, const key_entry *ent)
 {
-    size_t i = key_hash(k) & (s->cap - 1);
-    while (s->keys[i][0] && memcmp(s->keys[i], k, 64) != 0)
+    size_t i = key_hash(ent->key) & (s->cap - 1);
+    while (s->e[i].key[0] && memcmp(s->e[i].key, ent->key, 64) != 0)
         i = (i + 1) & (s->cap - 1);
-    if (!s->keys[i][0]) {
-        memcpy(s->keys[i], k, 65);
+    if (!s->e[i].key[0])
         s->n++;
-    }
+    s->e[i] = *ent;
 }
 
-/* Returns 1 when k was new. */
-static int keyset_add(key_set *s, const char *k)
+static void keyset_add(key_set *s, const char *k, off_t off, size_t len)
 {
-    if (keyset_has(s, k))
-        return 0;
+    if (keyset_find(s, k))
+        return;
     if ((s->n + 1) * 2 > s->cap) {
         key_set bigger = {NULL, s->cap ? s->cap * 2 : 1024, 0};
-        bigger.keys = calloc(bigger.cap, 65);
-        if (!bigger.keys)
+        bigger.e = calloc(bigger.cap, sizeof *bigger.e);
+        if (!bigger.e)
             abort();
         for (size_t i = 0; i < s->cap; i++)
-            if (s->keys[i][0])
-                keyset_insert_raw(&bigger, s->keys[i]);
-        free(s->keys);
+            if (s->e[i].key[0])
+                keyset_insert_raw(&bigger, &s->e[i]);
+        free(s->e);
         *s = bigger;
     }
-    keyset_insert_raw(s, k);
-    return 1;
+    key_entry ent;
+    memcpy(ent.key, k, 65);
+    ent.off = off;
+    ent.len = len;
+    keyset_insert_raw(s, &ent);
 }
 
 /* ---- the journal ---- */
@@ -297,6 +305,30 @@ static int cut_torn_tail(const char *path, int fd, const char *data,
     return GD_OK;
 }
 
+/* The "key" of any journal line, whatever kind of job wrote it. */
+static int line_key(const char *line, const char *file, int lineno,
+                    char key[65], gd_err *err)
+{
+    cJSON *o = cJSON_Parse(line);
+    const cJSON *k = cJSON_GetObjectItemCaseSensitive(o, "key");
+    int ok = cJSON_IsString(k) && strlen(k->valuestring) == 64;
+    if (ok)
+        memcpy(key, k->valuestring, 65);
+    cJSON_Delete(o);
+    if (!ok)
+        return gd_errf(err, GD_EINPUT, "%s:%d: journal line without a valid "
+                       "\"key\"; the journal is damaged", file, lineno);
+    return GD_OK;
+}
+
+/* Whether a line belongs to another kind of job than GPU design points
+ * (those carry "kind" with another value; GPU records carry none). */
+static int other_kind(const char *line)
+{
+    return strstr(line, "\"kind\":") != NULL
+           && strstr(line, "\"kind\":\"gpu\"") == NULL;
+}
+
 /* Visit each complete line of data (a NUL-terminated copy is passed). */
 static int index_lines(store *s, char *data, size_t len, gd_err *err)
 {
@@ -309,11 +341,11 @@ static int index_lines(store *s, char *data, size_t len, gd_err *err)
         *nl = '\0';
         lineno++;
         if (*p) {
-            store_record r;
-            int rc = store_record_from_json(p, s->path, lineno, &r, err);
+            char key[65];
+            int rc = line_key(p, s->path, lineno, key, err);
             if (rc)
                 return rc;
-            keyset_add(&s->keys, r.key);
+            keyset_add(&s->keys, key, (off_t)(p - data), (size_t)(nl - p));
         }
         p = nl + 1;
     }
@@ -349,7 +381,7 @@ int store_open(const char *dir, store **out, int *torn, gd_err *err)
     free(data);
     if (rc) {
         close(s->fd);
-        free(s->keys.keys);
+        free(s->keys.e);
         free(s);
         return rc;
     }
@@ -359,7 +391,29 @@ int store_open(const char *dir, store **out, int *torn, gd_err *err)
 
 int store_has(const store *s, const char *key)
 {
-    return keyset_has(&s->keys, key);
+    return keyset_find(&s->keys, key) != NULL;
+}
+
+int store_get(const store *s, const char *key, store_record *r, gd_err *err)
+{
+    const key_entry *e = keyset_find(&s->keys, key);
+    if (!e)
+        return gd_errf(err, GD_EINPUT, "%s: no record with key %.12s",
+                       s->path, key);
+    char *line = malloc(e->len + 1);
+    if (!line)
+        return gd_errf(err, GD_EENV, "out of memory");
+    ssize_t got = pread(s->fd, line, e->len, e->off);
+    int rc;
+    if (got != (ssize_t)e->len) {
+        rc = gd_errf(err, GD_EENV, "%s: cannot read back record %.12s",
+                     s->path, key);
+    } else {
+        line[e->len] = '\0';
+        rc = store_record_from_json(line, s->path, 0, r, err);
+    }
+    free(line);
+    return rc;
 }
 
 size_t store_count(const store *s)
@@ -381,32 +435,44 @@ static int write_all(int fd, const char *p, size_t n)
     return 0;
 }
 
-int store_append(store *s, const store_record *r, gd_err *err)
+int store_append_line(store *s, const char *key, const char *json,
+                      gd_err *err)
 {
-    if (keyset_has(&s->keys, r->key))
-        return GD_OK;  /* a finished key is kept exactly once */
+    if (keyset_find(&s->keys, key))
+        return GD_OK;
+    size_t len = strlen(json);
+    if (len == 0 || memchr(json, '\n', len))
+        return gd_errf(err, GD_EENV, "%s: a journal record must be one "
+                       "non-empty line", s->path);
+    off_t before = lseek(s->fd, 0, SEEK_END);
     util_buf b;
     util_buf_init(&b);
-    store_record_to_json(r, &b);
+    util_buf_add(&b, json, len);
     util_buf_add(&b, "\n", 1);
-    off_t before = lseek(s->fd, 0, SEEK_END);
-    int rc = GD_OK;
-    if (write_all(s->fd, b.s, b.len) != 0) {
-        int e = errno;
-        /* Leave no partial line behind: the journal stays parseable. */
+    int bad = write_all(s->fd, b.s, b.len);
+    int e = errno;
+    util_buf_free(&b);
+    if (bad) {
         if (before >= 0 && ftruncate(s->fd, before) != 0) {
             /* the torn tail is cut on the next open */
         }
-        rc = gd_errf(err, GD_EENV, "%s: cannot append: %s", s->path,
-                     strerror(e));
+        return gd_errf(err, GD_EENV, "%s: cannot append: %s", s->path,
+                       strerror(e));
     }
-    util_buf_free(&b);
-    if (rc)
-        return rc;
-    keyset_add(&s->keys, r->key);
+    keyset_add(&s->keys, key, before, len);
     if (++s->unsynced >= SYNC_EVERY)
         return store_flush(s, err);
     return GD_OK;
+}
+
+int store_append(store *s, const store_record *r, gd_err *err)
+{
+    util_buf b;
+    util_buf_init(&b);
+    store_record_to_json(r, &b);
+    int rc = store_append_line(s, r->key, b.s, err);
+    util_buf_free(&b);
+    return rc;
 }
 
 int store_flush(store *s, gd_err *err)
@@ -426,7 +492,7 @@ int store_close(store *s, gd_err *err)
     if (close(s->fd) != 0 && !rc)
         rc = gd_errf(err, GD_EENV, "%s: close failed: %s", s->path,
                      strerror(errno));
-    free(s->keys.keys);
+    free(s->keys.e);
     free(s);
     return rc;
 }
@@ -451,7 +517,7 @@ int store_load_all(const char *path, store_record **recs, size_t *n,
             break;  /* torn last line: not a finished record */
         *nl = '\0';
         lineno++;
-        if (*p) {
+        if (*p && !other_kind(p)) {
             if (cnt == cap) {
                 cap *= 2;
                 store_record *nv = realloc(v, cap * sizeof *v);

@@ -45,9 +45,17 @@ typedef struct store store;
 int store_open(const char *dir, store **out, int *torn, gd_err *err);
 int store_has(const store *s, const char *key);
 size_t store_count(const store *s);
+/* Read back the finished record with this key (for strategies that observe
+ * results on resume). */
+int store_get(const store *s, const char *key, store_record *r, gd_err *err);
 /* Append one record as one line; fsync is batched (every few hundred
  * records and at close/flush). */
 int store_append(store *s, const store_record *r, gd_err *err);
+/* Append a record of another job kind: one JSON object on one line that has
+ * "key" (64 hex digits) and "kind" (not "gpu") fields. store_load_all skips
+ * such lines; the key index and resume treat them like any record. */
+int store_append_line(store *s, const char *key, const char *json,
+                      gd_err *err);
 int store_flush(store *s, gd_err *err);
 int store_close(store *s, gd_err *err);
 

@@ -95,6 +95,14 @@ size_t strat_next(strat *st, gpu_config *out, size_t max)
     return k;
 }
 
+void strat_observe(strat *st, const gpu_config *c, const store_record *r)
+{
+    /* exhaustive and random do not adapt */
+    (void)st;
+    (void)c;
+    (void)r;
+}
+
 void strat_free(strat *st)
 {
     if (!st)

@@ -263,13 +263,17 @@ int util_datadir(char *out, size_t outsz, gd_err *err)
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n > 0) {
         exe[n] = '\0';
+        /* A source-tree build keeps templates/ beside ./gpudse; an install
+         * keeps PREFIX/share/gpudse beside PREFIX/bin, wherever it moved. */
+        static const char *const rel[] = {"templates", "../share/gpudse"};
         char dir[PATH_MAX], cand[PATH_MAX];
         util_dirname(dir, sizeof dir, exe);
-        if (util_path_join(cand, sizeof cand, dir, "templates") == GD_OK
-            && datadir_ok(cand)) {
-            util_strlcpy(out, cand, outsz);
-            return GD_OK;
-        }
+        for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++)
+            if (util_path_join(cand, sizeof cand, dir, rel[i]) == GD_OK
+                && datadir_ok(cand)) {
+                util_strlcpy(out, cand, outsz);
+                return GD_OK;
+            }
     }
     if (datadir_ok(GPUDSE_DATADIR)) {
         util_strlcpy(out, GPUDSE_DATADIR, outsz);

@@ -65,7 +65,7 @@ int util_sha256_file(const char *path, char out[65], gd_err *err);
 
 /* The folder holding gpudse's data files (the templates/ tree): $GPUDSE_DATA
  * when set, else templates/ beside the executable (a source-tree build), else
- * the compiled-in install location. Written into out; GD_EENV if none exists. */
+ * ../share/gpudse beside it (an install), else the compiled-in location. Written into out; GD_EENV if none exists. */
 int util_datadir(char *out, size_t outsz, gd_err *err);
 
 /* Levenshtein distance, for did-you-mean suggestions. */

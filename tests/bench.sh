@@ -31,3 +31,10 @@ for d in pipeline analysis report campaigns templates tests; do
     n=$(find "$d" -type f \( -name '*.c' -o -name '*.h' -o -name '*.xml' -o -name '*.rng' -o -name '*.sh' \) -not -path 'tests/tmp/*' -print0 | xargs -0 cat 2>/dev/null | wc -l)
     printf "  %-10s %6d\n" "$d/" "$n"
 done
+# Each area's benchmark: tests/bench_<area>.sh (figures, never pass/fail).
+for b in tests/bench_*.sh; do
+    [ -f "$b" ] || continue
+    echo
+    echo "== $b"
+    sh "$b" || echo "($b exited $?)"
+done

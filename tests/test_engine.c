@@ -187,8 +187,10 @@ START_TEST(bad_campaign_creates_nothing)
     ck_assert_int_eq(run(camp, dir, &err, NULL, NULL), GD_EINPUT);
     ck_assert(!util_path_exists(dir));
     /* The CLI: exit 2, FILE:LINE on stderr, no directory. */
-    int rc = system("./gpudse run " T "/bad.xml -o " T "/bad-run "
-                    "2>" T "/bad.err");
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s run " T "/bad.xml -o " T "/bad-run "
+             "2>" T "/bad.err", tu_bin());
+    int rc = system(cmd);
     ck_assert_int_eq(WEXITSTATUS(rc), 2);
     ck_assert(!util_path_exists(dir));
     char *text;

@@ -18,6 +18,13 @@ static inline int tu_run_suite(Suite *s)
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
+/* The gpudse binary under test: $GPUDSE_BIN (sanitizer builds) or ./gpudse. */
+static inline const char *tu_bin(void)
+{
+    const char *b = getenv("GPUDSE_BIN");
+    return b && *b ? b : "./gpudse";
+}
+
 /* Write text to path (test fixtures); aborts the test on failure. */
 static inline void tu_write(const char *path, const char *text)
 {

@@ -1,0 +1,470 @@
+/* model: analytical model v1 of a Fermi/GTX480-class GPU in GPGPU-Sim —
+ * occupancy as GPGPU-Sim computes it, per-wave MWP-CWP-style timing bounds,
+ * footprint-based cache hit rates, area and power. Every constant and
+ * equation is documented with its source in docs/model.md. */
+#include "model.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- Machine facts of the GTX480 GPGPU-Sim config (gpgpusim.config) ---- */
+#define CORE_HZ 700e6          /* -gpgpu_clock_domains core 700 MHz */
+#define DRAM_HZ 924e6          /* -gpgpu_clock_domains dram 924 MHz */
+#define WARP 32
+#define SM_MAX_THREADS 1536    /* -gpgpu_shader_core_pipeline 1536:32 */
+#define SM_MAX_WARPS 48
+#define SM_MAX_CTAS 8          /* -gpgpu_shader_cta 8 */
+#define SM_REGS 32768          /* -gpgpu_shader_registers */
+#define N_SP 2.0               /* -gpgpu_num_sp_units 2 */
+#define SFU_II 8.0             /* cycles per warp SFU insn (4 SFU lanes) */
+#define L1_LINE 128.0
+#define L1_WAYS 4.0
+#define L2_WAYS 8.0
+#define SUBPART_PER_CH 2.0     /* -gpgpu_n_sub_partition_per_mchannel */
+#define SECTOR 32.0
+#define MSHR 64.0              /* dl1 "S:64:8" */
+#define DRAM_BYTES_PER_CLK 32.0 /* 8 B/transfer x 4 transfers per clock */
+#define FLIT 40.0              /* icnt_flit_size */
+#define PKT_HDR 8.0
+#define TWO_LEVEL_POOL 6.0     /* two_level_active:6 */
+#define DISPATCH_MAX 2.0       /* operand collector: 2 SP in/out ports */
+
+/* ---- Latencies in core cycles ---- */
+#define LAT_ALU 8.0            /* 4-5 cycle FU + operand collect/writeback */
+#define LAT_SFU 16.0
+#define LAT_SH 30.0            /* -gpgpu_smem_latency 26 + pipeline */
+#define LAT_CONST 20.0
+#define LAT_L1 35.0            /* -gpgpu_l1_latency 35 */
+#define LAT_L2 147.0           /* averagemflatency of L2-hit runs */
+#define LAT_DRAM 130.0         /* extra on an L2 miss: dram_latency 100 + tRCD/CL */
+#define LAT_ATOM 20.0          /* ROP read-modify-write on top of an L2 hit */
+#define LAT_SYNC 10.0          /* barrier release */
+
+/* ---- Efficiencies ---- */
+#define L1_RESERVE 0.5         /* share of L1 lines free for in-flight fills */
+#define DRAM_SECTOR_EFF 0.5    /* a 32-B sector occupies a 64-B BL8 burst */
+#define DRAM_SCHED_EFF 0.93    /* dram_eff of the saturated vecadd log */
+#define ATOM_CYCLES 1.0        /* L2 slice cycles per atomic transaction */
+#define L2_CLIFF 2.0           /* LRU thrash exponent of the L2 fit */
+#define L2_WR_CYCLES 3.0       /* L2 slice cycles per write request (estimate) */
+
+/* ---- Area (mm^2, 40 nm) ---- */
+#define A_ANCHOR 529.0         /* GF100 die */
+#define A_ANCHOR_SMS 16
+#define A_ANCHOR_CH 6
+#define A_ANCHOR_L2_MB 0.75
+#define A_ANCHOR_SRAM_MB (64.0 / 1024.0) /* 16 KB L1 + 48 KB shared per SM */
+#define A_RF_MB (128.0 / 1024.0)        /* 32768 x 32-bit registers per SM */
+#define A_RF_PER_MB 20.0
+#define A_SRAM_PER_MB 16.0     /* banked L1/shared */
+#define A_L2_PER_MB 8.0
+#define A_CHANNEL 13.0         /* GDDR5 PHY + controller + 2 L2 slice/ROP */
+#define A_XBAR_PER_PORT2 0.02
+#define A_FIXED 60.0           /* PCIe, host, display, GPC front ends, pads */
+
+/* ---- Power (W) and energy per event (J) ---- */
+#define P_UNCORE 15.0
+#define P_SM_STATIC 3.0        /* GPUWattch idle core 1.59 W + leakage */
+#define P_CH_STATIC 3.5
+#define P_L2_PER_MB 2.0
+#define E_WARP_INSN 800e-12
+#define E_THREAD_OP 50e-12
+#define E_SFU_OP 50e-12        /* extra per SFU thread op */
+#define E_SHARED 1000e-12      /* per warp shared-memory access */
+#define E_L1 500e-12           /* per 128-B L1 access */
+#define E_L2 300e-12           /* per 32-B L2 sector access */
+#define E_FLIT 100e-12
+#define E_DRAM_BYTE 160e-12    /* ~20 pJ/bit GDDR5 incl. I/O */
+
+const char *model_version(void)
+{
+    return "analytic-1.0";
+}
+
+/* Per-warp event counts and the wave-independent facts of one kernel. */
+typedef struct {
+    double wpc;                /* warps per CTA */
+    double I, dep;             /* warp insns; mean dependent latency */
+    double ld_lines, st_tx, st_sect, atom_tx, mem_pipe;
+    double sm_cycles_sp, sm_cycles_sfu;
+} kfacts;
+
+/* Everything one wave contributes to the kernel totals. */
+typedef struct {
+    double t, t_comp, t_mem_lat, t_mem_bw, t_lat;
+    double l1_acc, l1_miss, l2_acc, l2_miss, dram_bytes, flits;
+    double warps_per_sm;       /* mean over active SMs */
+    double dram_util;          /* DRAM busy fraction of the wave */
+} wave_out;
+
+typedef struct {
+    double cycles, insns, warp_insns, thread_insns, sfu_ops, shared_acc;
+    double l1_acc, l1_miss, l2_acc, l2_miss, dram_bytes, flits;
+    double occ_weighted, dram_stall;
+    double t_comp, t_mem_lat, t_mem_bw, t_lat;
+} totals;
+
+static double minf(double a, double b) { return a < b ? a : b; }
+static double maxf(double a, double b) { return a > b ? a : b; }
+static double clamp01(double x) { return x < 0 ? 0 : x > 1 ? 1 : x; }
+
+/* GPGPU-Sim's shader_core_config::max_cta: threads padded to whole warps,
+ * registers per thread rounded up to a multiple of 4. Ties are reported in
+ * GPGPU-Sim's print order: cta_limit, shmem, regs, threads. */
+static int occupancy(const wl_kernel *k, const gpu_config *c, int *limit)
+{
+    int padded = (k->threads_per_cta + WARP - 1) / WARP * WARP;
+    int by_threads = SM_MAX_THREADS / padded;
+    int by_smem = k->smem_per_cta > 0 ? c->shmem_size / k->smem_per_cta
+                                      : 1 << 30;
+    int regs = (k->regs_per_thread + 3) & ~3;
+    int by_regs = regs > 0 ? SM_REGS / (padded * regs) : 1 << 30;
+    int n = SM_MAX_CTAS;
+    n = by_smem < n ? by_smem : n;
+    n = by_regs < n ? by_regs : n;
+    n = by_threads < n ? by_threads : n;
+    *limit = n == SM_MAX_CTAS ? LIMIT_CTAS
+             : n == by_smem   ? LIMIT_SMEM
+             : n == by_regs   ? LIMIT_REGS
+                              : LIMIT_THREADS;
+    return n;
+}
+
+static void kernel_facts(const wl_kernel *k, kfacts *f)
+{
+    f->wpc = (double)((k->threads_per_cta + WARP - 1) / WARP);
+    f->I = k->warp_insns;
+    double mem = k->insn_ld_global + k->insn_st_global + k->insn_atomic;
+    f->dep = (k->insn_alu * LAT_ALU + k->insn_sfu * LAT_SFU
+              + k->insn_shared * LAT_SH + k->insn_const * LAT_CONST
+              + (mem + k->insn_sync) * LAT_ALU) / f->I;
+    f->ld_lines = k->insn_ld_global * k->ld_tx;
+    f->st_tx = k->insn_st_global * k->st_tx;
+    f->st_sect = f->st_tx * k->st_sectors;
+    f->atom_tx = k->insn_atomic * k->atom_tx;
+    f->mem_pipe = f->ld_lines + f->st_tx + f->atom_tx
+                  + k->insn_shared * k->shared_conflict
+                  + k->insn_const * k->const_conflict;
+    f->sm_cycles_sp = k->insn_alu / N_SP;
+    f->sm_cycles_sfu = k->insn_sfu * SFU_II;
+}
+
+/* How many CTAs' working sets a scheduler keeps live, relative to GTO. */
+static double sched_ws(int sched)
+{
+    return sched == SCHED_LRR ? 1.2 : sched == SCHED_TWO_LEVEL ? 1.1 : 1.0;
+}
+
+/* Overlap exponent of the smooth maximum: GTO staggers warps so phases
+ * overlap best; LRR keeps warps in lockstep so they overlap least. */
+static double sched_overlap(int sched)
+{
+    return sched == SCHED_LRR ? 3.0 : sched == SCHED_TWO_LEVEL ? 3.5 : 4.0;
+}
+
+static double l2_bytes(const gpu_config *c)
+{
+    return c->l2_sets * L1_LINE * L2_WAYS * SUBPART_PER_CH * c->n_mem;
+}
+
+/* One wave: n CTAs on the busiest SM, gpu_ctas CTAs on active_sms SMs. */
+static void wave(const wl_kernel *k, const kfacts *f, const gpu_config *c,
+                 int n, int gpu_ctas, int active_sms, wave_out *o)
+{
+    double N = n * f->wpc, gw = gpu_ctas * f->wpc;
+    double s = c->num_sched_per_core;
+    /* Cache hit rates from footprint against capacity. */
+    double c1 = c->l1_sets * L1_LINE * L1_WAYS;
+    double ws1 = k->footprint_kb_per_cta * 1024.0 * n * sched_ws(c->scheduler);
+    double h1 = k->l1_reuse * (ws1 > 0 ? minf(1.0, c1 / ws1) : 1.0);
+    double fp2 = k->footprint_kb_total * 1024.0;
+    double fit2 = fp2 > 0 ? pow(minf(1.0, l2_bytes(c) / fp2), L2_CLIFF) : 1.0;
+    double h2 = k->l2_reuse * fit2;
+    /* Per-warp memory events. */
+    double l1_miss = f->ld_lines * (1 - h1);
+    double rd_sect = l1_miss * L1_LINE / SECTOR;
+    double l2_acc = rd_sect + f->st_sect + f->atom_tx;
+    double dram_sect = rd_sect * (1 - h2) + f->st_sect * (1 - fit2);
+    double inj = l1_miss + f->st_tx * ceil((k->st_sectors * SECTOR + PKT_HDR)
+                                           / FLIT) + f->atom_tx;
+    double ej = l1_miss * ceil((L1_LINE + PKT_HDR) / FLIT) + f->st_tx
+                + f->atom_tx;
+    /* Latencies. */
+    double lat_miss = LAT_L2 + (1 - h2) * LAT_DRAM;
+    double lat_ld = h1 * LAT_L1 + (1 - h1) * lat_miss;
+    double nw = k->insn_ld_global + k->insn_atomic;
+    double lat_wait = nw > 0 ? (k->insn_ld_global * lat_ld
+                                + k->insn_atomic * (LAT_L2 + LAT_ATOM)) / nw
+                             : lat_miss;
+    /* Latency bound: one warp's dependent chain. */
+    o->t_lat = f->I * f->dep / k->ilp + k->mem_waits * lat_wait
+               + k->insn_sync * LAT_SYNC;
+    /* Compute bounds: schedulers, SP, SFU and memory pipelines. */
+    double pool = N / s;
+    if (c->scheduler == SCHED_TWO_LEVEL)
+        pool = minf(pool, TWO_LEVEL_POOL);
+    double rate = minf(1.0, pool * k->ilp / f->dep);
+    double t_issue = N * f->I / minf(s * rate, DISPATCH_MAX);
+    double t_units = maxf(t_issue, maxf(N * f->sm_cycles_sp,
+                                        N * f->sm_cycles_sfu));
+    double t_pipe = N * f->mem_pipe;
+    o->t_comp = maxf(t_units, t_pipe);
+    /* Memory: outstanding misses (Little's law), L2 slices, DRAM,
+     * cluster ports, the hottest atomic slice. */
+    double outstanding = minf(MSHR, c->l1_sets * L1_WAYS * L1_RESERVE);
+    o->t_mem_lat = N * l1_miss * lat_miss / outstanding;
+    double nsub = SUBPART_PER_CH * c->n_mem;
+    double t_l2 = gw * (l2_acc + f->st_tx * (L2_WR_CYCLES - 1)) / nsub;
+    double dram_bpc = c->n_mem * DRAM_BYTES_PER_CLK * DRAM_HZ / CORE_HZ
+                      * DRAM_SCHED_EFF * DRAM_SECTOR_EFF;
+    double t_dram = gw * dram_sect * SECTOR / dram_bpc;
+    int per_cluster = (active_sms + c->n_clusters - 1) / c->n_clusters;
+    if (per_cluster > c->cores_per_cluster)
+        per_cluster = c->cores_per_cluster;
+    double t_port = N * per_cluster * maxf(inj, ej);
+    double t_atom = gw * f->atom_tx * k->atom_hot * ATOM_CYCLES;
+    o->t_mem_bw = maxf(maxf(t_l2, t_dram), maxf(t_port, t_atom));
+    double p = sched_overlap(c->scheduler);
+    /* Issue and the MEM pipe are separate terms: a shared or constant
+     * access holds both a scheduler slot and the single MEM pipe. */
+    o->t = pow(pow(t_units, p) + pow(t_pipe, p) + pow(o->t_mem_lat, p)
+               + pow(o->t_mem_bw, p) + pow(o->t_lat, p), 1.0 / p);
+    /* GPU-wide counts of this wave (GPGPU-Sim's L1D counts loads+stores). */
+    o->l1_acc = gw * (f->ld_lines + f->st_tx);
+    o->l1_miss = gw * (l1_miss + f->st_tx);
+    o->l2_acc = gw * l2_acc;
+    o->l2_miss = gw * (rd_sect * (1 - h2) + f->st_sect);
+    o->dram_bytes = gw * dram_sect * SECTOR;
+    o->flits = gw * (inj + ej);
+    o->warps_per_sm = gw / active_sms;
+    /* DRAM queue-full proxy: utilisation^8 of each sub-partition. */
+    o->dram_util = clamp01(t_dram / o->t);
+}
+
+static void add_wave(totals *t, const wave_out *w, int times, double nsub)
+{
+    double m = times;
+    t->cycles += m * w->t;
+    t->l1_acc += m * w->l1_acc;
+    t->l1_miss += m * w->l1_miss;
+    t->l2_acc += m * w->l2_acc;
+    t->l2_miss += m * w->l2_miss;
+    t->dram_bytes += m * w->dram_bytes;
+    t->flits += m * w->flits;
+    t->occ_weighted += m * w->t * w->warps_per_sm / SM_MAX_WARPS;
+    t->dram_stall += m * w->t * nsub * pow(w->dram_util, 8.0);
+    t->t_comp += m * w->t_comp;
+    t->t_mem_lat += m * w->t_mem_lat;
+    t->t_mem_bw += m * w->t_mem_bw;
+    t->t_lat += m * w->t_lat;
+}
+
+/* One kernel (all its launches) into t; returns its cycles. */
+static double eval_kernel(const wl_kernel *k, const gpu_config *c, int n,
+                          totals *t)
+{
+    kfacts f;
+    kernel_facts(k, &f);
+    int sms = c->n_clusters * c->cores_per_cluster;
+    int per_wave = n * sms, total = k->grid_ctas;
+    int reps = (total + per_wave - 1) / per_wave;
+    int rest = total - (reps - 1) * per_wave;
+    totals one;
+    memset(&one, 0, sizeof one);
+    wave_out w;
+    double nsub = SUBPART_PER_CH * c->n_mem;
+    if (reps > 1) {
+        wave(k, &f, c, n, per_wave, sms, &w);
+        add_wave(&one, &w, reps - 1, nsub);
+    }
+    wave(k, &f, c, (rest + sms - 1) / sms, rest, rest < sms ? rest : sms, &w);
+    add_wave(&one, &w, 1, nsub);
+    double L = k->launches;
+    double threads = (double)total * k->threads_per_cta * L;
+    double warps = (double)total * f.wpc * L;
+    t->cycles += L * one.cycles;
+    t->insns += threads * k->thread_insns;
+    t->warp_insns += warps * k->warp_insns;
+    t->thread_insns += threads * k->thread_insns;
+    t->sfu_ops += warps * k->insn_sfu * WARP;
+    t->shared_acc += warps * k->insn_shared;
+    t->l1_acc += L * one.l1_acc;
+    t->l1_miss += L * one.l1_miss;
+    t->l2_acc += L * one.l2_acc;
+    t->l2_miss += L * one.l2_miss;
+    t->dram_bytes += L * one.dram_bytes;
+    t->flits += L * one.flits;
+    t->occ_weighted += L * one.occ_weighted;
+    t->dram_stall += L * one.dram_stall;
+    t->t_comp += L * one.t_comp;
+    t->t_mem_lat += L * one.t_mem_lat;
+    t->t_mem_bw += L * one.t_mem_bw;
+    t->t_lat += L * one.t_lat;
+    return L * one.cycles;
+}
+
+static int bottleneck_of(const totals *t)
+{
+    if (t->t_mem_bw >= t->t_comp && t->t_mem_bw >= t->t_mem_lat
+        && t->t_mem_bw >= t->t_lat)
+        return BOTTLENECK_MEM_BANDWIDTH;
+    if (t->t_comp >= t->t_mem_lat && t->t_comp >= t->t_lat)
+        return BOTTLENECK_COMPUTE;
+    return BOTTLENECK_MEM_LATENCY;
+}
+
+/* Per-SM logic area implied by the GF100 anchor and the other terms. */
+static double sm_logic_area(void)
+{
+    double k = A_ANCHOR_SMS + 2.0 * A_ANCHOR_CH;
+    double rest = A_FIXED + A_XBAR_PER_PORT2 * k * k
+                  + A_ANCHOR_CH * A_CHANNEL + A_ANCHOR_L2_MB * A_L2_PER_MB;
+    return (A_ANCHOR - rest) / A_ANCHOR_SMS - A_RF_MB * A_RF_PER_MB
+           - A_ANCHOR_SRAM_MB * A_SRAM_PER_MB;
+}
+
+double model_area_mm2(const gpu_config *c)
+{
+    double sms = (double)c->n_clusters * c->cores_per_cluster;
+    double sram_mb = (c->l1_sets * L1_LINE * L1_WAYS + c->shmem_size)
+                     / 1048576.0;
+    double sm = sm_logic_area() + A_RF_MB * A_RF_PER_MB
+                + sram_mb * A_SRAM_PER_MB;
+    double ports = c->n_clusters + 2.0 * c->n_mem;
+    return A_FIXED + sms * sm + l2_bytes(c) / 1048576.0 * A_L2_PER_MB
+           + c->n_mem * A_CHANNEL + A_XBAR_PER_PORT2 * ports * ports;
+}
+
+static double static_power(const gpu_config *c)
+{
+    double sms = (double)c->n_clusters * c->cores_per_cluster;
+    return P_UNCORE + sms * P_SM_STATIC + c->n_mem * P_CH_STATIC
+           + l2_bytes(c) / 1048576.0 * P_L2_PER_MB;
+}
+
+static double dynamic_energy(const totals *t)
+{
+    return t->warp_insns * E_WARP_INSN + t->thread_insns * E_THREAD_OP
+           + t->sfu_ops * E_SFU_OP + t->shared_acc * E_SHARED
+           + t->l1_acc * E_L1 + t->l2_acc * E_L2 + t->flits * E_FLIT
+           + t->dram_bytes * E_DRAM_BYTE;
+}
+
+static void fill_out(const totals *t, const gpu_config *c, model_out *out)
+{
+    double time = t->cycles / CORE_HZ;
+    out->cycles = t->cycles;
+    out->instructions = t->insns;
+    out->ipc = t->insns / t->cycles;
+    out->occupancy = clamp01(t->occ_weighted / t->cycles);
+    out->l1d_miss_rate = t->l1_acc > 0 ? t->l1_miss / t->l1_acc : 0;
+    out->l2_miss_rate = t->l2_acc > 0 ? t->l2_miss / t->l2_acc : 0;
+    out->dram_stall_cycles = t->dram_stall;
+    out->l2_bw_gbps = t->l2_acc * SECTOR / time / 1e9;
+    out->dram_bw_gbps = t->dram_bytes / time / 1e9;
+    out->time_s = time;
+    out->power_w = static_power(c) + dynamic_energy(t) / time;
+    out->energy_j = out->power_w * time;
+    out->area_mm2 = model_area_mm2(c);
+}
+
+static int config_ok(const gpu_config *c, gd_err *err)
+{
+    if (c->n_clusters < 1 || c->cores_per_cluster < 1 || c->n_mem < 1
+        || c->shmem_size < 0 || c->num_sched_per_core < 1
+        || c->l1_sets < 1 || c->l2_sets < 1 || c->scheduler < SCHED_GTO
+        || c->scheduler > SCHED_TWO_LEVEL) {
+        gd_errf(err, GD_EINPUT, "model: config out of the model's domain "
+                "(n_clusters=%d cores_per_cluster=%d n_mem=%d shmem_size=%d "
+                "scheduler=%d num_sched_per_core=%d l1_sets=%d l2_sets=%d)",
+                c->n_clusters, c->cores_per_cluster, c->n_mem, c->shmem_size,
+                c->scheduler, c->num_sched_per_core, c->l1_sets, c->l2_sets);
+        return -1;
+    }
+    return 0;
+}
+
+int model_eval(const wl_workload *w, const gpu_config *c, model_out *out,
+               gd_err *err)
+{
+    if (config_ok(c, err))
+        return -1;
+    if (w->nkernels < 1) {
+        gd_errf(err, GD_EINPUT, "model: workload '%s' has no kernels",
+                w->name);
+        return -1;
+    }
+    totals t;
+    memset(&t, 0, sizeof t);
+    memset(out, 0, sizeof *out);
+    double longest = -1;
+    totals at_longest;
+    memset(&at_longest, 0, sizeof at_longest);
+    for (int i = 0; i < w->nkernels; i++) {
+        const wl_kernel *k = &w->k[i];
+        int limit, n = occupancy(k, c, &limit);
+        if (n < 1) {
+            gd_errf(err, GD_EINPUT, "model: kernel '%s' of workload '%s' "
+                    "cannot run: one CTA (%d threads, %d regs/thread, %d B "
+                    "shared) does not fit an SM (1536 threads, 32768 regs, "
+                    "shmem_size=%d B)", k->name, w->name, k->threads_per_cta,
+                    k->regs_per_thread, k->smem_per_cta, c->shmem_size);
+            return -1;
+        }
+        if (i == 0) {
+            out->ctas_per_sm = n;
+            out->limit = limit;
+        }
+        totals before = t;
+        double cyc = eval_kernel(k, c, n, &t);
+        if (cyc > longest) {
+            longest = cyc;
+            at_longest = t;
+            at_longest.t_comp -= before.t_comp;
+            at_longest.t_mem_lat -= before.t_mem_lat;
+            at_longest.t_mem_bw -= before.t_mem_bw;
+            at_longest.t_lat -= before.t_lat;
+        }
+    }
+    fill_out(&t, c, out);
+    out->bottleneck = bottleneck_of(&at_longest);
+    return 0;
+}
+
+void model_to_metrics(const model_out *o, met_set *m)
+{
+    met_put(m, "ipc", o->ipc);
+    met_put(m, "cycles", o->cycles);
+    met_put(m, "instructions", o->instructions);
+    met_put(m, "occupancy", o->occupancy);
+    met_put(m, "l1d_miss_rate", o->l1d_miss_rate);
+    met_put(m, "l2_miss_rate", o->l2_miss_rate);
+    met_put(m, "dram_stall_cycles", o->dram_stall_cycles);
+    met_put(m, "l2_bw_gbps", o->l2_bw_gbps);
+    met_put(m, "dram_bw_gbps", o->dram_bw_gbps);
+    met_put(m, "power_w", o->power_w);
+    met_put(m, "area_mm2", o->area_mm2);
+    met_put(m, "energy_j", o->energy_j);
+    met_put(m, "time_s", o->time_s);
+}
+
+const char *model_limit_name(int limit)
+{
+    switch (limit) {
+    case LIMIT_CTAS: return "ctas";
+    case LIMIT_THREADS: return "threads";
+    case LIMIT_REGS: return "regs";
+    case LIMIT_SMEM: return "smem";
+    default: return "unknown";
+    }
+}
+
+const char *model_bottleneck_name(int b)
+{
+    switch (b) {
+    case BOTTLENECK_COMPUTE: return "compute";
+    case BOTTLENECK_MEM_LATENCY: return "mem_latency";
+    case BOTTLENECK_MEM_BANDWIDTH: return "mem_bandwidth";
+    default: return "unknown";
+    }
+}

@@ -1,0 +1,516 @@
+/* test_model: the embedded model v1 and the workload descriptors —
+ * occupancy in every limiting regime, IPC direction against the one-factor
+ * rows of the real GPGPU-Sim results, error figures, built-in and malformed
+ * descriptors. Run from the repo root with GPUDSE_DATA=templates. */
+#include "testutil.h"
+
+#include <math.h>
+#include <time.h>
+
+#include "model.h"
+#include "space.h"
+#include "workload.h"
+
+#define REF_CSV "tests/data/reference_results.csv"
+#define BAD_DIR "tests/data/bad_workloads"
+#define MAXROWS 512
+
+/* Direction checks the model must pass (measured: see the printout); the
+ * real change must exceed 3% for a row to count. */
+#define DIR_THRESHOLD 0.03
+#define MIN_DIR_PASS 53
+#define N_DIR_CHECKS 55
+/* Uncalibrated IPC error over all rows must not get worse than this. */
+#define MAX_MAPE 0.40
+
+static const char *const ref_kernels[] = {
+    "vecadd", "sgemm", "reduction", "dct8x8", "histogram", "transpose", "sfu"
+};
+#define N_REF (sizeof ref_kernels / sizeof ref_kernels[0])
+
+typedef struct {
+    char kernel[32], design[48];
+    gpu_config c;
+    double ipc;
+} ref_row;
+
+/* ---------------------------------------------------------------- helpers */
+
+static int split_csv(char *line, char **f, int max)
+{
+    int n = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(line, ",\r\n", &save); t && n < max;
+         t = strtok_r(NULL, ",\r\n", &save))
+        f[n++] = t;
+    return n;
+}
+
+/* Read tests/data/reference_results.csv (columns of reference/README.md). */
+static int load_rows(ref_row *rows, int max)
+{
+    FILE *fp = fopen(REF_CSV, "r");
+    ck_assert_msg(fp != NULL, "cannot open %s (run from the repo root)",
+                  REF_CSV);
+    char line[1024];
+    char *f[32];
+    ck_assert(fgets(line, sizeof line, fp) != NULL);
+    int nh = split_csv(line, f, 32);
+    ck_assert_int_ge(nh, 11);
+    int knobcol[SPACE_NKNOBS], ipccol = -1;
+    for (int k = 0; k < SPACE_NKNOBS; k++)
+        knobcol[k] = -1;
+    for (int i = 0; i < nh; i++) {
+        int k = space_knob_find(f[i]);
+        if (k >= 0)
+            knobcol[k] = i;
+        if (strcmp(f[i], "ipc") == 0)
+            ipccol = i;
+    }
+    ck_assert_int_ge(ipccol, 0);
+    for (int k = 0; k < SPACE_NKNOBS; k++)
+        ck_assert_msg(knobcol[k] >= 0, "knob column %d missing", k);
+    int n = 0;
+    while (n < max && fgets(line, sizeof line, fp)) {
+        int nf = split_csv(line, f, 32);
+        if (nf < nh)
+            continue;
+        ref_row *r = &rows[n];
+        util_strlcpy(r->kernel, f[0], sizeof r->kernel);
+        util_strlcpy(r->design, f[1], sizeof r->design);
+        r->c = space_baseline();
+        for (int k = 0; k < SPACE_NKNOBS; k++) {
+            int v;
+            ck_assert_msg(space_value_parse(k, f[knobcol[k]], &v) == 0,
+                          "bad value %s", f[knobcol[k]]);
+            space_set(&r->c, k, v);
+        }
+        r->ipc = atof(f[ipccol]);
+        n++;
+    }
+    fclose(fp);
+    return n;
+}
+
+static void load(const char *name, wl_workload *w)
+{
+    gd_err e = {0, ""};
+    int rc = wl_load_builtin(name, w, &e);
+    ck_assert_msg(rc == GD_OK, "load %s: %s", name, e.msg);
+}
+
+static double eval_ipc(const wl_workload *w, const gpu_config *c)
+{
+    model_out o;
+    gd_err e = {0, ""};
+    ck_assert_msg(model_eval(w, c, &o, &e) == 0, "%s: %s", w->name, e.msg);
+    return o.ipc;
+}
+
+static wl_kernel synth_kernel(int threads, int regs, int smem)
+{
+    wl_kernel k;
+    memset(&k, 0, sizeof k);
+    util_strlcpy(k.name, "synthetic", sizeof k.name);
+    k.grid_ctas = 1000;
+    k.threads_per_cta = threads;
+    k.launches = 1;
+    k.regs_per_thread = regs;
+    k.smem_per_cta = smem;
+    k.thread_insns = k.warp_insns = 100;
+    k.insn_alu = 90;
+    k.insn_ld_global = 5;
+    k.insn_st_global = 5;
+    k.ld_tx = k.st_tx = 1;
+    k.st_sectors = 4;
+    k.atom_tx = 1;
+    k.shared_conflict = 1;
+    k.ilp = 1;
+    k.mem_waits = 1;
+    k.l2_reuse = 1;
+    k.footprint_kb_total = 256;
+    k.footprint_kb_per_cta = 1;
+    return k;
+}
+
+static void occ_case(int threads, int regs, int smem, int shmem_size,
+                     int want, int want_limit)
+{
+    wl_workload w;
+    memset(&w, 0, sizeof w);
+    util_strlcpy(w.name, "synthetic", sizeof w.name);
+    w.nkernels = 1;
+    w.k[0] = synth_kernel(threads, regs, smem);
+    gpu_config c = space_baseline();
+    c.shmem_size = shmem_size;
+    model_out o;
+    gd_err e = {0, ""};
+    ck_assert_msg(model_eval(&w, &c, &o, &e) == 0, "%s", e.msg);
+    ck_assert_msg(o.ctas_per_sm == want && o.limit == want_limit,
+                  "threads=%d regs=%d smem=%d shmem=%d: got %d (%s), want "
+                  "%d (%s)", threads, regs, smem, shmem_size, o.ctas_per_sm,
+                  model_limit_name(o.limit), want,
+                  model_limit_name(want_limit));
+}
+
+/* ------------------------------------------------------------ occupancy */
+
+START_TEST(occupancy_regimes)
+{
+    /* threads: 1536 / 256 = 6 (vecadd, reduction, ... of kernels.csv). */
+    occ_case(256, 12, 0, 49152, 6, LIMIT_THREADS);
+    /* threads padded to whole warps: 200 -> 224, 1536 / 224 = 6 (not 7). */
+    occ_case(200, 8, 0, 49152, 6, LIMIT_THREADS);
+    /* regs: sgemm 30 -> 32 per thread, 32768 / (256 * 32) = 4. */
+    occ_case(256, 30, 8192, 49152, 4, LIMIT_REGS);
+    /* regs rounded up to a multiple of 4: 21 -> 24, 32768 / 6144 = 5. */
+    occ_case(256, 21, 0, 49152, 5, LIMIT_REGS);
+    /* dct8x8: 26 -> 28, 32768 / 7168 = 4. */
+    occ_case(256, 26, 2112, 49152, 4, LIMIT_REGS);
+    /* smem: sgemm at shmem_size 16384: 16384 / 8192 = 2. */
+    occ_case(256, 30, 8192, 16384, 2, LIMIT_SMEM);
+    /* tie smem = regs = 4 at 32768 (GPGPU-Sim prints "shmem regs"). */
+    occ_case(256, 30, 8192, 32768, 4, LIMIT_SMEM);
+    /* CTA cap: 64-thread CTAs (dct8x8_jpeg kernels): 8. */
+    occ_case(64, 14, 2140, 49152, 8, LIMIT_CTAS);
+}
+END_TEST
+
+START_TEST(occupancy_builtin_match_kernels_csv)
+{
+    /* kernels.csv: baseline_cta_per_core and baseline_cta_limited_by. */
+    static const struct { const char *n; int ctas, limit; } want[] = {
+        {"vecadd", 6, LIMIT_THREADS}, {"sgemm", 4, LIMIT_REGS},
+        {"reduction", 6, LIMIT_THREADS}, {"dct8x8", 4, LIMIT_REGS},
+        {"histogram", 6, LIMIT_THREADS}, {"transpose", 6, LIMIT_THREADS},
+        {"sfu", 6, LIMIT_THREADS}, {"dct8x8_jpeg", 8, LIMIT_CTAS},
+    };
+    gpu_config c = space_baseline();
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        wl_workload w;
+        load(want[i].n, &w);
+        model_out o;
+        gd_err e = {0, ""};
+        ck_assert_int_eq(model_eval(&w, &c, &o, &e), 0);
+        ck_assert_msg(o.ctas_per_sm == want[i].ctas
+                      && o.limit == want[i].limit, "%s: %d %s", want[i].n,
+                      o.ctas_per_sm, model_limit_name(o.limit));
+    }
+}
+END_TEST
+
+START_TEST(cta_that_does_not_fit)
+{
+    wl_workload w;
+    memset(&w, 0, sizeof w);
+    util_strlcpy(w.name, "big", sizeof w.name);
+    w.nkernels = 1;
+    w.k[0] = synth_kernel(256, 12, 20000);
+    gpu_config c = space_baseline();
+    c.shmem_size = 16384;
+    model_out o;
+    gd_err e = {0, ""};
+    ck_assert_int_eq(model_eval(&w, &c, &o, &e), -1);
+    ck_assert_int_eq(e.code, GD_EINPUT);
+    ck_assert_msg(strstr(e.msg, "does not fit") != NULL, "%s", e.msg);
+    c.shmem_size = 49152;
+    ck_assert_int_eq(model_eval(&w, &c, &o, &e), 0);
+    ck_assert_int_eq(o.ctas_per_sm, 2);
+}
+END_TEST
+
+/* ------------------------------------------------- against GPGPU-Sim rows */
+
+START_TEST(ipc_direction_and_error)
+{
+    static ref_row rows[MAXROWS];
+    int n = load_rows(rows, MAXROWS);
+    ck_assert_int_ge(n, 100);
+    int checks = 0, pass = 0;
+    double ape_all = 0;
+    int nall = 0;
+    printf("model %s against %s (uncalibrated)\n", model_version(), REF_CSV);
+    printf("%-10s %10s %10s %8s %6s\n", "kernel", "base_model", "base_real",
+           "MAPE", "rows");
+    for (size_t ki = 0; ki < N_REF; ki++) {
+        wl_workload w;
+        load(ref_kernels[ki], &w);
+        const ref_row *base = NULL;
+        for (int i = 0; i < n; i++)
+            if (!strcmp(rows[i].kernel, w.name)
+                && !strcmp(rows[i].design, "baseline"))
+                base = &rows[i];
+        ck_assert_msg(base != NULL, "no baseline row for %s", w.name);
+        double mb = eval_ipc(&w, &base->c), ape = 0;
+        int nk = 0;
+        for (int i = 0; i < n; i++) {
+            const ref_row *r = &rows[i];
+            if (strcmp(r->kernel, w.name))
+                continue;
+            double m = eval_ipc(&w, &r->c);
+            ape += fabs(m - r->ipc) / r->ipc;
+            nk++;
+            if (strncmp(r->design, "ofat:", 5))
+                continue;
+            double real = r->ipc / base->ipc - 1, mod = m / mb - 1;
+            if (fabs(real) <= DIR_THRESHOLD)
+                continue;
+            checks++;
+            if (real * mod > 0 && fabs(mod) > 1e-3) {
+                pass++;
+            } else {
+                char buf[32];
+                int knob = space_knob_find(r->design + 5);
+                printf("  direction miss: %s %s=%s real %+.1f%% model "
+                       "%+.1f%%\n", w.name, r->design + 5,
+                       space_value_str(knob, space_get(&r->c, knob), buf,
+                                       sizeof buf), 100 * real, 100 * mod);
+            }
+        }
+        printf("%-10s %10.1f %10.1f %7.1f%% %6d\n", w.name, mb, base->ipc,
+               100 * ape / nk, nk);
+        ape_all += ape;
+        nall += nk;
+    }
+    printf("direction checks passed: %d of %d (real change > %.0f%%)\n", pass,
+           checks, 100 * DIR_THRESHOLD);
+    printf("IPC MAPE over all %d rows: %.1f%%\n", nall, 100 * ape_all / nall);
+    fflush(stdout);
+    ck_assert_int_eq(checks, N_DIR_CHECKS);
+    ck_assert_int_ge(pass, MIN_DIR_PASS);
+    ck_assert_msg(ape_all / nall <= MAX_MAPE, "MAPE %.3f", ape_all / nall);
+}
+END_TEST
+
+/* ------------------------------------------------- outputs, knobs, speed */
+
+START_TEST(outputs_in_range)
+{
+    space_def s;
+    space_def_full(&s);
+    uint64_t size = space_size(&s);
+    char names[64][WL_NAMELEN];
+    gd_err e = {0, ""};
+    int nw = wl_list_builtin(names, 64, &e);
+    ck_assert_int_ge(nw, 8);
+    for (int wi = 0; wi < nw; wi++) {
+        wl_workload w;
+        load(names[wi], &w);
+        for (uint64_t i = 0; i < size; i += 53) {
+            gpu_config c = space_at(&s, i);
+            model_out o;
+            if (model_eval(&w, &c, &o, &e) != 0)
+                continue; /* a CTA that does not fit */
+            ck_assert(isfinite(o.ipc) && o.ipc > 0);
+            ck_assert(o.cycles > 0 && o.instructions > 0);
+            ck_assert(o.occupancy > 0 && o.occupancy <= 1);
+            ck_assert(o.l1d_miss_rate >= 0 && o.l1d_miss_rate <= 1);
+            ck_assert(o.l2_miss_rate >= 0 && o.l2_miss_rate <= 1);
+            ck_assert(o.dram_stall_cycles >= 0 && o.l2_bw_gbps >= 0);
+            ck_assert(o.dram_bw_gbps >= 0 && isfinite(o.dram_bw_gbps));
+            ck_assert(o.power_w > 0 && o.area_mm2 > 0 && o.energy_j > 0);
+            ck_assert(fabs(o.time_s - o.cycles / 700e6) < 1e-12);
+            ck_assert(fabs(o.energy_j - o.power_w * o.time_s)
+                      <= 1e-9 * o.energy_j);
+        }
+    }
+}
+END_TEST
+
+START_TEST(area_and_power_anchors)
+{
+    /* GF100 anchor: 16 SMs, 6 channels, 768 KB L2 -> 529 mm². */
+    gpu_config c = space_baseline();
+    c.n_clusters = 16;
+    ck_assert_msg(fabs(model_area_mm2(&c) - 529.0) < 0.5, "%f",
+                  model_area_mm2(&c));
+    c = space_baseline();
+    for (int k = 0; k < SPACE_NKNOBS; k++) {
+        if (k == KNOB_SCHEDULER || k == KNOB_NUM_SCHED_PER_CORE)
+            continue;
+        const space_knob_def *d = space_knob_get(k);
+        gpu_config lo = c, hi = c;
+        space_set(&lo, k, d->levels[0]);
+        space_set(&hi, k, d->levels[d->nlevels - 1]);
+        ck_assert_msg(model_area_mm2(&hi) > model_area_mm2(&lo), "knob %s",
+                      d->name);
+    }
+    /* GTX480 baseline below the 250 W board TDP for every kernel. */
+    for (size_t i = 0; i < N_REF; i++) {
+        wl_workload w;
+        load(ref_kernels[i], &w);
+        model_out o;
+        gd_err e = {0, ""};
+        ck_assert_int_eq(model_eval(&w, &c, &o, &e), 0);
+        ck_assert_msg(o.power_w > 50 && o.power_w < 250, "%s %f", w.name,
+                      o.power_w);
+    }
+}
+END_TEST
+
+START_TEST(responds_to_every_knob)
+{
+    gpu_config b = space_baseline();
+    for (int k = 0; k < SPACE_NKNOBS; k++) {
+        const space_knob_def *d = space_knob_get(k);
+        int moved = 0;
+        for (size_t i = 0; i < N_REF && !moved; i++) {
+            wl_workload w;
+            load(ref_kernels[i], &w);
+            double base = eval_ipc(&w, &b);
+            for (int l = 0; l < d->nlevels && !moved; l++) {
+                gpu_config c = b;
+                space_set(&c, k, d->levels[l]);
+                model_out o;
+                gd_err e = {0, ""};
+                if (model_eval(&w, &c, &o, &e) == 0
+                    && fabs(o.ipc / base - 1) > 1e-3)
+                    moved = 1;
+            }
+        }
+        ck_assert_msg(moved, "no reference kernel responds to %s", d->name);
+    }
+}
+END_TEST
+
+START_TEST(multi_kernel_sums)
+{
+    wl_workload w, one;
+    load("dct8x8_jpeg", &w);
+    ck_assert_int_eq(w.nkernels, 2);
+    gpu_config c = space_baseline();
+    model_out o, o1, o2;
+    gd_err e = {0, ""};
+    ck_assert_int_eq(model_eval(&w, &c, &o, &e), 0);
+    one = w;
+    one.nkernels = 1;
+    ck_assert_int_eq(model_eval(&one, &c, &o1, &e), 0);
+    one.k[0] = w.k[1];
+    ck_assert_int_eq(model_eval(&one, &c, &o2, &e), 0);
+    ck_assert(fabs(o.cycles - o1.cycles - o2.cycles) < 1e-6 * o.cycles);
+    /* 18710528 thread instructions in the fixture log. */
+    ck_assert(fabs(o.instructions - 18710528.0) < 1.0);
+    printf("dct8x8_jpeg: model IPC %.1f (fixture log 315.2), at "
+           "n_clusters=30 %.1f (measured 456.58)\n", o.ipc,
+           (c.n_clusters = 30, eval_ipc(&w, &c)));
+}
+END_TEST
+
+START_TEST(speed)
+{
+    wl_workload w;
+    load("sgemm", &w);
+    space_def s;
+    space_def_full(&s);
+    uint64_t size = space_size(&s);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double sink = 0;
+    long n = 0;
+    for (int rep = 0; rep < 10; rep++)
+        for (uint64_t i = 0; i < size; i++, n++) {
+            gpu_config c = space_at(&s, i);
+            model_out o;
+            if (model_eval(&w, &c, &o, NULL) == 0)
+                sink += o.ipc;
+        }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double dt = (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec);
+    printf("model_eval: %.0f evals/s (sgemm, full space x10)\n", n / dt);
+    ck_assert(sink > 0);
+    ck_assert_msg(n / dt > 50000, "%.0f evals/s", n / dt);
+}
+END_TEST
+
+/* ------------------------------------------------------------ descriptors */
+
+START_TEST(builtins_load)
+{
+    char names[64][WL_NAMELEN];
+    gd_err e = {0, ""};
+    int n = wl_list_builtin(names, 64, &e);
+    ck_assert_msg(n >= 8, "%d: %s", n, e.msg);
+    for (int i = 1; i < n; i++)
+        ck_assert(strcmp(names[i - 1], names[i]) < 0);
+    for (size_t i = 0; i < N_REF; i++) {
+        int found = 0;
+        for (int j = 0; j < n; j++)
+            found |= !strcmp(names[j], ref_kernels[i]);
+        ck_assert_msg(found, "%s not built in", ref_kernels[i]);
+    }
+    for (int i = 0; i < n; i++) {
+        wl_workload w;
+        load(names[i], &w);
+        ck_assert_str_eq(w.name, names[i]);
+        ck_assert_int_eq((int)strlen(w.sha256), 64);
+        ck_assert_int_ge(w.nkernels, 1);
+        for (int k = 0; k < w.nkernels; k++)
+            ck_assert(w.k[k].insn_alu >= 0);
+    }
+    wl_workload w;
+    ck_assert_int_eq(wl_load_builtin("vecad", &w, &e), GD_EINPUT);
+    ck_assert_int_eq(e.code, GD_EINPUT);
+    ck_assert_msg(strstr(e.msg, "vecadd") && strstr(e.msg, "transpose"),
+                  "%s", e.msg);
+    ck_assert_int_eq(wl_load_builtin("../x", &w, &e), GD_EINPUT);
+}
+END_TEST
+
+START_TEST(bad_descriptors)
+{
+    static const struct { const char *file; int line; const char *what; }
+    bad[] = {
+        {"not_wellformed.xml", 6, ""},
+        {"missing_attr.xml", 3, "grid_ctas"},
+        {"bad_number.xml", 4, "regs_per_thread"},
+        {"unknown_attr.xml", 3, "thread_per_cta"},
+        {"doctype.xml", 3, "entity"},
+        {"mix_overflow.xml", 3, "warp_insns"},
+        {"wrong_root.xml", 2, "<workload>"},
+        {"no_kernel.xml", 2, "no <kernel>"},
+        {"out_of_range.xml", 5, "l1_reuse"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char path[256], want[300];
+        snprintf(path, sizeof path, "%s/%s", BAD_DIR, bad[i].file);
+        snprintf(want, sizeof want, "%s:%d:", path, bad[i].line);
+        wl_workload w;
+        gd_err e = {0, ""};
+        ck_assert_int_eq(wl_load_file(path, &w, &e), GD_EINPUT);
+        ck_assert_int_eq(e.code, GD_EINPUT);
+        ck_assert_msg(strncmp(e.msg, want, strlen(want)) == 0,
+                      "%s: message '%s' does not start with '%s'",
+                      bad[i].file, e.msg, want);
+        ck_assert_msg(strstr(e.msg, bad[i].what) != NULL, "%s: '%s'",
+                      bad[i].file, e.msg);
+    }
+    wl_workload w;
+    gd_err e = {0, ""};
+    ck_assert_int_eq(wl_load_file(BAD_DIR "/absent.xml", &w, &e), GD_EINPUT);
+}
+END_TEST
+
+static Suite *model_suite(void)
+{
+    Suite *s = suite_create("model");
+    TCase *t = tcase_create("core");
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, occupancy_regimes);
+    tcase_add_test(t, occupancy_builtin_match_kernels_csv);
+    tcase_add_test(t, cta_that_does_not_fit);
+    tcase_add_test(t, ipc_direction_and_error);
+    tcase_add_test(t, outputs_in_range);
+    tcase_add_test(t, area_and_power_anchors);
+    tcase_add_test(t, responds_to_every_knob);
+    tcase_add_test(t, multi_kernel_sums);
+    tcase_add_test(t, speed);
+    tcase_add_test(t, builtins_load);
+    tcase_add_test(t, bad_descriptors);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    return tu_run_suite(model_suite());
+}
