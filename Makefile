@@ -19,8 +19,19 @@ CHECKLIBS = $(shell pkg-config --libs check 2>/dev/null)
 ALLCFLAGS = $(WARN) $(CFLAGS) $(INCS) $(DEFS) $(PKGCFLAGS)
 
 B        = build
+
+# The CUDA kernels of the measure-cuda backend are built only where nvcc
+# exists; without it (or without a GPU at run time) measure-cuda says it
+# skipped. nvcc objects are plain host/device code linked into the library.
+NVCC ?= $(shell command -v nvcc 2>/dev/null)
+ifneq ($(NVCC),)
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+CUDAOBJ  = $(patsubst %.cu,$(B)/%.cu.o,$(wildcard pipeline/cuda/*.cu))
+DEFS    += -DGPUDSE_HAVE_CUDA
+PKGLIBS += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart -lstdc++
+endif
 LIBSRC   = $(filter-out pipeline/main.c,$(wildcard pipeline/*.c analysis/*.c analysis/agents/*.c report/*.c))
-LIBOBJ   = $(LIBSRC:%.c=$(B)/%.o)
+LIBOBJ   = $(LIBSRC:%.c=$(B)/%.o) $(CUDAOBJ)
 TESTSRC  = $(wildcard tests/test_*.c)
 TESTBIN  = $(TESTSRC:tests/%.c=$(B)/tests/%)
 BENCHSRC = $(wildcard tests/bench_*.c)
@@ -45,7 +56,12 @@ $(B)/libgpudse.a: $(LIBOBJ)
 	@rm -f $@
 	@ar rcs $@ $^
 
-$(B)/%.o: %.c $(wildcard pipeline/*.h analysis/*.h report/*.h)
+$(B)/pipeline/cuda/%.cu.o: pipeline/cuda/%.cu pipeline/cuda/gd_cuda.h
+	@mkdir -p $(dir $@)
+	@echo "  NVCC    $<"
+	@$(NVCC) -O2 -Ipipeline/cuda -c -o $@ $<
+
+$(B)/%.o: %.c $(wildcard pipeline/*.h analysis/*.h analysis/agents/*.h report/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(ALLCFLAGS) -c -o $@ $<

@@ -1,6 +1,8 @@
 /* analysis: per workload, the Pareto front over the campaign's objectives,
- * computed from the run directory's campaign copy and journal and written to
- * analysis.json. Output depends on the set of records, not their order. */
+ * its hypervolume (and ratio, ADRS, IGD against the exhaustive front when
+ * known) and the knobs' sensitivity, computed from the run directory's
+ * campaign copy, manifest and journal and written to analysis.json. Output
+ * depends on the set of records, not their order. */
 #include "analysis.h"
 
 #include <limits.h>
@@ -10,8 +12,21 @@
 #include <cjson/cJSON.h>
 
 #include "campaign.h"
+#include "model.h"
 #include "pareto.h"
+#include "verification.h"
+#include "quality.h"
+#include "sensitivity.h"
+#include "study.h"
 #include "store.h"
+
+/* What the manifest says about where the results came from; empty strings
+ * when there is no manifest. */
+typedef struct {
+    char backend[32], backend_version[64];
+    cJSON *workloads;          /* the manifest's array (owned by root) */
+    cJSON *root;
+} manifest_info;
 
 static cJSON *config_json(const gpu_config *c)
 {
@@ -88,8 +103,236 @@ static int same_config(const gpu_config *a, const gpu_config *b)
     return 1;
 }
 
+static void read_manifest(const char *rundir, manifest_info *mi)
+{
+    char path[PATH_MAX], *text = NULL;
+    size_t len;
+    gd_err ignore;
+    memset(mi, 0, sizeof *mi);
+    util_path_join(path, sizeof path, rundir, "manifest.json");
+    if (!util_path_exists(path)
+        || util_read_file(path, &text, &len, &ignore) != GD_OK)
+        return;
+    mi->root = cJSON_Parse(text);
+    free(text);
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(mi->root, "backend");
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(mi->root,
+                                                      "backend_version");
+    if (cJSON_IsString(b))
+        util_strlcpy(mi->backend, b->valuestring, sizeof mi->backend);
+    if (cJSON_IsString(v))
+        util_strlcpy(mi->backend_version, v->valuestring,
+                     sizeof mi->backend_version);
+    mi->workloads = cJSON_GetObjectItemCaseSensitive(mi->root, "workloads");
+}
+
+/* The built-in descriptor of name when it is the one the run used (same
+ * sha256 as in the manifest) and the run used this very embedded model. */
+static int model_workload(const manifest_info *mi, const char *name,
+                          wl_workload *w)
+{
+    if (strcmp(mi->backend, "analytic") != 0
+        || strcmp(mi->backend_version, model_version()) != 0)
+        return 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, mi->workloads) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(it, "name");
+        const cJSON *h = cJSON_GetObjectItemCaseSensitive(it, "sha256");
+        if (!cJSON_IsString(n) || !cJSON_IsString(h)
+            || strcmp(n->valuestring, name) != 0)
+            continue;
+        gd_err ignore = {0, ""};
+        return wl_load_builtin(name, w, &ignore) == GD_OK
+               && strcmp(w->sha256, h->valuestring) == 0;
+    }
+    return 0;
+}
+
+/* What is known of a workload beyond its journal: the embedded model's
+ * descriptor (when the run used the model) and the exhaustive front. */
+typedef struct {
+    wl_workload *model;        /* NULL unless the run used the model */
+    double *ref;               /* reference front rows, or NULL */
+    size_t nref;
+    const char *source;
+} known_t;
+
+/* The exhaustive front when it is known: the journal holds the whole
+ * space, or the run used the embedded model, whose front over the space is
+ * computed here (milliseconds). */
+static int find_reference(const camp_campaign *c, const char *name,
+                          const manifest_info *mi, const double *pts,
+                          size_t npts, size_t evaluated, known_t *kn,
+                          gd_err *err)
+{
+    size_t k = (size_t)c->nobjectives;
+    memset(kn, 0, sizeof *kn);
+    kn->model = malloc(sizeof *kn->model);
+    if (!kn->model)
+        return gd_errf(err, GD_EENV, "out of memory");
+    if (!model_workload(mi, name, kn->model)) {
+        free(kn->model);
+        kn->model = NULL;
+    }
+    if (evaluated >= space_size(&c->space)) {
+        kn->source = "journal: the whole space was evaluated";
+        return qual_front_rows(pts, npts, k, &kn->ref, &kn->nref, err);
+    }
+    if (kn->model) {
+        kn->source = "embedded model over the whole space (modelled)";
+        return qual_model_front(c, kn->model, &kn->ref, &kn->nref, err);
+    }
+    return GD_OK;
+}
+
+/* Hypervolume, and the comparison with the exhaustive front when known. */
+static int add_quality(cJSON *w, const camp_campaign *c, const double *pts,
+                       size_t npts, const known_t *kn, gd_err *err)
+{
+    int rc = qual_add_json(w, c, pts, npts, kn->ref, kn->nref, err);
+    cJSON *r = cJSON_GetObjectItemCaseSensitive(w, "reference");
+    if (!rc && r)
+        cJSON_AddStringToObject(r, "source", kn->source);
+    return rc;
+}
+
+/* The study's oracle: the journal's record of a config, else the embedded
+ * model's result when the run used the model. */
+typedef struct {
+    const camp_campaign *c;
+    const store_record **by_index;   /* space index -> record or NULL */
+    const wl_workload *model;
+} oracle_t;
+
+static int oracle(void *arg, const gpu_config *cfg, store_record *r)
+{
+    const oracle_t *o = arg;
+    int64_t i = space_index(&o->c->space, cfg);
+    if (i < 0)
+        return -1;
+    if (o->by_index[i]) {
+        *r = *o->by_index[i];
+        return 0;
+    }
+    if (!o->model)
+        return -1;
+    model_out mo;
+    gd_err why = {0, ""};
+    r->cfg = *cfg;
+    if (model_eval(o->model, cfg, &mo, &why) != 0) {
+        r->status = ST_INVALID_CONFIG;
+        return 0;
+    }
+    r->status = ST_OK;
+    model_to_metrics(&mo, &r->metrics);
+    util_strlcpy(r->limit, model_limit_name(mo.limit), sizeof r->limit);
+    util_strlcpy(r->bottleneck, model_bottleneck_name(mo.bottleneck),
+                 sizeof r->bottleneck);
+    return 0;
+}
+
+/* The campaign's strategy study, replayed for this workload. */
+static int add_study(cJSON *w, const camp_campaign *c, const char *name,
+                     const store_record *recs, size_t n, const known_t *kn,
+                     gd_err *err)
+{
+    uint64_t size = space_size(&c->space);
+    oracle_t o = {c, calloc(size ? size : 1, sizeof *o.by_index), kn->model};
+    if (!o.by_index)
+        return gd_errf(err, GD_EENV, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        int64_t at = space_index(&c->space, &recs[i].cfg);
+        if (at >= 0 && strcmp(recs[i].workload, name) == 0)
+            o.by_index[at] = &recs[i];
+    }
+    cJSON *s = NULL;
+    int rc = study_json(c, oracle, &o, kn->ref, kn->nref, &s, err);
+    if (!rc)
+        cJSON_AddItemToObject(w, "study", s);
+    free(o.by_index);
+    return rc;
+}
+
+static cJSON *sensitivity_metric_json(const sens_result *s)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "points", (double)s->n);
+    if (s->fitted)
+        cJSON_AddNumberToObject(o, "r2", s->r2);
+    else
+        cJSON_AddNullToObject(o, "r2");
+    if (s->fitted && isfinite(s->cv_rmse))
+        cJSON_AddNumberToObject(o, "cv_rmse", s->cv_rmse);
+    else
+        cJSON_AddNullToObject(o, "cv_rmse");
+    cJSON *ks = cJSON_AddArrayToObject(o, "knobs");
+    for (int i = 0; i < s->nmain; i++) {
+        const sens_main *m = &s->main[i];
+        cJSON *kj = cJSON_CreateObject();
+        cJSON_AddStringToObject(kj, "knob", space_knob_get(m->knob)->name);
+        cJSON_AddNumberToObject(kj, "effect", m->effect);
+        cJSON *lv = cJSON_AddArrayToObject(kj, "levels");
+        for (int l = 0; l < m->nlevels; l++) {
+            char buf[32];
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddStringToObject(e, "value", space_value_str(
+                m->knob, m->value[l], buf, sizeof buf));
+            if (isfinite(m->mean[l]))
+                cJSON_AddNumberToObject(e, "mean", m->mean[l]);
+            else
+                cJSON_AddNullToObject(e, "mean");   /* level never seen */
+            cJSON_AddItemToArray(lv, e);
+        }
+        cJSON_AddItemToArray(ks, kj);
+    }
+    cJSON *is = cJSON_AddArrayToObject(o, "interactions");
+    for (int i = 0; i < s->npairs; i++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON *names = cJSON_AddArrayToObject(e, "knobs");
+        cJSON_AddItemToArray(names, cJSON_CreateString(
+            space_knob_get(s->pair[i].a)->name));
+        cJSON_AddItemToArray(names, cJSON_CreateString(
+            space_knob_get(s->pair[i].b)->name));
+        cJSON_AddNumberToObject(e, "strength", s->pair[i].strength);
+        cJSON_AddItemToArray(is, e);
+    }
+    return o;
+}
+
+/* Main effects and interactions of the knobs on every objective, over the
+ * ok points (5-fold cross-validation). */
+static int add_sensitivity(cJSON *w, const camp_campaign *c,
+                           const store_record **ok, size_t n, gd_err *err)
+{
+    gpu_config *cfg = malloc((n ? n : 1) * sizeof *cfg);
+    double *y = malloc((n ? n : 1) * sizeof *y);
+    if (!cfg || !y) {
+        free(cfg);
+        free(y);
+        return gd_errf(err, GD_EENV, "out of memory");
+    }
+    cJSON *sj = cJSON_AddObjectToObject(w, "sensitivity");
+    int rc = GD_OK;
+    for (int j = 0; !rc && j < c->nobjectives; j++) {
+        for (size_t i = 0; i < n; i++) {
+            cfg[i] = ok[i]->cfg;
+            if (met_get(&ok[i]->metrics, c->obj[j].metric, &y[i]) != 0)
+                y[i] = NAN;
+        }
+        sens_result s;
+        rc = sens_fit(cfg, y, n, &c->space, 5, &s, err);
+        if (!rc)
+            cJSON_AddItemToObject(sj, c->obj[j].metric,
+                                  sensitivity_metric_json(&s));
+    }
+    free(cfg);
+    free(y);
+    return rc;
+}
+
 static cJSON *workload_json(const camp_campaign *c, const char *name,
-                            const store_record *recs, size_t n)
+                            const manifest_info *mi, const store_record *recs,
+                            size_t n, gd_err *err)
 {
     size_t k = (size_t)c->nobjectives, npts = 0, failed = 0;
     const store_record **ok = malloc((n ? n : 1) * sizeof *ok);
@@ -101,7 +344,10 @@ static cJSON *workload_json(const camp_campaign *c, const char *name,
     const store_record *baseline = NULL;
     const char *fidelity = "modelled";
     for (size_t i = 0; i < n; i++) {
-        if (strcmp(recs[i].workload, name) != 0)
+        /* the campaign's own backend only: a multi-fidelity campaign's
+         * verification records never mix into the modelled front */
+        if (strcmp(recs[i].workload, name) != 0
+            || strcmp(recs[i].backend, c->backend) != 0)
             continue;
         if (recs[i].status != ST_OK) {
             failed++;
@@ -133,15 +379,32 @@ static cJSON *workload_json(const camp_campaign *c, const char *name,
     cJSON *fa = cJSON_AddArrayToObject(w, "front");
     for (size_t i = 0; i < nf; i++)
         cJSON_AddItemToArray(fa, point_json(front[i]));
+    known_t kn;
+    int rc = find_reference(c, name, mi, pts, npts, npts + failed, &kn, err);
+    if (!rc)
+        rc = add_quality(w, c, pts, npts, &kn, err);
+    if (!rc)
+        rc = add_sensitivity(w, c, ok, npts, err);
+    if (!rc && c->nstudy > 0)
+        rc = add_study(w, c, name, recs, n, &kn, err);
+    cJSON *ver = rc ? NULL : verification_json(c, name, recs, n);
+    if (ver)
+        cJSON_AddItemToObject(w, "verification", ver);
+    free(kn.model);
+    free(kn.ref);
     free(front);
     free(ok);
     free(pts);
     free(idx);
+    if (rc) {
+        cJSON_Delete(w);
+        return NULL;
+    }
     return w;
 }
 
-static cJSON *analysis_json(const camp_campaign *c, const store_record *recs,
-                            size_t n)
+static cJSON *analysis_json(const camp_campaign *c, const manifest_info *mi,
+                            const store_record *recs, size_t n, gd_err *err)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "campaign", c->name);
@@ -154,9 +417,25 @@ static cJSON *analysis_json(const camp_campaign *c, const store_record *recs,
         cJSON_AddItemToArray(objs, o);
     }
     cJSON *ws = cJSON_AddArrayToObject(root, "workloads");
-    for (int i = 0; i < c->nworkloads; i++)
-        cJSON_AddItemToArray(ws, workload_json(c, c->workloads[i].name, recs,
-                                               n));
+    for (int i = 0; i < c->nworkloads; i++) {
+        cJSON *w = workload_json(c, c->workloads[i].name, mi, recs, n, err);
+        if (!w) {
+            cJSON_Delete(root);
+            return NULL;
+        }
+        cJSON_AddItemToArray(ws, w);
+    }
+    if (c->verify_backend[0]) {
+        /* the report's predicted-against-measured pages */
+        cJSON *cal = cJSON_AddArrayToObject(root, "calibration");
+        const cJSON *w;
+        cJSON_ArrayForEach(w, ws) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(w, "verification");
+            const cJSON *nm = cJSON_GetObjectItemCaseSensitive(w, "name");
+            if (v && cJSON_IsString(nm))
+                verification_calibration(cal, c, nm->valuestring, v);
+        }
+    }
     return root;
 }
 
@@ -177,11 +456,15 @@ int ana_run(const char *rundir, gd_err *err)
     size_t n = 0;
     if (util_path_exists(jpath))
         rc = store_load_all(jpath, &recs, &n, err);
+    manifest_info mi;
+    read_manifest(rundir, &mi);
     if (!rc) {
-        cJSON *root = analysis_json(&c, recs, n);
-        char *text = cJSON_Print(root);
+        cJSON *root = analysis_json(&c, &mi, recs, n, err);
+        char *text = root ? cJSON_Print(root) : NULL;
         cJSON_Delete(root);
-        if (!text)
+        if (!root)
+            rc = err->code ? err->code : GD_EENV;
+        else if (!text)
             rc = gd_errf(err, GD_EENV, "out of memory");
         else {
             size_t len = strlen(text);
@@ -194,6 +477,7 @@ int ana_run(const char *rundir, gd_err *err)
             cJSON_free(text);
         }
     }
+    cJSON_Delete(mi.root);
     free(recs);
     camp_free(&c);
     return rc;

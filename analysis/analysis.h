@@ -1,6 +1,8 @@
-/* analysis: reads a run directory's campaign and journal and writes
- * analysis.json: per workload the points, the Pareto front over the
- * campaign's objectives, and the baseline. */
+/* analysis: reads a run directory's campaign, manifest and journal and
+ * writes analysis.json: per workload the points, the Pareto front over the
+ * campaign's objectives, the baseline, the front's hypervolume (and its
+ * distance to the exhaustive front when known), the knobs' sensitivity and,
+ * with <study>, the strategy study (docs/strategies.md). */
 #ifndef GPUDSE_ANALYSIS_H
 #define GPUDSE_ANALYSIS_H
 

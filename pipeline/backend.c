@@ -1,12 +1,176 @@
-/* backend: the registry of job backends and the analytic (embedded model)
- * backend, plus the job key that names a result by everything that
- * determines it. */
+/* backend: the registry of job backends — analytic (the embedded model, in
+ * process) and command (any simulator as a shell command whose metrics are
+ * read with regular expressions) — plus job keys, template expansion and
+ * the classification of finished processes shared by external backends. */
 #include "backend.h"
 
+#include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <regex.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "be_gpgpusim.h"
+#include "campaign.h"
+#include "gpgpusim.h"
 #include "model.h"
+
+#define TAIL_BYTES 65536
+
+/* ---- be_exec ---- */
+
+void be_exec_init(be_exec *x)
+{
+    memset(x, 0, sizeof *x);
+    util_buf_init(&x->command);
+}
+
+void be_exec_free(be_exec *x)
+{
+    util_buf_free(&x->command);
+    for (int i = 0; i < x->nenv; i++)
+        free(x->env[i]);
+    x->nenv = 0;
+    x->env[0] = NULL;
+}
+
+int be_exec_setenv(be_exec *x, const char *name, const char *value)
+{
+    if (x->nenv == BE_MAXENV)
+        return -1;
+    size_t n = strlen(name) + strlen(value) + 2;
+    char *e = malloc(n);
+    if (!e)
+        return -1;
+    snprintf(e, n, "%s=%s", name, value);
+    x->env[x->nenv++] = e;
+    x->env[x->nenv] = NULL;
+    return 0;
+}
+
+/* ---- templates ---- */
+
+static void shell_quote(util_buf *b, const char *v)
+{
+    util_buf_add(b, "'", 1);
+    for (const char *p = v; *p; p++) {
+        if (*p == '\'')
+            util_buf_puts(b, "'\\''");
+        else
+            util_buf_add(b, p, 1);
+    }
+    util_buf_add(b, "'", 1);
+}
+
+/* Value of placeholder name for job into buf; -1 when unknown. */
+static int placeholder(const char *name, const be_job *job, char *buf,
+                       size_t n)
+{
+    const camp_campaign *c = job->camp;
+    int k = space_knob_find(name);
+    if (k >= 0)
+        space_value_str(k, space_get(&job->cfg, k), buf, n);
+    else if (!strcmp(name, "workload"))
+        util_strlcpy(buf, job->workload->name, n);
+    else if (!strcmp(name, "job_dir"))
+        util_strlcpy(buf, job->job_dir ? job->job_dir : ".", n);
+    else if (!strcmp(name, "campaign_dir"))
+        util_strlcpy(buf, c ? c->dir : ".", n);
+    else if (!strcmp(name, "seed"))
+        snprintf(buf, n, "%" PRIu64, job->seed);
+    else
+        return -1;
+    return 0;
+}
+
+int be_expand(const char *tpl, const be_job *job, int quote, util_buf *out,
+              gd_err *err)
+{
+    for (const char *p = tpl; *p; p++) {
+        if (p[0] == '{' && p[1] == '{') {
+            util_buf_add(out, "{", 1);
+            p++;
+            continue;
+        }
+        if (p[0] != '{') {
+            util_buf_add(out, p, 1);
+            continue;
+        }
+        const char *end = strchr(p, '}');
+        char name[64], val[PATH_MAX];
+        size_t len = end ? (size_t)(end - p - 1) : 0;
+        if (!end || len == 0 || len >= sizeof name)
+            return gd_errf(err, GD_EINPUT, "unterminated or empty {...} in "
+                           "\"%.60s\"", tpl);
+        memcpy(name, p + 1, len);
+        name[len] = '\0';
+        if (placeholder(name, job, val, sizeof val) != 0)
+            return gd_errf(err, GD_EINPUT, "unknown placeholder {%s}: use a "
+                           "knob name, {workload}, {job_dir}, {campaign_dir} "
+                           "or {seed} (and {{ for a literal brace)", name);
+        if (quote)
+            shell_quote(out, val);
+        else
+            util_buf_puts(out, val);
+        p = end;
+    }
+    return GD_OK;
+}
+
+/* ---- process outcomes ---- */
+
+static int looks_oom(const char *t)
+{
+    return t && (strstr(t, "std::bad_alloc") || strstr(t, "Cannot allocate memory")
+                 || strstr(t, "out of memory") || strstr(t, "Out of memory")
+                 || strstr(t, "MemoryError"));
+}
+
+int be_classify_process(const exec_result *r, const char *out_tail,
+                        const char *err_tail, char *reason, size_t n)
+{
+    int st = gsim_classify_exit(r->exited, r->exit_code, r->signaled,
+                                r->signo, r->timed_out, reason, n);
+    if (st == ST_OK || st == ST_TIMEOUT)
+        return st;
+    if (looks_oom(err_tail) || looks_oom(out_tail)) {
+        char how[200];
+        util_strlcpy(how, reason, sizeof how);
+        snprintf(reason, n, "out of memory (%s)", how);
+        return ST_OOM;
+    }
+    if (r->exited && r->exit_code == 127)
+        snprintf(reason, n, "exit code 127: command not found");
+    return st;
+}
+
+char *be_read_tail(const char *job_dir, const char *name, size_t max)
+{
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, job_dir, name);
+    char *buf = calloc(max + 1, 1);
+    if (!buf)
+        return NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return buf;
+    off_t size = lseek(fd, 0, SEEK_END);
+    off_t from = size > (off_t)max ? size - (off_t)max : 0;
+    ssize_t got = pread(fd, buf, (size_t)(size - from), from);
+    close(fd);
+    buf[got > 0 ? got : 0] = '\0';
+    /* NULs in binary garbage would cut string searches short */
+    for (ssize_t i = 0; i < got; i++)
+        if (!buf[i])
+            buf[i] = ' ';
+    return buf;
+}
+
+/* ---- analytic ---- */
 
 static int analytic_has_metric(const char *name)
 {
@@ -31,9 +195,149 @@ static int analytic_run(const be_job *job, store_record *out, gd_err *err)
     return GD_OK;
 }
 
-static const be_backend backends[] = {
-    {"analytic", "modelled", 1, model_version, analytic_has_metric,
-     analytic_run},
+/* ---- command ---- */
+
+static const char *command_version(void)
+{
+    return "command-1";
+}
+
+static int any_metric(const char *name)
+{
+    (void)name;
+    return 1;
+}
+
+static int write_templated_file(const be_job *job, const camp_file *f,
+                                gd_err *err)
+{
+    char *tpl;
+    int rc = util_read_file(f->template_path, &tpl, NULL, err);
+    if (rc)
+        return rc;
+    util_buf b;
+    util_buf_init(&b);
+    rc = be_expand(tpl, job, 0, &b, err);
+    free(tpl);
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, job->job_dir, f->name);
+    if (!rc)
+        rc = util_write_file_atomic(path, b.s ? b.s : "", b.len, err);
+    util_buf_free(&b);
+    if (rc == GD_EINPUT)
+        return gd_errf(err, GD_EENV, "%s: %s", f->template_path, err->msg);
+    return rc;
+}
+
+static int command_prepare(const be_job *job, be_exec *x, gd_err *err)
+{
+    const camp_campaign *c = job->camp;
+    int rc = be_expand(c->sim_command, job, 1, &x->command, err);
+    if (rc)  /* validated at load; only an internal slip lands here */
+        return gd_errf(err, GD_EENV, "%s: command: %s", c->path, err->msg);
+    for (int i = 0; i < c->nfiles && !rc; i++)
+        rc = write_templated_file(job, &c->files[i], err);
+    const camp_wlrun *w = &c->wlrun[job->wl_index];
+    for (int i = 0; i < w->nenv && !rc; i++)
+        if (be_exec_setenv(x, w->env[i].name, w->env[i].value) != 0)
+            rc = gd_errf(err, GD_EENV, "too many environment variables");
+    return rc;
+}
+
+/* The last match of re's first group in text, into val; 0 when found. */
+static int last_match(const regex_t *re, const char *text, char *val,
+                      size_t n)
+{
+    regmatch_t m[2];
+    int found = 0;
+    const char *p = text;
+    while (*p && regexec(re, p, 2, m, p == text ? 0 : REG_NOTBOL) == 0) {
+        if (m[1].rm_so >= 0) {
+            size_t len = (size_t)(m[1].rm_eo - m[1].rm_so);
+            if (len >= n)
+                len = n - 1;
+            memcpy(val, p + m[1].rm_so, len);
+            val[len] = '\0';
+            found = 1;
+        }
+        p += m[0].rm_eo > 0 ? m[0].rm_eo : 1;
+    }
+    return found ? 0 : -1;
+}
+
+/* Read every declared metric; returns ST_OK, ST_NO_STATS or ST_BAD_OUTPUT. */
+static int read_metrics(const camp_campaign *c, const char *out,
+                        const char *errtext, store_record *rec)
+{
+    for (int i = 0; i < c->nmetrics; i++) {
+        const camp_metric *m = &c->metrics[i];
+        regex_t re;
+        if (regcomp(&re, m->regex, REG_EXTENDED) != 0)
+            continue;  /* compiled once already at load */
+        char val[128];
+        int found = last_match(&re, out, val, sizeof val) == 0
+                    || last_match(&re, errtext, val, sizeof val) == 0;
+        regfree(&re);
+        double d;
+        if (!found && m->required) {
+            snprintf(rec->reason, sizeof rec->reason, "metric %s: regex "
+                     "matched nothing in the output", m->name);
+            return ST_NO_STATS;
+        }
+        if (found && util_parse_double(val, &d) != 0) {
+            snprintf(rec->reason, sizeof rec->reason, "metric %s: \"%.60s\" "
+                     "is not a finite number", m->name, val);
+            return ST_BAD_OUTPUT;
+        }
+        if (found)
+            met_put(&rec->metrics, m->name, d);
+    }
+    return ST_OK;
+}
+
+static int command_finish(const be_job *job, const exec_result *res,
+                          store_record *out, gd_err *err)
+{
+    char *otail = be_read_tail(job->job_dir, "stdout.log", TAIL_BYTES);
+    char *etail = be_read_tail(job->job_dir, "stderr.log", TAIL_BYTES);
+    if (!otail || !etail) {
+        free(otail);
+        free(etail);
+        return gd_errf(err, GD_EENV, "out of memory");
+    }
+    out->status = be_classify_process(res, otail, etail, out->reason,
+                                      sizeof out->reason);
+    free(otail);
+    if (out->status == ST_OK) {
+        /* Metrics may be anywhere in the (capped) output, not only the
+         * tail: read all of it. */
+        char path[PATH_MAX], *all = NULL;
+        size_t len = 0;
+        util_path_join(path, sizeof path, job->job_dir, "stdout.log");
+        if (util_read_file(path, &all, &len, NULL) != GD_OK)
+            all = NULL;
+        for (size_t i = 0; all && i < len; i++)
+            if (all[i] == '\0')
+                all[i] = '\n';   /* binary output must not hide the metrics */
+        out->status = read_metrics(job->camp, all ? all : "", etail, out);
+        free(all);
+    }
+    free(etail);
+    return GD_OK;
+}
+
+static const be_backend be_analytic = {
+    "analytic", "modelled", 1, model_version, analytic_has_metric,
+    analytic_run, NULL, NULL, NULL,
+};
+
+static const be_backend be_command = {
+    "command", "measured", 0, command_version, any_metric, NULL,
+    command_prepare, command_finish, NULL,
+};
+
+static const be_backend *const backends[] = {
+    &be_analytic, &be_command, &be_gpgpusim,
 };
 
 const be_backend *be_find(const char *name)
@@ -41,20 +345,22 @@ const be_backend *be_find(const char *name)
     if (!name)
         return NULL;
     for (size_t i = 0; i < sizeof backends / sizeof backends[0]; i++)
-        if (strcmp(backends[i].name, name) == 0)
-            return &backends[i];
+        if (strcmp(backends[i]->name, name) == 0)
+            return backends[i];
     return NULL;
 }
 
-void be_job_key(const be_backend *b, const wl_workload *w,
-                const gpu_config *c, uint64_t seed, char key[65])
+void be_job_key(const be_backend *b, const char *sim_fingerprint,
+                const wl_workload *w, const gpu_config *c, uint64_t seed,
+                char key[65])
 {
-    char canon[512], text[1024];
+    char canon[512], text[1400];
     space_config_canon(c, canon, sizeof canon);
     int n = snprintf(text, sizeof text,
                      "gpudse-job-v1\nbackend=%s\nbackend_version=%s\n"
-                     "workload=%s\nworkload_sha256=%s\nconfig=%s\n"
-                     "seed=%" PRIu64 "\n",
-                     b->name, b->version(), w->name, w->sha256, canon, seed);
+                     "simulator=%s\nworkload=%s\nworkload_sha256=%s\n"
+                     "config=%s\nseed=%" PRIu64 "\n",
+                     b->name, b->version(), sim_fingerprint, w->name,
+                     w->sha256, canon, seed);
     util_sha256_hex(text, (size_t)n, key);
 }

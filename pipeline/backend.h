@@ -1,6 +1,7 @@
 /* backend: the seam that runs one job (backend + workload + config) and
  * returns a result record. In-process backends (analytic) run in the engine;
- * external ones (gpgpusim, command) run in a job directory. */
+ * external ones (command, gpgpusim) prepare a job directory and a command,
+ * the executor runs it, and the backend turns what happened into a record. */
 #ifndef GPUDSE_BACKEND_H
 #define GPUDSE_BACKEND_H
 
@@ -9,34 +10,79 @@
 #include "space.h"
 #include "workload.h"
 #include "store.h"
+#include "executor.h"
+
 
 typedef struct {
+    const void *camp;          /* the camp_campaign (campaign.h) */
+    int wl_index;              /* index of the workload in the campaign */
     const wl_workload *workload;
     gpu_config cfg;
     uint64_t seed;
     char key[65];
-    const char *job_dir;   /* jobs/<key>/ for external backends, else NULL */
+    const char *job_dir;       /* jobs/<key>/ for external backends */
 } be_job;
 
+#define BE_MAXENV 24
+
+/* What an external backend asks the executor to run. */
+typedef struct {
+    util_buf command;          /* for /bin/sh -c */
+    char *env[BE_MAXENV + 1];  /* "NAME=value", malloc'd, NULL-terminated */
+    int nenv;
+} be_exec;
+
+void be_exec_init(be_exec *x);
+void be_exec_free(be_exec *x);
+int be_exec_setenv(be_exec *x, const char *name, const char *value);
+
 typedef struct be_backend {
-    const char *name;      /* as in <simulator backend="..."> */
-    const char *fidelity;  /* "modelled" or "measured" */
+    const char *name;          /* as in <simulator backend="..."> */
+    const char *fidelity;      /* "modelled" or "measured" */
     int in_process;
-    /* Version text hashed into job keys. */
     const char *(*version)(void);
-    /* Whether this backend produces metric `name`. */
+    /* Whether this backend produces metric `name` (the command backend
+     * produces what the campaign declares; see campaign.c). */
     int (*has_metric)(const char *name);
-    /* Run one job: fill out (status, metrics). A failed job is a record with
-     * a failure status and 0 return; a nonzero return is an internal error. */
+    /* In-process: run one job and fill out. A failed job is a record with
+     * a failure status and 0 return; nonzero is an internal error. */
     int (*run)(const be_job *job, store_record *out, gd_err *err);
+    /* External: write the job's files into job_dir and fill x. GD_EINPUT
+     * means the config cannot run (recorded as invalid-config with err's
+     * message as the reason). */
+    int (*prepare)(const be_job *job, be_exec *x, gd_err *err);
+    /* External: classify the finished process and read its metrics. */
+    int (*finish)(const be_job *job, const exec_result *res,
+                  store_record *out, gd_err *err);
+    /* Optional: check the campaign's simulator set-up once, before the run
+     * directory is created (GD_EINPUT names the file at fault). */
+    int (*check)(const void *camp, gd_err *err);
 } be_backend;
 
 /* The backend named name, or NULL. */
 const be_backend *be_find(const char *name);
 
-/* Job key: sha256 over backend name and version, workload name and
- * descriptor hash, canonical config and seed. */
-void be_job_key(const be_backend *b, const wl_workload *w,
-                const gpu_config *c, uint64_t seed, char key[65]);
+/* Job key: sha256 over backend name and version, the campaign's simulator
+ * fingerprint (command, templates, regexes; "" for analytic), workload name
+ * and descriptor hash, canonical config and seed. */
+void be_job_key(const be_backend *b, const char *sim_fingerprint,
+                const wl_workload *w, const gpu_config *c, uint64_t seed,
+                char key[65]);
+
+/* Expand {placeholders} of a command or file template: every knob,
+ * {workload}, {job_dir}, {campaign_dir}; "{{" is a literal "{". With quote
+ * set, values are shell-quoted. GD_EINPUT names an unknown placeholder. */
+int be_expand(const char *tpl, const be_job *job, int quote, util_buf *out,
+              gd_err *err);
+
+/* Class of a finished process from exit status, signal, timeout and the
+ * usual out-of-memory messages in its output tails; ST_OK when it exited 0.
+ * The reason is written into reason. */
+int be_classify_process(const exec_result *r, const char *out_tail,
+                        const char *err_tail, char *reason, size_t n);
+
+/* The last `max` bytes of a job's log file, NUL-terminated, malloc'd ("" when
+ * the file is missing). */
+char *be_read_tail(const char *job_dir, const char *name, size_t max);
 
 #endif

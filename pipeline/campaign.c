@@ -7,11 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <regex.h>
 #include <libxml/parser.h>
+#include <libxml/xmlreader.h>
 #include <libxml/relaxng.h>
 #include <libxml/tree.h>
 
 #include "backend.h"
+#include "layout.h"
+#include "compare.h"
+#include "store.h"
 #include "strategy.h"
 
 /* The first schema or parser error, captured by the structured handler. */
@@ -33,6 +38,12 @@ static void capture_error(void *ctx, xmlErrorPtr e)
     size_t n = strlen(fe->msg);
     while (n && (fe->msg[n - 1] == '\n' || fe->msg[n - 1] == ' '))
         fe->msg[--n] = '\0';
+}
+
+static void ignore_error(void *ctx, xmlErrorPtr e)
+{
+    (void)ctx;
+    (void)e;
 }
 
 static const int XML_SAFE = XML_PARSE_NONET | XML_PARSE_NOCDATA;
@@ -72,11 +83,18 @@ static int read_doc(const char *path, xmlDocPtr *out, gd_err *err)
  * closest known name before the schema runs. */
 static const struct {
     const char *parent;
-    const char *children[10];
+    const char *children[16];
 } known_children[] = {
     {"campaign", {"description", "simulator", "workloads", "space",
-                  "objectives", "search", "execution", "report", NULL}},
+                  "objectives", "search", "execution", "report", "agents",
+                  "verify",
+                  "regression", NULL}},
+    {"regression", {"threshold", NULL}},
     {"workloads", {"workload", NULL}},
+    {"search", {"study", NULL}},
+    {"workload", {"command", "env", NULL}},
+    {"simulator", {"command", "file", "metric", NULL}},
+    {"verify", {"command", "file", "metric", NULL}},
     {"space", {"knob", NULL}},
     {"objectives", {"maximize", "minimize", NULL}},
 };
@@ -185,17 +203,309 @@ static int fail(ctx_t *x, xmlNodePtr n, const char *fmt, const char *a,
     return gd_errf(x->err, GD_EINPUT, "%s:%d: %s", x->path, line_of(n), msg);
 }
 
-static int parse_simulator(ctx_t *x, xmlNodePtr n)
+/* Text content of an element, trimmed, into dst; -1 when too long. */
+static int elem_text(xmlNodePtr n, char *dst, size_t size)
 {
-    char *b = attr(n, "backend");
+    xmlChar *t = xmlNodeGetContent(n);
+    const char *p = t ? (const char *)t : "";
+    while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
+        p++;
+    size_t len = strlen(p);
+    while (len && strchr(" \n\t\r", p[len - 1]))
+        len--;
+    int rc = len < size ? 0 : -1;
+    if (!rc) {
+        memcpy(dst, p, len);
+        dst[len] = '\0';
+    }
+    xmlFree(t);
+    return rc;
+}
+
+static int parse_metric(ctx_t *x, xmlNodePtr n)
+{
+    camp_campaign *c = x->c;
+    char *name = attr(n, "name"), *re = attr(n, "regex"), *req = attr(n, "required");
+    int rc = GD_OK;
+    regex_t compiled;
+    if (c->nmetrics == CAMP_MAXMETRICS)
+        rc = fail(x, n, "too many metrics (at most 32)", NULL, NULL);
+    else if (strlen(name) >= sizeof c->metrics[0].name || !*name)
+        rc = fail(x, n, "metric name \"%s\" is empty or too long", name, NULL);
+    else if (strlen(re) >= sizeof c->metrics[0].regex)
+        rc = fail(x, n, "regex of metric %s is too long", name, NULL);
+    for (int i = 0; !rc && i < c->nmetrics; i++)
+        if (!strcmp(c->metrics[i].name, name))
+            rc = fail(x, n, "metric %s is declared twice", name, NULL);
+    if (!rc) {
+        int bad = regcomp(&compiled, re, REG_EXTENDED);
+        if (!bad && compiled.re_nsub < 1)
+            rc = fail(x, n, "regex of metric %s has no capture group: wrap the "
+                      "number in ( )", name, NULL);
+        else if (bad) {
+            char why[256];
+            regerror(bad, &compiled, why, sizeof why);
+            rc = fail(x, n, "regex of metric %s does not compile: %s", name,
+                      why);
+        }
+        if (!bad)
+            regfree(&compiled);
+    }
+    if (!rc) {
+        camp_metric *m = &c->metrics[c->nmetrics++];
+        util_strlcpy(m->name, name, sizeof m->name);
+        util_strlcpy(m->regex, re, sizeof m->regex);
+        m->required = !req || strcmp(req, "false") != 0;
+    }
+    xmlFree(name);
+    xmlFree(re);
+    xmlFree(req);
+    return rc;
+}
+
+static int parse_sim_file(ctx_t *x, xmlNodePtr n)
+{
+    camp_campaign *c = x->c;
+    char *name = attr(n, "name"), *tpl = attr(n, "template");
+    int rc = GD_OK;
+    if (c->nfiles == CAMP_MAXFILES)
+        rc = fail(x, n, "too many files (at most 8)", NULL, NULL);
+    else if (!*name || strchr(name, '/') || !strcmp(name, "..")
+             || !strcmp(name, ".") || strlen(name) >= sizeof c->files[0].name)
+        rc = fail(x, n, "file name \"%s\" must be a plain name inside the "
+                  "job directory", name, NULL);
+    if (!rc) {
+        camp_file *f = &c->files[c->nfiles];
+        util_path_join(f->template_path, sizeof f->template_path, c->dir, tpl);
+        if (!x->names_only && !util_path_exists(f->template_path))
+            rc = fail(x, n, "template \"%s\" not found (relative paths start "
+                      "at the campaign's folder)", tpl, NULL);
+        util_strlcpy(f->name, name, sizeof f->name);
+        c->nfiles += !rc;
+    }
+    xmlFree(name);
+    xmlFree(tpl);
+    return rc;
+}
+
+/* The external simulator the sim_* fields describe: the primary backend,
+ * or the verify backend of a multi-fidelity campaign. */
+static const char *ext_backend(const camp_campaign *c)
+{
+    return c->verify_backend[0] ? c->verify_backend : c->backend;
+}
+
+/* sha256 over everything that defines the external simulator, so that a
+ * changed command, template or regex never reuses old results. */
+static int sim_fingerprint(ctx_t *x)
+{
+    camp_campaign *c = x->c;
+    util_buf b;
+    util_buf_init(&b);
+    util_buf_printf(&b, "backend=%s\nroot=%s\nconfig=%s\ncommand=%s\n",
+                    ext_backend(c), c->sim_root, c->sim_config, c->sim_command);
+    for (int i = 0; i < c->nmetrics; i++)
+        util_buf_printf(&b, "metric=%s %d %s\n", c->metrics[i].name,
+                        c->metrics[i].required, c->metrics[i].regex);
+    int rc = GD_OK;
+    for (int i = 0; i < c->nfiles && !rc; i++) {
+        char sha[65];
+        rc = util_sha256_file(c->files[i].template_path, sha, x->err);
+        util_buf_printf(&b, "file=%s %s\n", c->files[i].name, sha);
+    }
+    util_sha256_hex(b.s, b.len, c->sim_fingerprint);
+    util_buf_free(&b);
+    return rc;
+}
+
+/* Expand a template against a stand-in job so that an unknown placeholder
+ * is reported at load time, at its line, not by every job. */
+static int check_template(ctx_t *x, xmlNodePtr n, const char *tpl,
+                          const char *what)
+{
+    wl_workload w;
+    memset(&w, 0, sizeof w);
+    util_strlcpy(w.name, "workload", sizeof w.name);
+    be_job job;
+    memset(&job, 0, sizeof job);
+    job.camp = x->c;
+    job.workload = &w;
+    job.cfg = space_baseline();
+    util_buf b;
+    util_buf_init(&b);
+    gd_err why = {0, ""};
+    int bad = be_expand(tpl, &job, 0, &b, &why);
+    util_buf_free(&b);
+    return bad ? fail(x, n, "%s: %s", what, why.msg) : GD_OK;
+}
+
+static int check_file_template(ctx_t *x, xmlNodePtr n, const camp_file *f)
+{
+    char *text;
+    int rc = util_read_file(f->template_path, &text, NULL, x->err);
+    if (rc)
+        return fail(x, n, "cannot read template %s", f->template_path, NULL);
+    char what[300];
+    snprintf(what, sizeof what, "template %s", f->template_path);
+    rc = check_template(x, n, text, what);
+    free(text);
+    return rc;
+}
+
+static int parse_sim_children(ctx_t *x, xmlNodePtr sim)
+{
+    camp_campaign *c = x->c;
+    int rc = GD_OK;
+    for (xmlNodePtr n = sim->children; n && !rc; n = n->next) {
+        if (is_elem(n, "command") && elem_text(n, c->sim_command,
+                                               sizeof c->sim_command))
+            rc = fail(x, n, "command is too long", NULL, NULL);
+        else if (is_elem(n, "command"))
+            rc = check_template(x, n, c->sim_command, "command");
+        else if (is_elem(n, "metric"))
+            rc = parse_metric(x, n);
+        else if (is_elem(n, "file")) {
+            rc = parse_sim_file(x, n);
+            if (!rc && !x->names_only)
+                rc = check_file_template(x, n, &c->files[c->nfiles - 1]);
+        }
+    }
+    if (rc)
+        return rc;
+    const char *backend = ext_backend(c);
+    int is_cmd = !strcmp(backend, "command");
+    if (is_cmd && !c->sim_command[0])
+        return fail(x, sim, "the command backend needs a <command> inside "
+                    "<simulator>", NULL, NULL);
+    if (is_cmd && !c->nmetrics)
+        return fail(x, sim, "the command backend needs at least one <metric "
+                    "name=\"...\" regex=\"...\"/> to read results", NULL, NULL);
+    if (!is_cmd && (c->sim_command[0] || c->nmetrics || c->nfiles))
+        return fail(x, sim, "<command>, <file> and <metric> belong to the "
+                    "command backend, not \"%s\"", backend, NULL);
+    /* A run directory's copy is read without its templates beside it. */
+    return x->names_only ? GD_OK : sim_fingerprint(x);
+}
+
+/* <simulator>, or <verify> (dst = verify_backend): the backend and the
+ * external simulator's set-up. */
+static int parse_sim_element(ctx_t *x, xmlNodePtr n, char *dst, size_t dstsz)
+{
+    char *b = attr(n, "backend"), *root = attr(n, "root"), *cfg = attr(n, "config");
     int rc = GD_OK;
     if (!be_find(b))
-        rc = fail(x, n, "unknown simulator backend \"%s\" (known: analytic)",
-                  b, NULL);
+        rc = fail(x, n, "unknown simulator backend \"%s\" (known: analytic, "
+                  "gpgpusim, command)", b, NULL);
     else
-        util_strlcpy(x->c->backend, b, sizeof x->c->backend);
+        util_strlcpy(dst, b, dstsz);
+    if (!rc && root)
+        util_path_join(x->c->sim_root, sizeof x->c->sim_root, x->c->dir, root);
+    else if (!rc && getenv("GPGPUSIM_ROOT"))
+        util_strlcpy(x->c->sim_root, getenv("GPGPUSIM_ROOT"),
+                     sizeof x->c->sim_root);
+    if (!rc && cfg) {
+        util_path_join(x->c->sim_config, sizeof x->c->sim_config, x->c->dir,
+                       cfg);
+        if (!x->names_only && !util_is_dir(x->c->sim_config))
+            rc = fail(x, n, "config folder \"%s\" not found", cfg, NULL);
+    }
+    if (!rc && !x->names_only && !strcmp(ext_backend(x->c), "gpgpusim")
+        && !x->c->sim_root[0])
+        rc = fail(x, n, "the gpgpusim backend needs root=\"...\" (the "
+                  "simulator's folder) or GPGPUSIM_ROOT in the environment",
+                  NULL, NULL);
+    if (!rc)
+        rc = parse_sim_children(x, n);
     xmlFree(b);
+    xmlFree(root);
+    xmlFree(cfg);
     return rc;
+}
+
+static int parse_simulator(ctx_t *x, xmlNodePtr n)
+{
+    return parse_sim_element(x, n, x->c->backend, sizeof x->c->backend);
+}
+
+static int parse_verify(ctx_t *x, xmlNodePtr n)
+{
+    char *top = attr(n, "top");
+    long k = 8;
+    int rc = GD_OK;
+    if (strcmp(x->c->backend, "analytic") != 0)
+        rc = fail(x, n, "<verify> re-runs the analytic backend's predicted "
+                  "front on another simulator; the campaign's simulator is "
+                  "\"%s\"", x->c->backend, NULL);
+    else if (top && util_parse_long(top, 1, 100000, &k) != 0)
+        rc = fail(x, n, "top must be 1 to 100000 configs per workload (got "
+                  "\"%s\")", top, NULL);
+    xmlFree(top);
+    if (rc)
+        return rc;
+    x->c->verify_top = (int)k;
+    rc = parse_sim_element(x, n, x->c->verify_backend,
+                           sizeof x->c->verify_backend);
+    if (!rc && !strcmp(x->c->verify_backend, "analytic"))
+        rc = fail(x, n, "<verify> needs an expensive backend (gpgpusim or "
+                  "command), not analytic", NULL, NULL);
+    return rc;
+}
+
+/* <workload> children for external backends: <command> and <env>. */
+static int parse_wlrun(ctx_t *x, xmlNodePtr n, camp_wlrun *r)
+{
+    for (xmlNodePtr k = n->children; k; k = k->next) {
+        if (is_elem(k, "command") && elem_text(k, r->command, sizeof r->command))
+            return fail(x, k, "command is too long", NULL, NULL);
+        if (is_elem(k, "command")) {
+            int rc = check_template(x, k, r->command, "command");
+            if (rc)
+                return rc;
+        }
+        if (!is_elem(k, "env"))
+            continue;
+        if (r->nenv == CAMP_MAXENV)
+            return fail(x, k, "too many env entries (at most 16)", NULL, NULL);
+        char *name = attr(k, "name"), *val = attr(k, "value");
+        for (int i = 0; name && i < r->nenv; i++)
+            if (strcmp(r->env[i].name, name) == 0) {
+                int rc = fail(x, k, "env %s is set twice", name, NULL);
+                xmlFree(name);
+                xmlFree(val);
+                return rc;
+            }
+        util_strlcpy(r->env[r->nenv].name, name, sizeof r->env[0].name);
+        util_strlcpy(r->env[r->nenv].value, val, sizeof r->env[0].value);
+        r->nenv++;
+        xmlFree(name);
+        xmlFree(val);
+    }
+    if (!strcmp(ext_backend(x->c), "gpgpusim") && !r->command[0])
+        return fail(x, n, "with the gpgpusim backend each workload needs "
+                    "<command> (its program, run in the job directory)",
+                    NULL, NULL);
+    return GD_OK;
+}
+
+/* A workload that has no descriptor but runs on an external backend: its
+ * identity in job keys is its command and environment. */
+void camp_run_identity(const char *name, const camp_wlrun *r, char sha[65])
+{
+    util_buf b;
+    util_buf_init(&b);
+    util_buf_printf(&b, "workload=%s\ncommand=%s\n", name, r->command);
+    for (int i = 0; i < r->nenv; i++)
+        util_buf_printf(&b, "env=%s=%s\n", r->env[i].name, r->env[i].value);
+    util_sha256_hex(b.s, b.len, sha);
+    util_buf_free(&b);
+}
+
+static void wl_from_command(wl_workload *w, const char *name,
+                            const camp_wlrun *r)
+{
+    memset(w, 0, sizeof *w);
+    util_strlcpy(w->name, name, sizeof w->name);
+    camp_run_identity(name, r, w->sha256);
 }
 
 static int suggest_workload(const char *name, char *out, size_t n)
@@ -226,7 +536,8 @@ static int load_workload(ctx_t *x, xmlNodePtr n, wl_workload *w)
     if (file) {
         char p[PATH_MAX];
         util_path_join(p, sizeof p, x->c->dir, file);
-        rc = wl_load_file(p, w, x->err);
+        rc = util_path_exists(p) ? wl_load_file(p, w, x->err)
+             : fail(x, n, "workload descriptor \"%s\" not found", file, NULL);
         if (!rc)
             util_strlcpy(w->name, name, sizeof w->name);
     } else {
@@ -257,6 +568,14 @@ static int load_workload(ctx_t *x, xmlNodePtr n, wl_workload *w)
     return rc;
 }
 
+static int has_child(xmlNodePtr n, const char *name)
+{
+    for (xmlNodePtr k = n->children; k; k = k->next)
+        if (is_elem(k, name))
+            return 1;
+    return 0;
+}
+
 static int parse_workloads(ctx_t *x, xmlNodePtr list)
 {
     int count = 0;
@@ -265,8 +584,11 @@ static int parse_workloads(ctx_t *x, xmlNodePtr list)
     if (count > CAMP_MAXWL)
         return fail(x, list, "too many workloads (at most 64)", NULL, NULL);
     x->c->workloads = calloc((size_t)count, sizeof *x->c->workloads);
-    if (!x->c->workloads)
+    x->c->wlrun = calloc((size_t)count, sizeof *x->c->wlrun);
+    if (!x->c->workloads || !x->c->wlrun)
         return gd_errf(x->err, GD_EENV, "out of memory");
+    int external = strcmp(x->c->backend, "analytic") != 0;
+    int verify = x->c->verify_backend[0] != 0;
     for (xmlNodePtr n = list->children; n; n = n->next) {
         if (!is_elem(n, "workload"))
             continue;
@@ -275,9 +597,18 @@ static int parse_workloads(ctx_t *x, xmlNodePtr list)
         for (int i = 0; i < x->c->nworkloads; i++)
             dup |= strcmp(x->c->workloads[i].name, name) == 0;
         wl_workload *w = &x->c->workloads[x->c->nworkloads];
+        camp_wlrun *run = &x->c->wlrun[x->c->nworkloads];
         int rc = GD_OK;
         if (dup)
             rc = fail(x, n, "workload \"%s\" is listed twice", name, NULL);
+        else if (external || verify)
+            rc = parse_wlrun(x, n, run);
+        else if (has_child(n, "command") || has_child(n, "env"))
+            rc = fail(x, n, "<command> and <env> in a workload are for the "
+                      "gpgpusim and command backends", NULL, NULL);
+        if (rc) {
+        } else if (external)
+            wl_from_command(w, name, run);
         else if (x->names_only)
             util_strlcpy(w->name, name, sizeof w->name);
         else
@@ -363,9 +694,22 @@ static int parse_objectives(ctx_t *x, xmlNodePtr list)
             continue;
         char *m = attr(n, "metric");
         int rc = GD_OK;
-        if (!b->has_metric(m))
+        int known = b->has_metric(m);
+        const char *why = x->c->backend;
+        if (known && x->c->verify_backend[0]) {
+            known = be_find(x->c->verify_backend)->has_metric(m);
+            why = x->c->verify_backend;
+        }
+        if (!strcmp(ext_backend(x->c), "command")) {
+            int declared = 0;  /* the command backend reports what it declares */
+            for (int i = 0; i < x->c->nmetrics; i++)
+                declared |= !strcmp(x->c->metrics[i].name, m);
+            known = known && declared;
+            why = "command";
+        }
+        if (!known)
             rc = fail(x, n, "objective on unknown metric \"%s\" (the %s "
-                      "backend does not produce it)", m, x->c->backend);
+                      "backend does not produce it)", m, why);
         for (int i = 0; !rc && i < x->c->nobjectives; i++)
             if (strcmp(x->c->obj[i].metric, m) == 0)
                 rc = fail(x, n, "metric \"%s\" is an objective twice", m,
@@ -384,14 +728,47 @@ static int parse_objectives(ctx_t *x, xmlNodePtr list)
     return GD_OK;
 }
 
+/* <study strategies="random nsga2 ..." seeds="5"/> inside <search>. */
+static int parse_study(ctx_t *x, xmlNodePtr n)
+{
+    char *list = attr(n, "strategies"), *seeds = attr(n, "seeds");
+    char buf[1024], *save = NULL;
+    long ns = 5;
+    int rc = GD_OK;
+    util_strlcpy(buf, list ? list : "", sizeof buf);
+    for (char *t = strtok_r(buf, " \t\n", &save); !rc && t;
+         t = strtok_r(NULL, " \t\n", &save)) {
+        int dup = 0;
+        for (int i = 0; i < x->c->nstudy; i++)
+            dup |= strcmp(x->c->study[i], t) == 0;
+        if (!strat_known(t))
+            rc = fail(x, n, "unknown search strategy \"%s\" in <study> "
+                      "(known: %s)", t, strat_names());
+        else if (dup)
+            rc = fail(x, n, "strategy \"%s\" is listed twice in <study>", t,
+                      NULL);
+        else if (x->c->nstudy == CAMP_MAXSTUDY)
+            rc = fail(x, n, "too many strategies in <study> (at most 8)",
+                      NULL, NULL);
+        else
+            util_strlcpy(x->c->study[x->c->nstudy++], t, sizeof x->c->study[0]);
+    }
+    if (!rc && seeds && util_parse_long(seeds, 1, 100, &ns) != 0)
+        rc = fail(x, n, "seeds must be 1 to 100 (got \"%s\")", seeds, NULL);
+    x->c->study_seeds = (int)ns;
+    xmlFree(list);
+    xmlFree(seeds);
+    return rc;
+}
+
 static int parse_search(ctx_t *x, xmlNodePtr n)
 {
     char *s = attr(n, "strategy"), *b = attr(n, "budget");
     long budget = 0;
     int rc = GD_OK;
     if (!strat_known(s))
-        rc = fail(x, n, "unknown search strategy \"%s\" (known: exhaustive, "
-                  "random)", s, NULL);
+        rc = fail(x, n, "unknown search strategy \"%s\" (known: %s)", s,
+                  strat_names());
     else if (util_parse_long(b, LONG_MIN, LONG_MAX, &budget) || budget < 1)
         rc = fail(x, n, "budget must be at least 1 evaluation per workload "
                   "(got \"%s\")", b, NULL);
@@ -401,7 +778,83 @@ static int parse_search(ctx_t *x, xmlNodePtr n)
     }
     xmlFree(s);
     xmlFree(b);
+    for (xmlNodePtr st = n->children; !rc && st; st = st->next)
+        if (is_elem(st, "study"))
+            rc = parse_study(x, st);
     return rc;
+}
+
+/* A non-negative decimal attribute within [lo, hi] into *out. */
+static int decimal_attr(ctx_t *x, xmlNodePtr n, const char *name, double lo,
+                        double hi, double *out)
+{
+    char *v = attr(n, name);
+    double d;
+    int rc = GD_OK;
+    if (v && (util_parse_double(v, &d) || d < lo || d > hi)) {
+        char range[96];
+        snprintf(range, sizeof range, "%g to %g", lo, hi);
+        char what[160];
+        snprintf(what, sizeof what, "%s must be %s", name, range);
+        rc = fail(x, n, "%s (got \"%s\")", what, v);
+    } else if (v) {
+        *out = d;
+    }
+    xmlFree(v);
+    return rc;
+}
+
+/* executor="slurm" and its sbatch settings. */
+static int parse_execution_cluster(ctx_t *x, xmlNodePtr n)
+{
+    camp_cluster *k = &x->c->cluster;
+    static const char *const names[] = {"executor", "partition", "account",
+                                        "sbatch-options", "array-limit"};
+    char *v[5];
+    for (int i = 0; i < 5; i++)
+        v[i] = attr(n, names[i]);
+    long lv;
+    int rc = GD_OK;
+    if (v[0])
+        util_strlcpy(k->executor, v[0], sizeof k->executor);
+    if (v[1])
+        util_strlcpy(k->partition, v[1], sizeof k->partition);
+    if (v[2])
+        util_strlcpy(k->account, v[2], sizeof k->account);
+    if (v[3])
+        util_strlcpy(k->sbatch_options, v[3], sizeof k->sbatch_options);
+    if (v[4] && util_parse_long(v[4], 0, 100000, &lv) != 0)
+        rc = fail(x, n, "array-limit must be 0 (no limit) to 100000 (got "
+                  "\"%s\")", v[4], NULL);
+    else if (v[4])
+        k->array_limit = (int)lv;
+    for (int i = 0; i < 5; i++)
+        xmlFree(v[i]);
+    return rc;
+}
+
+static int parse_execution_limits(ctx_t *x, xmlNodePtr n)
+{
+    camp_campaign *c = x->c;
+    int rc = decimal_attr(x, n, "grace", 0, 3600, &c->grace_s);
+    if (!rc)
+        rc = decimal_attr(x, n, "memory-mb", 1, 1 << 24, &c->memory_mb);
+    if (!rc)
+        rc = decimal_attr(x, n, "output-cap-mb", 0.001, 1 << 20,
+                          &c->output_cap_mb);
+    if (!rc)
+        rc = decimal_attr(x, n, "backoff", 0, 3600, &c->backoff_s);
+    char *on = attr(n, "retry-on");
+    if (!rc && on) {
+        c->retry_mask = 0;
+        char buf[256], *save = NULL;
+        util_strlcpy(buf, on, sizeof buf);
+        for (char *t = strtok_r(buf, " \t\n", &save); t;
+             t = strtok_r(NULL, " \t\n", &save))
+            c->retry_mask |= 1u << store_status_parse(t);
+    }
+    xmlFree(on);
+    return rc ? rc : parse_execution_cluster(x, n);
 }
 
 static int parse_execution(ctx_t *x, xmlNodePtr n)
@@ -427,7 +880,7 @@ static int parse_execution(ctx_t *x, xmlNodePtr n)
     xmlFree(j);
     xmlFree(t);
     xmlFree(r);
-    return rc;
+    return rc ? rc : parse_execution_limits(x, n);
 }
 
 static int parse_report(ctx_t *x, xmlNodePtr n)
@@ -440,14 +893,112 @@ static int parse_report(ctx_t *x, xmlNodePtr n)
     }
     if (p)
         util_strlcpy(x->c->paper, p, sizeof x->c->paper);
+    char *fw = attr(n, "figure-width");
+    x->c->figure_single = fw && strcmp(fw, "single") == 0;
+    xmlFree(fw);
     if (l) {
         util_path_join(x->c->layout, sizeof x->c->layout, x->c->dir, l);
-        if (!util_path_exists(x->c->layout))
+        if (!x->names_only && !util_path_exists(x->c->layout))
             rc = fail(x, n, "report layout \"%s\" not found", l, NULL);
+        else if (!x->names_only) {
+            rep_layout lay;   /* checked now, not after the jobs ran */
+            rc = rep_layout_load(x->c->layout, &lay, x->err);
+        }
     }
     xmlFree(f);
     xmlFree(p);
     xmlFree(l);
+    return rc;
+}
+
+/* <agents>: provider and its limits; meaning checks beyond the schema. */
+static int parse_agents(ctx_t *x, xmlNodePtr n)
+{
+    camp_agents *a = &x->c->agents;
+    static const char *const names[] = {"provider", "endpoint", "model",
+        "key-env", "max-tokens", "temperature", "max-requests", "timeout",
+        "retries", "backoff"};
+    char *v[10];
+    for (int i = 0; i < 10; i++)
+        v[i] = attr(n, names[i]);
+    long lv;
+    double dv;
+    int rc = GD_OK;
+    if (v[0])
+        util_strlcpy(a->provider, v[0], sizeof a->provider);
+    if (v[1] && strncmp(v[1], "http://", 7) && strncmp(v[1], "https://", 8))
+        rc = fail(x, n, "agents endpoint must start with http:// or https:// "
+                  "(got \"%s\")", v[1], NULL);
+    else if (v[1])
+        util_strlcpy(a->endpoint, v[1], sizeof a->endpoint);
+    if (v[2])
+        util_strlcpy(a->model, v[2], sizeof a->model);
+    if (v[3])
+        util_strlcpy(a->key_env, v[3], sizeof a->key_env);
+    if (!rc && v[4] && util_parse_long(v[4], 1, 100000, &lv))
+        rc = fail(x, n, "max-tokens must be 1 to 100000 (got \"%s\")", v[4],
+                  NULL);
+    else if (v[4])
+        a->max_tokens = (int)lv;
+    if (!rc && v[5] && (util_parse_double(v[5], &dv) || dv < 0 || dv > 2))
+        rc = fail(x, n, "temperature must be 0 to 2 (got \"%s\")", v[5], NULL);
+    else if (v[5])
+        a->temperature = dv;
+    if (!rc && v[6] && util_parse_long(v[6], 0, 1000000, &lv))
+        rc = fail(x, n, "max-requests must be 0 to 1000000 (got \"%s\")",
+                  v[6], NULL);
+    else if (v[6])
+        a->max_requests = lv;
+    if (!rc && v[7] && (util_parse_double(v[7], &dv) || dv <= 0 || dv > 3600))
+        rc = fail(x, n, "agents timeout must be over 0, at most 3600 "
+                  "seconds (got "
+                  "\"%s\")", v[7], NULL);
+    else if (v[7])
+        a->timeout_s = dv;
+    if (!rc && v[8] && util_parse_long(v[8], 0, 10, &lv))
+        rc = fail(x, n, "agents retries must be 0 to 10 (got \"%s\")", v[8],
+                  NULL);
+    else if (v[8])
+        a->retries = (int)lv;
+    if (!rc && v[9] && (util_parse_double(v[9], &dv) || dv < 0 || dv > 600))
+        rc = fail(x, n, "backoff must be 0 to 600 seconds (got \"%s\")", v[9],
+                  NULL);
+    else if (v[9])
+        a->backoff_s = dv;
+    for (int i = 0; i < 10; i++)
+        xmlFree(v[i]);
+    return rc;
+}
+
+/* <regression>: thresholds of gpudse compare (pipeline/compare.h). */
+static int parse_regression(ctx_t *x, xmlNodePtr list)
+{
+    camp_campaign *c = x->c;
+    int rc = GD_OK;
+    for (xmlNodePtr n = list->children; !rc && n; n = n->next) {
+        if (!is_elem(n, "threshold"))
+            continue;
+        char *m = attr(n, "metric");
+        camp_threshold *t = &c->thresholds[c->nthresholds];
+        const char *near = cmp_threshold_metric_suggest(m);
+        if (c->nthresholds >= CAMP_MAXTHRESH)
+            rc = fail(x, n, "too many regression thresholds (at most 48)",
+                      NULL, NULL);
+        else if (!cmp_threshold_metric_known(m))
+            rc = fail(x, n, near ? "unknown threshold metric \"%s\"; did "
+                      "you mean \"%s\"?" : "unknown threshold metric \"%s\"",
+                      m, near);
+        if (!rc) {
+            memset(t, 0, sizeof *t);
+            util_strlcpy(t->metric, m, sizeof t->metric);
+            rc = decimal_attr(x, n, "relative", 0, 1e9, &t->relative_pct);
+        }
+        if (!rc)
+            rc = decimal_attr(x, n, "absolute", 0, 1e300, &t->absolute);
+        if (!rc)
+            c->nthresholds++;
+        xmlFree(m);
+    }
     return rc;
 }
 
@@ -476,8 +1027,20 @@ static void defaults(camp_campaign *c)
     c->jobs = 0;
     c->timeout_s = 3600;
     c->retries = 1;
+    c->grace_s = 5;
+    c->output_cap_mb = 64;
+    c->backoff_s = 1;
+    /* Deterministic simulators fail the same way twice: retry only what
+     * the machine may have caused. */
+    c->retry_mask = (1u << ST_TIMEOUT) | (1u << ST_OOM);
     c->formats = CAMP_FMT_PDF | CAMP_FMT_SVG;
     util_strlcpy(c->paper, "a4", sizeof c->paper);
+    util_strlcpy(c->agents.provider, "rules", sizeof c->agents.provider);
+    c->agents.max_tokens = 400;
+    c->agents.max_requests = 200;
+    c->agents.timeout_s = 60;
+    c->agents.retries = 3;
+    c->agents.backoff_s = 1;
 }
 
 /* Walk the validated tree: simulator first (objectives depend on it). */
@@ -490,9 +1053,22 @@ static int check_meaning(ctx_t *x, xmlNodePtr root)
     xmlFree(name);
     xmlFree(seed);
     const char *order[] = {"simulator", "workloads", "space", "objectives",
-                           "search", "execution", "report"};
+                           "search", "execution", "report", "agents",
+                           "regression", "verify"};
     xmlNodePtr search = NULL;
-    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+    /* the simulator and <verify> first: workloads and objectives depend
+     * on both */
+    for (xmlNodePtr n = root->children; n; n = n->next) {
+        int rc = is_elem(n, "simulator") ? parse_simulator(x, n) : GD_OK;
+        if (rc)
+            return rc;
+    }
+    for (xmlNodePtr n = root->children; n; n = n->next) {
+        int rc = is_elem(n, "verify") ? parse_verify(x, n) : GD_OK;
+        if (rc)
+            return rc;
+    }
+    for (size_t i = 1; i < sizeof order / sizeof order[0]; i++)
         for (xmlNodePtr n = root->children; n; n = n->next) {
             if (!is_elem(n, order[i]))
                 continue;
@@ -505,6 +1081,9 @@ static int check_meaning(ctx_t *x, xmlNodePtr root)
             case 4: rc = parse_search(x, n); search = n; break;
             case 5: rc = parse_execution(x, n); break;
             case 6: rc = parse_report(x, n); break;
+            case 7: rc = parse_agents(x, n); break;
+            case 8: rc = parse_regression(x, n); break;
+            case 9: break;  /* parsed first, below */
             }
             if (rc)
                 return rc;
@@ -519,6 +1098,10 @@ static int load(const char *path, int names_only, camp_campaign *c,
     defaults(c);
     util_strlcpy(c->path, path, sizeof c->path);
     util_dirname(c->dir, sizeof c->dir, path);
+    /* {campaign_dir} is used from inside job directories: make it absolute */
+    char abs[PATH_MAX];
+    if (realpath(c->dir, abs))
+        util_strlcpy(c->dir, abs, sizeof c->dir);
     xmlDocPtr doc = NULL;
     int rc = util_sha256_file(path, c->sha256, err);
     if (rc)
@@ -545,6 +1128,31 @@ static int load(const char *path, int names_only, camp_campaign *c,
     return rc;
 }
 
+int camp_root_name(const char *path, char *out, size_t n, char *name,
+                   size_t nn)
+{
+    out[0] = '\0';
+    if (name)
+        name[0] = '\0';
+    xmlTextReaderPtr rd = xmlReaderForFile(path, NULL, XML_SAFE);
+    if (!rd)
+        return -1;
+    xmlSetStructuredErrorFunc(NULL, ignore_error);
+    int found = -1;
+    while (found < 0 && xmlTextReaderRead(rd) == 1)
+        if (xmlTextReaderNodeType(rd) == XML_READER_TYPE_ELEMENT) {
+            util_strlcpy(out, (const char *)xmlTextReaderConstName(rd), n);
+            xmlChar *v = xmlTextReaderGetAttribute(rd, (const xmlChar *)"name");
+            if (name && v)
+                util_strlcpy(name, (const char *)v, nn);
+            xmlFree(v);
+            found = 0;
+        }
+    xmlSetStructuredErrorFunc(NULL, NULL);
+    xmlFreeTextReader(rd);
+    return found;
+}
+
 int camp_load(const char *path, camp_campaign *c, gd_err *err)
 {
     return load(path, 0, c, err);
@@ -558,7 +1166,9 @@ int camp_load_meta(const char *path, camp_campaign *c, gd_err *err)
 void camp_free(camp_campaign *c)
 {
     free(c->workloads);
+    free(c->wlrun);
     c->workloads = NULL;
+    c->wlrun = NULL;
     c->nworkloads = 0;
 }
 

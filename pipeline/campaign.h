@@ -10,6 +10,7 @@
 #include "workload.h"
 
 #define CAMP_MAXOBJ 8
+#define CAMP_MAXSTUDY 8
 #define CAMP_MAXWL 64
 
 typedef struct {
@@ -19,6 +20,69 @@ typedef struct {
 
 enum { CAMP_FMT_PDF = 1, CAMP_FMT_SVG = 2 };
 
+/* <agents>: who annotates results (analysis/agents/, docs/agents.md). The
+ * key itself is never stored: only the name of the variable holding it. */
+typedef struct {
+    char provider[32];     /* "rules" (default), "anthropic", "openai-compatible" */
+    char endpoint[512];    /* base URL; "" = the provider's default */
+    char model[128];
+    char key_env[64];      /* environment variable holding the key; "" = default */
+    int max_tokens;        /* default 400 */
+    double temperature;    /* default 0 */
+    long max_requests;     /* spending cap: network requests per annotate, default 200 */
+    double timeout_s;      /* per request, default 60 */
+    int retries;           /* on 429, 5xx, timeouts; default 3 */
+    double backoff_s;      /* first retry wait (doubles), default 1; Retry-After wins */
+} camp_agents;
+
+/* <regression><threshold metric= relative= absolute=/>: how much a metric
+ * may move between two runs before gpudse compare calls it a regression
+ * (pipeline/compare.h). metric is a result metric, "hypervolume",
+ * "calibration_mape" or "*" (every metric). */
+#define CAMP_MAXTHRESH 48
+typedef struct {
+    char metric[32];
+    double relative_pct;   /* percent of the base value; 0 = any change */
+    double absolute;       /* in the metric's unit; 0 = any change */
+} camp_threshold;
+
+/* External backends (command, gpgpusim): what runs and what it reports. */
+#define CAMP_MAXFILES 8
+#define CAMP_MAXMETRICS 32
+#define CAMP_MAXENV 16
+
+typedef struct {
+    char name[32];
+    char regex[512];       /* POSIX extended; group 1 is the value */
+    int required;
+} camp_metric;
+
+typedef struct {
+    char name[256];        /* file name written in the job directory */
+    char template_path[4096];
+} camp_file;
+
+typedef struct {
+    char name[128];
+    char value[1024];
+} camp_env;
+
+/* How a workload runs on an external backend. */
+typedef struct {
+    char command[4096];    /* "" when the workload has none */
+    int nenv;
+    camp_env env[CAMP_MAXENV];
+} camp_wlrun;
+
+/* <execution executor="slurm" ...>: where external jobs run (slurm.h). */
+typedef struct {
+    char executor[8];      /* "local" (also "") or "slurm" */
+    char partition[64];    /* sbatch -p, "" = the cluster's default */
+    char account[64];      /* sbatch -A, "" = none */
+    int array_limit;       /* %P: array tasks running at once, 0 = no limit */
+    char sbatch_options[1024]; /* extra sbatch arguments, split on blanks */
+} camp_cluster;
+
 typedef struct {
     char path[4096];       /* the campaign file */
     char dir[4096];        /* its folder: {campaign_dir} */
@@ -27,24 +91,51 @@ typedef struct {
     char sha256[65];       /* of the file's bytes */
 
     char backend[32];      /* simulator backend: "analytic", ... */
+    char sim_root[4096];   /* gpgpusim: the simulator's folder */
+    char sim_config[4096]; /* gpgpusim: folder of config templates, "" = built-in */
+    char sim_command[4096];/* command: the command template */
+    int nfiles;
+    camp_file files[CAMP_MAXFILES];
+    int nmetrics;
+    camp_metric metrics[CAMP_MAXMETRICS];
+    char sim_fingerprint[65]; /* sha256 of what defines the simulator: in job keys */
+    /* Multi-fidelity: screen on the analytic backend, then run the best
+     * verify_top configs of each predicted front on verify_backend (whose
+     * set-up is in the sim_* fields above). "" when not verifying. */
+    char verify_backend[32];
+    int verify_top;
 
     int nworkloads;
     wl_workload *workloads;   /* nworkloads descriptors, loaded */
+    camp_wlrun *wlrun;        /* nworkloads: how each runs externally */
 
     space_def space;
     int nobjectives;
     camp_objective obj[CAMP_MAXOBJ];
 
-    char strategy[32];     /* exhaustive | random */
+    char strategy[32];     /* exhaustive | random | lhs | nsga2 | ... */
     long budget;           /* evaluations per workload */
+    int nstudy;            /* <study>: strategies compared, 0 = no study */
+    char study[CAMP_MAXSTUDY][32];
+    int study_seeds;       /* seeds per strategy: seed, seed+1, ... */
 
     int jobs;              /* parallel workers, 0 = number of cores */
     double timeout_s;      /* per external job */
     int retries;
+    double grace_s;        /* SIGTERM to SIGKILL */
+    double memory_mb;      /* RLIMIT_AS per job, 0 = none */
+    double output_cap_mb;  /* kept tail of stdout/stderr per job */
+    double backoff_s;      /* first retry delay, doubling */
+    unsigned retry_mask;   /* bit (1 << store_status) for classes retried */
+    camp_cluster cluster;  /* executor and its Slurm settings */
 
     int formats;           /* CAMP_FMT_* bits */
     char paper[16];        /* "a4" or "letter" */
+    int figure_single;     /* 1: figure files sized for one paper column */
     char layout[4096];     /* report layout file, "" for the default */
+    camp_agents agents;
+    int nthresholds;       /* <regression>: thresholds of gpudse compare */
+    camp_threshold thresholds[CAMP_MAXTHRESH];
 } camp_campaign;
 
 /* Parse and validate; on error returns GD_EINPUT (or GD_EENV when the schema
@@ -56,6 +147,16 @@ int camp_load(const char *path, camp_campaign *c, gd_err *err);
  * campaign may not be reachable. */
 int camp_load_meta(const char *path, camp_campaign *c, gd_err *err);
 void camp_free(camp_campaign *c);
+
+/* Name of the root element of an XML file ("campaign", "split-study") and
+ * its name="" attribute (name may be NULL), for dispatching on the kind of
+ * campaign; -1 when it cannot be read (camp_load then says why). */
+int camp_root_name(const char *path, char *out, size_t n, char *name,
+                   size_t nn);
+
+/* The identity of a workload on an external backend (its name, command and
+ * environment), hashed into job keys in place of a descriptor's hash. */
+void camp_run_identity(const char *name, const camp_wlrun *r, char sha[65]);
 
 /* Metrics the backend produces; an objective must name one of them. */
 int camp_backend_known(const char *backend);

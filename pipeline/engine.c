@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,12 +25,13 @@
 #include <cjson/cJSON.h>
 
 #include "analysis.h"
+#include "agents/agents.h"
 #include "backend.h"
 #include "campaign.h"
 #include "report.h"
+#include "batch.h"
 #include "strategy.h"
-
-#define BATCH 256
+#include "verify.h"
 
 typedef struct {
     const eng_opts *o;
@@ -120,6 +122,23 @@ static int check_dir_is_ours(run_t *r, gd_err *err)
     return GD_OK;
 }
 
+/* Take the lock. When its last holder is dead, a process it had just
+ * forked may hold the lock for a moment longer: wait up to 5 s then. */
+static int lock_or_wait(int fd)
+{
+    for (int tries = 0;; tries++) {
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+            return 1;
+        char buf[32] = "";
+        ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+        buf[n > 0 ? n : 0] = '\0';
+        long holder = atol(buf);
+        if ((holder > 0 && kill((pid_t)holder, 0) == 0) || tries >= 100)
+            return 0;
+        usleep(50000);
+    }
+}
+
 static int take_lock(run_t *r, gd_err *err)
 {
     char lock[PATH_MAX];
@@ -128,10 +147,11 @@ static int take_lock(run_t *r, gd_err *err)
     if (r->lock_fd < 0)
         return gd_errf(err, GD_EENV, "%s: cannot open lock: %s", lock,
                        strerror(errno));
-    if (flock(r->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+    if (!lock_or_wait(r->lock_fd)) {
         char pid[32] = "?";
         ssize_t n = pread(r->lock_fd, pid, sizeof pid - 1, 0);
         pid[n > 0 ? n : 1] = '\0';
+        pid[strcspn(pid, "\n")] = '\0';
         return gd_errf(err, GD_EENV, "%s: another gpudse (pid %s) is running "
                        "on this run directory; wait for it or stop it first",
                        r->dir, pid);
@@ -227,65 +247,95 @@ static int write_manifest(run_t *r, const char *finished, uint64_t ok,
     return rc;
 }
 
-static int run_one(run_t *r, strat *st, const wl_workload *w,
-                   const gpu_config *cfg, gd_err *err)
-{
-    store_record rec;
-    memset(&rec, 0, sizeof rec);
-    be_job job = {w, *cfg, r->c.seed, "", NULL};
-    be_job_key(r->be, w, cfg, r->c.seed, job.key);
-    r->planned++;
-    if (store_has(r->st, job.key)) {
-        /* Finished in an earlier session: the strategy still sees it, so
-         * an adaptive search resumes on the same path. */
-        r->skipped++;
-        int rc = store_get(r->st, job.key, &rec, err);
-        if (!rc)
-            strat_observe(st, cfg, &rec);
-        return rc;
-    }
-    memcpy(rec.key, job.key, sizeof rec.key);
-    util_strlcpy(rec.workload, w->name, sizeof rec.workload);
-    util_strlcpy(rec.backend, r->be->name, sizeof rec.backend);
-    util_strlcpy(rec.fidelity, r->be->fidelity, sizeof rec.fidelity);
-    rec.cfg = *cfg;
-    int rc = r->be->run(&job, &rec, err);
-    if (!rc)
-        rc = store_append(r->st, &rec, err);
-    if (rc)
-        return rc;
-    r->ran++;
-    strat_observe(st, cfg, &rec);
-    if (r->o->on_result)
-        r->o->on_result(&rec, r->o->cb_arg);
-    return GD_OK;
-}
-
 static int stopped(const run_t *r)
 {
     return r->o->stop && *r->o->stop;
 }
 
-static int run_workload(run_t *r, const wl_workload *w, gd_err *err)
+static int workers_for(const run_t *r)
 {
-    strat *st;
-    int rc = strat_new(r->c.strategy, &r->c.space, r->c.budget, r->c.seed,
-                       &st, err);
-    if (rc)
-        return rc;
-    gpu_config batch[BATCH];
-    uint64_t ran0 = r->ran, skip0 = r->skipped;
+    if (r->o->jobs > 0)
+        return r->o->jobs;
+    if (r->c.jobs > 0)
+        return r->c.jobs;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+/* One pass of jobs through batch_run: the campaign's search, or (with
+ * fixed lists) the verification of predicted fronts. */
+static int run_phase(run_t *r, const be_backend *be,
+                     const gpu_config *const *fixed, const size_t *nfixed,
+                     const wl_workload *wls, uint64_t total, gd_err *err)
+{
+    char abs[PATH_MAX];
+    if (!realpath(r->dir, abs))
+        return gd_errf(err, GD_EENV, "%s: %s", r->dir, strerror(errno));
+    progress pg;
+    progress_init(&pg, r->o->quiet ? NULL : stderr, total);
+    batch_opts bo = {&r->c, be, r->st, abs, workers_for(r), r->o->stop,
+                     r->o->on_result, r->o->cb_arg, r->log, &pg,
+                     .executor = r->o->executor, .fixed = fixed,
+                     .nfixed = nfixed, .workloads = wls};
+    batch_counts n;
     double t0 = mono_now();
-    size_t n;
-    while (!rc && !stopped(r) && (n = strat_next(st, batch, BATCH)) > 0)
-        for (size_t i = 0; i < n && !rc && !stopped(r); i++)
-            rc = run_one(r, st, w, &batch[i], err);
-    strat_free(st);
+    int rc = batch_run(&bo, &n, err);
+    progress_end(&pg);
     double dt = mono_now() - t0;
-    say(r, "  %-12s %" PRIu64 " jobs run, %" PRIu64 " already in the journal"
-        " (%.2f s)\n", w->name, r->ran - ran0, r->skipped - skip0, dt);
-    logf_(r, "workload %s: ran %" PRIu64 " skipped %" PRIu64 " in %.3f s",
-          w->name, r->ran - ran0, r->skipped - skip0, dt);
+    r->planned += n.planned;
+    r->ran += n.ran;
+    r->skipped += n.skipped;
+    say(r, "  %s: %" PRIu64 " jobs run (%" PRIu64 " failed, %" PRIu64
+        " retried), %" PRIu64 " already in the journal, in %.2f s with %d "
+        "worker(s)\n", be->name, n.ran, n.failed, n.retried, n.skipped, dt,
+        bo.workers);
+    logf_(r, "jobs: ran %" PRIu64 " failed %" PRIu64 " retried %" PRIu64
+          " skipped %" PRIu64 " interrupted %" PRIu64 " in %.3f s, %d workers",
+          n.ran, n.failed, n.retried, n.skipped, n.interrupted, dt, bo.workers);
+    return rc;
+}
+
+/* Multi-fidelity: re-run the best configs of each predicted front on the
+ * verify backend; both kinds of record share the journal, never a front. */
+static int run_verify(run_t *r, gd_err *err)
+{
+    int rc = store_flush(r->st, err);
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, r->dir, "results.jsonl");
+    store_record *recs = NULL;
+    size_t n = 0;
+    if (!rc)
+        rc = store_load_all(path, &recs, &n, err);
+    gpu_config **fixed = NULL;
+    size_t *nfixed = NULL;
+    if (!rc)
+        rc = verify_pick(&r->c, recs, n, &fixed, &nfixed, err);
+    free(recs);
+    wl_workload *wls = calloc((size_t)r->c.nworkloads, sizeof *wls);
+    if (!rc && !wls)
+        rc = gd_errf(err, GD_EENV, "out of memory");
+    uint64_t total = 0;
+    for (int w = 0; !rc && w < r->c.nworkloads; w++)
+        total += nfixed[w];
+    if (!rc) {
+        verify_workloads(&r->c, wls);
+        say(r, "gpudse: verifying %" PRIu64 " predicted-front configs on %s\n",
+            total, r->c.verify_backend);
+        rc = run_phase(r, be_find(r->c.verify_backend),
+                       (const gpu_config *const *)fixed, nfixed, wls, total,
+                       err);
+    }
+    free(wls);
+    verify_free(&r->c, fixed, nfixed);
+    return rc;
+}
+
+static int run_jobs(run_t *r, gd_err *err)
+{
+    r->planned = 0;
+    int rc = run_phase(r, r->be, NULL, NULL, NULL, batch_planned(&r->c), err);
+    if (!rc && r->c.verify_backend[0] && !stopped(r))
+        rc = run_verify(r, err);
     return rc;
 }
 
@@ -320,6 +370,7 @@ static int open_run(run_t *r, gd_err *err)
     r->log = fopen(logp, "a");
     utc_now(r->started, sizeof r->started);
     rc = copy_campaign(r, err);
+    r->planned = batch_planned(&r->c);
     if (!rc)
         rc = write_manifest(r, NULL, 0, 0, err);
     int torn = 0;
@@ -359,6 +410,8 @@ static int finish_run(run_t *r, gd_err *err)
     if (!rc)
         rc = ana_run(r->dir, err);
     if (!rc)
+        rc = agents_annotate(r->dir, err);
+    if (!rc)
         rc = rep_render(r->dir, r->c.layout[0] ? r->c.layout : NULL, err);
     logf_(r, "finished: ok %" PRIu64 " failed %" PRIu64 " rc %d", ok, failed,
           rc);
@@ -381,6 +434,14 @@ int eng_run(const eng_opts *o, char *rundir, size_t rundirsz, gd_err *err)
     if (rc)
         return rc;
     r.be = be_find(r.c.backend);
+    const be_backend *vb = r.c.verify_backend[0] ? be_find(r.c.verify_backend)
+                                                  : NULL;
+    if (vb && vb->check)
+        rc = vb->check(&r.c, err);
+    if (rc || (r.be->check && (rc = r.be->check(&r.c, err)) != GD_OK)) {
+        camp_free(&r.c);
+        return rc;
+    }
     if (o->outdir)
         util_strlcpy(r.dir, o->outdir, sizeof r.dir);
     else
@@ -396,8 +457,8 @@ int eng_run(const eng_opts *o, char *rundir, size_t rundirsz, gd_err *err)
             r.c.strategy, (unsigned long long)space_size(&r.c.space),
             r.c.budget, r.be->name, r.dir);
     }
-    for (int i = 0; !rc && i < r.c.nworkloads && !stopped(&r); i++)
-        rc = run_workload(&r, &r.c.workloads[i], err);
+    if (!rc)
+        rc = run_jobs(&r, err);
     if (!rc && stopped(&r)) {
         gd_err ignore;
         store_flush(r.st, &ignore);

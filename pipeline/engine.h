@@ -19,6 +19,8 @@ typedef struct {
     /* Set (by a signal handler in main) to stop dispatching jobs; the run
      * stays resumable. May be NULL. */
     volatile sig_atomic_t *stop;
+    /* "local" or "slurm" (slurm.h); NULL: the campaign's executor. */
+    const char *executor;
 } eng_opts;
 
 /* Returns GD_OK, GD_EJOBS when any job failed, GD_EINPUT, GD_EENV.

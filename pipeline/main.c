@@ -5,10 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agents/agents.h"
 #include "analysis.h"
 #include "campaign.h"
 #include "engine.h"
 #include "report.h"
+#include "status.h"
+#include "machine.h"
+#include "split.h"
+#include "splitcal.h"
+#include "calibrate.h"
+#include "fromlog.h"
+#include "simcmd.h"
+#include "compare.h"
+#include "jobrun.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -24,15 +34,30 @@ static const char usage_text[] =
     "Batch design-space exploration for GPU architecture studies.\n"
     "\n"
     "commands:\n"
-    "  run CAMPAIGN [-o DIR] [-j N] [-q]\n"
+    "  run CAMPAIGN [-o DIR] [-j N] [-q] [--executor local|slurm]\n"
     "                      run a campaign to a finished run directory\n"
     "                      (default DIR: runs/<campaign name>/); an existing\n"
     "                      run directory of the same campaign is resumed\n"
+    "  job-run JOBDIR      run one prepared external job (a Slurm task)\n"
     "  validate CAMPAIGN   check a campaign file and print what it would run\n"
     "  analyze DIR         recompute analysis.json from a run directory\n"
     "  report DIR [--layout FILE]\n"
     "                      re-render report.pdf, figures/ and results.csv\n"
     "                      from a run directory alone\n"
+    "  annotate DIR        rewrite annotations.json (agents; docs/agents.md)\n"
+    "  status DIR          show a run's progress from its files (while it\n"
+    "                      runs or after)\n"
+    "  machine probe [-o FILE] | machine show NAME\n"
+    "                      describe this machine's cores as split devices\n"
+    "  calibrate-machine [MACHINE] [-o FILE]\n"
+    "                      fit the split cost model to measured timings\n"
+    "  split run|validate CAMPAIGN [-o DIR] [-q]\n"
+    "                      run a <split-study> campaign\n"
+    "  workload from-log LOG -o W.xml   descriptor from a GPGPU-Sim log\n"
+    "  calibrate -w W.xml -r REF.csv -o OUT.xml   fit a descriptor (docs/model.md)\n"
+    "  sim -w W.xml [--config k=v,...|--configs CSV]   embedded-model prediction\n"
+    "  compare BASE_DIR NEW_DIR [--junit FILE] [--threshold METRIC=PCT[,ABS]]\n"
+    "                      regression check of NEW against BASE (exit 1 on one)\n"
     "  help                show this text\n"
     "\n"
     "options:\n"
@@ -73,9 +98,15 @@ static int cmd_run(int argc, char **argv)
     o.stop = &stop_requested;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        if ((!strcmp(a, "-o") || !strcmp(a, "-j")) && i + 1 >= argc)
+        if ((!strcmp(a, "-o") || !strcmp(a, "-j")
+             || !strcmp(a, "--executor")) && i + 1 >= argc)
             return usage_error("option %s needs a value", a);
-        if (!strcmp(a, "-o")) {
+        if (!strcmp(a, "--executor")) {
+            o.executor = argv[++i];
+            if (strcmp(o.executor, "local") && strcmp(o.executor, "slurm"))
+                return usage_error("--executor is local or slurm, not "
+                                   "\"%s\"", o.executor);
+        } else if (!strcmp(a, "-o")) {
             o.outdir = argv[++i];
         } else if (!strcmp(a, "-j")) {
             long n;
@@ -98,8 +129,19 @@ static int cmd_run(int argc, char **argv)
         return usage_error("%s", "run needs a campaign file");
     install_signals();
     gd_err err = {0, ""};
-    char dir[4096] = "";
-    int rc = eng_run(&o, dir, sizeof dir, &err);
+    char dir[4096] = "", root[64], name[64];
+    int rc;
+    if (camp_root_name(o.campaign_path, root, sizeof root, name, sizeof name)
+            == 0 && !strcmp(root, "split-study")) {
+        /* the multi-GPU split study: its own kind of campaign */
+        rc = split_run(o.campaign_path, o.outdir, o.quiet, &err);
+        if (o.outdir)
+            snprintf(dir, sizeof dir, "%s", o.outdir);
+        else
+            snprintf(dir, sizeof dir, "runs/%s", name);
+    } else {
+        rc = eng_run(&o, dir, sizeof dir, &err);
+    }
     if (rc == GD_OK || rc == GD_EJOBS) {
         printf("report: %s/report.pdf\n", dir);
         return rc;
@@ -177,6 +219,16 @@ static const struct {
     {"validate", cmd_validate},
     {"analyze", cmd_analyze},
     {"report", cmd_report},
+    {"status", cmd_status},
+    {"annotate", cmd_annotate},
+    {"machine", cmd_machine},
+    {"calibrate-machine", cmd_calibrate_machine},
+    {"split", cmd_split},
+    {"workload", cmd_workload},
+    {"calibrate", cmd_calibrate},
+    {"sim", cmd_sim},
+    {"job-run", cmd_job_run},
+    {"compare", cmd_compare},
 };
 
 int main(int argc, char **argv)

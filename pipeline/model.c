@@ -1,7 +1,9 @@
-/* model: analytical model v1 of a Fermi/GTX480-class GPU in GPGPU-Sim —
- * occupancy as GPGPU-Sim computes it, per-wave MWP-CWP-style timing bounds,
- * footprint-based cache hit rates, area and power. Every constant and
- * equation is documented with its source in docs/model.md. */
+/* model: analytical model v2 of a Fermi/GTX480-class GPU in GPGPU-Sim —
+ * occupancy as GPGPU-Sim computes it, per-launch MWP-CWP-style throughput
+ * bounds plus the unhidden latency of one CTA (fill and drain, barriers),
+ * burst queueing at L2 and DRAM, footprint-based cache hit rates, area and
+ * power. Every constant and equation is documented with its source in
+ * docs/model.md. */
 #include "model.h"
 
 #include <math.h>
@@ -30,22 +32,21 @@
 #define DISPATCH_MAX 2.0       /* operand collector: 2 SP in/out ports */
 
 /* ---- Latencies in core cycles ---- */
-#define LAT_ALU 8.0            /* 4-5 cycle FU + operand collect/writeback */
+#define LAT_ALU 11.0           /* issue + operand collect (2-3) + FU latency 4-5 + writeback; fitted */
 #define LAT_SFU 16.0
-#define LAT_SH 30.0            /* -gpgpu_smem_latency 26 + pipeline */
+#define LAT_SH 38.0            /* -gpgpu_smem_latency 26 + operand collect + writeback */
 #define LAT_CONST 20.0
 #define LAT_L1 35.0            /* -gpgpu_l1_latency 35 */
 #define LAT_L2 147.0           /* averagemflatency of L2-hit runs */
 #define LAT_DRAM 130.0         /* extra on an L2 miss: dram_latency 100 + tRCD/CL */
 #define LAT_ATOM 20.0          /* ROP read-modify-write on top of an L2 hit */
-#define LAT_SYNC 10.0          /* barrier release */
+#define LAT_SYNC 60.0          /* barrier: drain of the last warp's accesses + release + refetch; fitted */
 
 /* ---- Efficiencies ---- */
-#define L1_RESERVE 0.5         /* share of L1 lines free for in-flight fills */
+#define L1_RESERVE 0.75        /* share of L1 lines in-flight fills can hold before set conflicts fail reservations (estimate) */
 #define DRAM_SECTOR_EFF 0.5    /* a 32-B sector occupies a 64-B BL8 burst */
 #define DRAM_SCHED_EFF 0.93    /* dram_eff of the saturated vecadd log */
 #define ATOM_CYCLES 1.0        /* L2 slice cycles per atomic transaction */
-#define L2_CLIFF 2.0           /* LRU thrash exponent of the L2 fit */
 #define L2_WR_CYCLES 3.0       /* L2 slice cycles per write request (estimate) */
 
 /* ---- Area (mm^2, 40 nm) ---- */
@@ -78,10 +79,10 @@
 
 const char *model_version(void)
 {
-    return "analytic-1.0";
+    return "analytic-2.0";
 }
 
-/* Per-warp event counts and the wave-independent facts of one kernel. */
+/* Per-warp event counts and the launch-independent facts of one kernel. */
 typedef struct {
     double wpc;                /* warps per CTA */
     double I, dep;             /* warp insns; mean dependent latency */
@@ -89,13 +90,12 @@ typedef struct {
     double sm_cycles_sp, sm_cycles_sfu;
 } kfacts;
 
-/* Everything one wave contributes to the kernel totals. */
+/* What one launch of a kernel contributes to the totals. */
 typedef struct {
     double t, t_comp, t_mem_lat, t_mem_bw, t_lat;
     double l1_acc, l1_miss, l2_acc, l2_miss, dram_bytes, flits;
-    double warps_per_sm;       /* mean over active SMs */
-    double dram_util;          /* DRAM busy fraction of the wave */
-} wave_out;
+    double occ_weighted, dram_stall;
+} launch_out;
 
 typedef struct {
     double cycles, insns, warp_insns, thread_insns, sfu_ops, shared_acc;
@@ -103,6 +103,12 @@ typedef struct {
     double occ_weighted, dram_stall;
     double t_comp, t_mem_lat, t_mem_bw, t_lat;
 } totals;
+
+/* Memory behaviour of one warp at a given residency. */
+typedef struct {
+    double h1, h2, fit2;
+    double l1_miss, rd_sect, l2_acc, dram_sect, inj, ej;
+} mem_events;
 
 static double minf(double a, double b) { return a < b ? a : b; }
 static double maxf(double a, double b) { return a > b ? a : b; }
@@ -167,96 +173,165 @@ static double l2_bytes(const gpu_config *c)
     return c->l2_sets * L1_LINE * L2_WAYS * SUBPART_PER_CH * c->n_mem;
 }
 
-/* One wave: n CTAs on the busiest SM, gpu_ctas CTAs on active_sms SMs. */
-static void wave(const wl_kernel *k, const kfacts *f, const gpu_config *c,
-                 int n, int gpu_ctas, int active_sms, wave_out *o)
+/* r^p for the scheduler overlap exponents (3, 3.5, 4) without pow(). */
+static double pow_p(double r, double p)
 {
-    double N = n * f->wpc, gw = gpu_ctas * f->wpc;
-    double s = c->num_sched_per_core;
-    /* Cache hit rates from footprint against capacity. */
+    if (p == 4.0) {
+        double r2 = r * r;
+        return r2 * r2;
+    }
+    if (p == 3.0)
+        return r * r * r;
+    if (p == 3.5)
+        return r * r * r * sqrt(r);
+    return pow(r, p);
+}
+
+static double root_p(double s, double p)
+{
+    return p == 4.0 ? sqrt(sqrt(s)) : p == 3.0 ? cbrt(s) : pow(s, 1.0 / p);
+}
+
+/* Smooth maximum (p-norm) of n non-negative terms. */
+static double smax(const double *x, int n, double p)
+{
+    double m = 0, s = 0;
+    for (int i = 0; i < n; i++)
+        m = maxf(m, x[i]);
+    if (m <= 0)
+        return 0;
+    for (int i = 0; i < n; i++)
+        s += pow_p(x[i] / m, p);
+    return m * root_p(s, p);
+}
+
+/* Cache hit rates and per-warp memory events with nr CTAs resident. */
+static void mem_of(const wl_kernel *k, const kfacts *f, const gpu_config *c,
+                   int nr, mem_events *m)
+{
     double c1 = c->l1_sets * L1_LINE * L1_WAYS;
-    double ws1 = k->footprint_kb_per_cta * 1024.0 * n * sched_ws(c->scheduler);
-    double h1 = k->l1_reuse * (ws1 > 0 ? minf(1.0, c1 / ws1) : 1.0);
+    double ws1 = k->footprint_kb_per_cta * 1024.0 * nr * sched_ws(c->scheduler);
+    m->h1 = k->l1_reuse * (ws1 > c1 ? c1 / ws1 : 1.0);
     double fp2 = k->footprint_kb_total * 1024.0;
-    double fit2 = fp2 > 0 ? pow(minf(1.0, l2_bytes(c) / fp2), L2_CLIFF) : 1.0;
-    double h2 = k->l2_reuse * fit2;
-    /* Per-warp memory events. */
-    double l1_miss = f->ld_lines * (1 - h1);
-    double rd_sect = l1_miss * L1_LINE / SECTOR;
-    double l2_acc = rd_sect + f->st_sect + f->atom_tx;
-    double dram_sect = rd_sect * (1 - h2) + f->st_sect * (1 - fit2);
-    double inj = l1_miss + f->st_tx * ceil((k->st_sectors * SECTOR + PKT_HDR)
-                                           / FLIT) + f->atom_tx;
-    double ej = l1_miss * ceil((L1_LINE + PKT_HDR) / FLIT) + f->st_tx
-                + f->atom_tx;
-    /* Latencies. */
-    double lat_miss = LAT_L2 + (1 - h2) * LAT_DRAM;
-    double lat_ld = h1 * LAT_L1 + (1 - h1) * lat_miss;
+    double f2 = fp2 > 0 ? minf(1.0, l2_bytes(c) / fp2) : 1.0;
+    m->fit2 = f2 * f2;                         /* L2_CLIFF = 2 */
+    m->h2 = k->l2_reuse * m->fit2;
+    m->l1_miss = f->ld_lines * (1 - m->h1);
+    m->rd_sect = m->l1_miss * L1_LINE / SECTOR;
+    m->l2_acc = m->rd_sect + f->st_sect + f->atom_tx;
+    m->dram_sect = m->rd_sect * (1 - m->h2) + f->st_sect * (1 - m->fit2);
+    m->inj = m->l1_miss + f->st_tx * ceil((k->st_sectors * SECTOR + PKT_HDR)
+                                          / FLIT) + f->atom_tx;
+    m->ej = m->l1_miss * ceil((L1_LINE + PKT_HDR) / FLIT) + f->st_tx
+            + f->atom_tx;
+}
+
+/* Burst queueing: when the resident warps of every active SM issue the
+ * loads of one round trip together, the mean request waits half the time
+ * the busiest server needs to drain the burst. Returns the mean loaded
+ * latency of an L1 read miss. */
+static double loaded_miss_latency(const wl_kernel *k, const kfacts *f,
+                                  const gpu_config *c, const mem_events *m,
+                                  double warps_per_sm, int active_sms)
+{
+    double waits = k->mem_waits > 1 ? k->mem_waits : 1;
+    double per_sm = minf(MSHR, warps_per_sm * m->l1_miss / waits
+                               + warps_per_sm * f->st_tx / waits);
+    double burst = active_sms * per_sm;          /* line requests */
+    double nsub = SUBPART_PER_CH * c->n_mem;
+    double q_l2 = 0.5 * burst * (L1_LINE / SECTOR) / nsub;
+    double dram_bpc = c->n_mem * DRAM_BYTES_PER_CLK * DRAM_HZ / CORE_HZ
+                      * DRAM_SCHED_EFF * DRAM_SECTOR_EFF;
+    double q_dram = 0.5 * burst * (1 - m->h2) * L1_LINE / dram_bpc;
+    return LAT_L2 + q_l2 + (1 - m->h2) * (LAT_DRAM + q_dram);
+}
+
+/* One CTA's latency: a warp's dependent chain, its round trips to memory
+ * (L1 read misses at latency lat_miss), and at every barrier the release
+ * plus the skew of the CTA's other warps through the MEM pipe (MWP-CWP
+ * Synch_cost with the departure delay of one warp's segment). */
+static double cta_latency(const wl_kernel *k, const kfacts *f,
+                          const mem_events *m, double lat_miss)
+{
+    double lat_ld = m->h1 * LAT_L1 + (1 - m->h1) * lat_miss;
     double nw = k->insn_ld_global + k->insn_atomic;
     double lat_wait = nw > 0 ? (k->insn_ld_global * lat_ld
-                                + k->insn_atomic * (LAT_L2 + LAT_ATOM)) / nw
+                                + k->insn_atomic * (lat_miss + LAT_ATOM)) / nw
                              : lat_miss;
-    /* Latency bound: one warp's dependent chain. */
-    o->t_lat = f->I * f->dep / k->ilp + k->mem_waits * lat_wait
-               + k->insn_sync * LAT_SYNC;
-    /* Compute bounds: schedulers, SP, SFU and memory pipelines. */
+    double seg = f->mem_pipe / (k->insn_sync + 1);
+    return f->I * f->dep / k->ilp + k->mem_waits * lat_wait
+           + k->insn_sync * (LAT_SYNC + (f->wpc - 1) * seg);
+}
+
+/* One launch: G CTAs over S SMs, n resident per SM at most. The busiest SM
+ * runs cmax CTAs, nr at a time. Time = smooth max of the throughput bounds
+ * over the launch plus one CTA's latency (fill and drain are not hidden). */
+static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
+                   int n, launch_out *o)
+{
+    int S = c->n_clusters * c->cores_per_cluster, G = k->grid_ctas;
+    int active = G < S ? G : S;
+    int cmax = (G + S - 1) / S;
+    int nr = cmax < n ? cmax : n;
+    double N = nr * f->wpc, W = G * f->wpc, s = c->num_sched_per_core;
+    mem_events m;
+    mem_of(k, f, c, nr, &m);
+    /* Latencies (loaded). */
+    double lat_miss = loaded_miss_latency(k, f, c, &m, N, active);
+    double lat_miss0 = LAT_L2 + (1 - m.h2) * LAT_DRAM;
+    double L = cta_latency(k, f, &m, lat_miss);
+    double L0 = cta_latency(k, f, &m, lat_miss0);
+    /* Per-CTA throughput on one SM. */
     double pool = N / s;
     if (c->scheduler == SCHED_TWO_LEVEL)
         pool = minf(pool, TWO_LEVEL_POOL);
     double rate = minf(1.0, pool * k->ilp / f->dep);
-    double t_issue = N * f->I / minf(s * rate, DISPATCH_MAX);
-    double t_units = maxf(t_issue, maxf(N * f->sm_cycles_sp,
-                                        N * f->sm_cycles_sfu));
-    double t_pipe = N * f->mem_pipe;
-    o->t_comp = maxf(t_units, t_pipe);
-    /* Memory: outstanding misses (Little's law), L2 slices, DRAM,
-     * cluster ports, the hottest atomic slice. */
     double outstanding = minf(MSHR, c->l1_sets * L1_WAYS * L1_RESERVE);
-    o->t_mem_lat = N * l1_miss * lat_miss / outstanding;
+    double per_cta[5] = {
+        f->wpc * f->I / minf(s * rate, DISPATCH_MAX),
+        f->wpc * f->sm_cycles_sp,
+        f->wpc * f->sm_cycles_sfu,
+        f->wpc * f->mem_pipe,
+        f->wpc * (m.l1_miss / outstanding + f->st_tx / MSHR) * lat_miss,
+    };
+    double p = sched_overlap(c->scheduler);
+    double t_cta = smax(per_cta, 5, p);
+    /* GPU-wide bandwidth bounds over the whole launch. */
     double nsub = SUBPART_PER_CH * c->n_mem;
-    double t_l2 = gw * (l2_acc + f->st_tx * (L2_WR_CYCLES - 1)) / nsub;
+    double t_l2 = W * (m.l2_acc + f->st_tx * (L2_WR_CYCLES - 1)) / nsub
+                  / k->mem_eff;
     double dram_bpc = c->n_mem * DRAM_BYTES_PER_CLK * DRAM_HZ / CORE_HZ
                       * DRAM_SCHED_EFF * DRAM_SECTOR_EFF;
-    double t_dram = gw * dram_sect * SECTOR / dram_bpc;
-    int per_cluster = (active_sms + c->n_clusters - 1) / c->n_clusters;
+    double t_dram = W * m.dram_sect * SECTOR / dram_bpc / k->mem_eff;
+    int per_cluster = (active + c->n_clusters - 1) / c->n_clusters;
     if (per_cluster > c->cores_per_cluster)
         per_cluster = c->cores_per_cluster;
-    double t_port = N * per_cluster * maxf(inj, ej);
-    double t_atom = gw * f->atom_tx * k->atom_hot * ATOM_CYCLES;
-    o->t_mem_bw = maxf(maxf(t_l2, t_dram), maxf(t_port, t_atom));
-    double p = sched_overlap(c->scheduler);
-    /* Issue and the MEM pipe are separate terms: a shared or constant
-     * access holds both a scheduler slot and the single MEM pipe. */
-    o->t = pow(pow(t_units, p) + pow(t_pipe, p) + pow(o->t_mem_lat, p)
-               + pow(o->t_mem_bw, p) + pow(o->t_lat, p), 1.0 / p);
-    /* GPU-wide counts of this wave (GPGPU-Sim's L1D counts loads+stores). */
-    o->l1_acc = gw * (f->ld_lines + f->st_tx);
-    o->l1_miss = gw * (l1_miss + f->st_tx);
-    o->l2_acc = gw * l2_acc;
-    o->l2_miss = gw * (rd_sect * (1 - h2) + f->st_sect);
-    o->dram_bytes = gw * dram_sect * SECTOR;
-    o->flits = gw * (inj + ej);
-    o->warps_per_sm = gw / active_sms;
-    /* DRAM queue-full proxy: utilisation^8 of each sub-partition. */
-    o->dram_util = clamp01(t_dram / o->t);
-}
-
-static void add_wave(totals *t, const wave_out *w, int times, double nsub)
-{
-    double m = times;
-    t->cycles += m * w->t;
-    t->l1_acc += m * w->l1_acc;
-    t->l1_miss += m * w->l1_miss;
-    t->l2_acc += m * w->l2_acc;
-    t->l2_miss += m * w->l2_miss;
-    t->dram_bytes += m * w->dram_bytes;
-    t->flits += m * w->flits;
-    t->occ_weighted += m * w->t * w->warps_per_sm / SM_MAX_WARPS;
-    t->dram_stall += m * w->t * nsub * pow(w->dram_util, 8.0);
-    t->t_comp += m * w->t_comp;
-    t->t_mem_lat += m * w->t_mem_lat;
-    t->t_mem_bw += m * w->t_mem_bw;
-    t->t_lat += m * w->t_lat;
+    double t_port = cmax * f->wpc * per_cluster * maxf(m.inj, m.ej);
+    double t_atom = W * f->atom_tx * k->atom_hot * ATOM_CYCLES;
+    double t_bw = maxf(maxf(t_l2, t_dram), maxf(t_port, t_atom));
+    double t_sm = cmax * t_cta;
+    double t_rounds = ((double)cmax / nr - 1) * L;
+    double terms[3] = {t_sm, t_rounds, t_bw};
+    /* Fill and drain: the first CTAs wait under the launch's initial burst
+     * (loaded latency L), the last ones drain without contention (L0). */
+    double fill_drain = 0.5 * (L + L0);
+    o->t = smax(terms, 3, p) + fill_drain;
+    o->t_comp = cmax * smax(per_cta, 4, p);
+    o->t_mem_lat = cmax * per_cta[4] + t_rounds + fill_drain;
+    o->t_mem_bw = t_bw;
+    o->t_lat = fill_drain;
+    /* GPU-wide counts (GPGPU-Sim's L1D counts loads and stores). */
+    o->l1_acc = W * (f->ld_lines + f->st_tx);
+    o->l1_miss = W * (m.l1_miss + f->st_tx);
+    o->l2_acc = W * m.l2_acc;
+    o->l2_miss = W * (m.rd_sect * (1 - m.h2) + f->st_sect);
+    o->dram_bytes = W * m.dram_sect * SECTOR;
+    o->flits = W * (m.inj + m.ej);
+    /* Mean resident warps over active SMs: each SM runs G/active CTAs of
+     * the busiest SM's cmax, nr at a time. */
+    o->occ_weighted = o->t * N / SM_MAX_WARPS * ((double)G / active) / cmax;
+    double u = clamp01(t_dram / o->t), u2 = u * u, u4 = u2 * u2;
+    o->dram_stall = o->t * nsub * u4 * u4;      /* utilisation^8 */
 }
 
 /* One kernel (all its launches) into t; returns its cycles. */
@@ -265,24 +340,12 @@ static double eval_kernel(const wl_kernel *k, const gpu_config *c, int n,
 {
     kfacts f;
     kernel_facts(k, &f);
-    int sms = c->n_clusters * c->cores_per_cluster;
-    int per_wave = n * sms, total = k->grid_ctas;
-    int reps = (total + per_wave - 1) / per_wave;
-    int rest = total - (reps - 1) * per_wave;
-    totals one;
-    memset(&one, 0, sizeof one);
-    wave_out w;
-    double nsub = SUBPART_PER_CH * c->n_mem;
-    if (reps > 1) {
-        wave(k, &f, c, n, per_wave, sms, &w);
-        add_wave(&one, &w, reps - 1, nsub);
-    }
-    wave(k, &f, c, (rest + sms - 1) / sms, rest, rest < sms ? rest : sms, &w);
-    add_wave(&one, &w, 1, nsub);
+    launch_out one;
+    launch(k, &f, c, n, &one);
     double L = k->launches;
-    double threads = (double)total * k->threads_per_cta * L;
-    double warps = (double)total * f.wpc * L;
-    t->cycles += L * one.cycles;
+    double threads = (double)k->grid_ctas * k->threads_per_cta * L;
+    double warps = (double)k->grid_ctas * f.wpc * L;
+    t->cycles += L * one.t;
     t->insns += threads * k->thread_insns;
     t->warp_insns += warps * k->warp_insns;
     t->thread_insns += threads * k->thread_insns;
@@ -300,7 +363,7 @@ static double eval_kernel(const wl_kernel *k, const gpu_config *c, int n,
     t->t_mem_lat += L * one.t_mem_lat;
     t->t_mem_bw += L * one.t_mem_bw;
     t->t_lat += L * one.t_lat;
-    return L * one.cycles;
+    return L * one.t;
 }
 
 static int bottleneck_of(const totals *t)

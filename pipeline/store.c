@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
@@ -284,6 +285,7 @@ static void keyset_add(key_set *s, const char *k, off_t off, size_t len)
 struct store {
     char path[PATH_MAX];
     int fd;
+    util_buf line;        /* reused by store_append */
     key_set keys;
     int unsynced;
 };
@@ -445,13 +447,20 @@ int store_append_line(store *s, const char *key, const char *json,
         return gd_errf(err, GD_EENV, "%s: a journal record must be one "
                        "non-empty line", s->path);
     off_t before = lseek(s->fd, 0, SEEK_END);
-    util_buf b;
-    util_buf_init(&b);
-    util_buf_add(&b, json, len);
-    util_buf_add(&b, "\n", 1);
-    int bad = write_all(s->fd, b.s, b.len);
+    /* the line and its newline in one write(): a reader or a crash sees a
+     * whole line or a torn tail, never two half records */
+    struct iovec iov[2] = {{(void *)json, len}, {(void *)"\n", 1}};
+    ssize_t w = writev(s->fd, iov, 2);
+    size_t done = w > 0 ? (size_t)w : 0;
+    int bad = 0;
+    if (w < 0 && errno != EINTR)
+        bad = 1;
+    else if (done < len)  /* a short write: finish the line */
+        bad = write_all(s->fd, json + done, len - done)
+              || write_all(s->fd, "\n", 1);
+    else if (done == len)
+        bad = write_all(s->fd, "\n", 1);
     int e = errno;
-    util_buf_free(&b);
     if (bad) {
         if (before >= 0 && ftruncate(s->fd, before) != 0) {
             /* the torn tail is cut on the next open */
@@ -467,12 +476,9 @@ int store_append_line(store *s, const char *key, const char *json,
 
 int store_append(store *s, const store_record *r, gd_err *err)
 {
-    util_buf b;
-    util_buf_init(&b);
-    store_record_to_json(r, &b);
-    int rc = store_append_line(s, r->key, b.s, err);
-    util_buf_free(&b);
-    return rc;
+    s->line.len = 0;  /* one buffer reused for every record */
+    store_record_to_json(r, &s->line);
+    return store_append_line(s, r->key, s->line.s, err);
 }
 
 int store_flush(store *s, gd_err *err)
@@ -493,6 +499,7 @@ int store_close(store *s, gd_err *err)
         rc = gd_errf(err, GD_EENV, "%s: close failed: %s", s->path,
                      strerror(errno));
     free(s->keys.e);
+    util_buf_free(&s->line);
     free(s);
     return rc;
 }

@@ -1,5 +1,6 @@
 /* strategy: proposes the configs to evaluate for one workload, within the
- * campaign's budget, reproducibly from the seed. */
+ * campaign's budget, reproducibly from the seed. Strategies: exhaustive,
+ * random, lhs, nsga2, surrogate, agent. */
 #ifndef GPUDSE_STRATEGY_H
 #define GPUDSE_STRATEGY_H
 
@@ -8,19 +9,36 @@
 #include "util.h"
 #include "space.h"
 #include "store.h"
+#include "campaign.h"
 
 typedef struct strat strat;
 
-/* Create the strategy `name` over space s with budget evaluations. */
+/* Create the strategy `name` over space s with budget evaluations. Adaptive
+ * strategies optimise maximize ipc / minimize area_mm2 until
+ * strat_set_objectives says otherwise. */
 int strat_new(const char *name, const space_def *s, long budget,
               uint64_t seed, strat **out, gd_err *err);
-/* Next batch of at most max configs; returns the count, 0 when done. */
+/* The objectives adaptive strategies optimise (the campaign's); call before
+ * the first strat_next. n in 1..CAMP_MAXOBJ. */
+int strat_set_objectives(strat *st, const camp_objective *obj, int n,
+                         gd_err *err);
+/* How many configs an adaptive strategy proposes per round before it needs
+ * their results (default 8; set it to the number of workers). */
+void strat_set_batch(strat *st, size_t n);
+/* Next batch of at most max configs; returns the count. Adaptive
+ * strategies return fewer (or 0) while results of earlier proposals are
+ * still outstanding; strat_done tells the end apart from waiting. With every
+ * proposal observed, 0 means done. */
 size_t strat_next(strat *st, gpu_config *out, size_t max);
+/* 1 when the strategy will propose nothing more (budget or space spent). */
+int strat_done(const strat *st);
 /* Tell the strategy the outcome of a config it proposed (or that the journal
  * already held, on resume), so adaptive strategies can use it. */
 void strat_observe(strat *st, const gpu_config *c, const store_record *r);
 void strat_free(strat *st);
 /* Whether name is a known strategy. */
 int strat_known(const char *name);
+/* "exhaustive, random, lhs, ..." for messages. */
+const char *strat_names(void);
 
 #endif

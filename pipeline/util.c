@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <openssl/evp.h>
+#include <openssl/sha.h>
 
 #ifndef GPUDSE_DATADIR
 #define GPUDSE_DATADIR "/usr/local/share/gpudse"
@@ -20,10 +20,14 @@
 int gd_errf(gd_err *err, int code, const char *fmt, ...)
 {
     if (err) {
+        /* Format apart first: callers may pass err->msg as an argument
+         * ("cannot create %s: %s", dir, err->msg). */
+        char msg[sizeof err->msg];
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        vsnprintf(msg, sizeof msg, fmt, ap);
         va_end(ap);
+        memcpy(err->msg, msg, sizeof msg);
         err->code = code;
     }
     return code;
@@ -108,8 +112,23 @@ int util_read_file(const char *path, char **out, size_t *len, gd_err *err)
     return GD_OK;
 }
 
+static int write_file(const char *path, const void *data, size_t len,
+                      int sync, gd_err *err);
+
 int util_write_file_atomic(const char *path, const void *data, size_t len,
                            gd_err *err)
+{
+    return write_file(path, data, len, 1, err);
+}
+
+int util_write_file_replace(const char *path, const void *data, size_t len,
+                            gd_err *err)
+{
+    return write_file(path, data, len, 0, err);
+}
+
+static int write_file(const char *path, const void *data, size_t len,
+                      int sync, gd_err *err)
 {
     char tmp[PATH_MAX];
     if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid())
@@ -135,7 +154,7 @@ int util_write_file_atomic(const char *path, const void *data, size_t len,
         p += w;
         left -= (size_t)w;
     }
-    if (fsync(fd) != 0 || close(fd) != 0) {
+    if ((sync && fsync(fd) != 0) || close(fd) != 0) {
         int e = errno;
         unlink(tmp);
         return gd_errf(err, GD_EENV, "%s: cannot flush: %s", path,
@@ -223,10 +242,11 @@ static void hex_digest(const unsigned char *md, unsigned len, char *out)
 
 void util_sha256_hex(const void *data, size_t len, char out[65])
 {
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned mdlen = 0;
-    EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL);
-    hex_digest(md, mdlen, out);
+    /* the one-shot call: no context allocation per hash (job keys are
+     * hashed once per job, in the engine's hot loop) */
+    unsigned char md[SHA256_DIGEST_LENGTH];
+    SHA256(data, len, md);
+    hex_digest(md, SHA256_DIGEST_LENGTH, out);
 }
 
 int util_sha256_file(const char *path, char out[65], gd_err *err)

@@ -48,6 +48,12 @@ int util_read_file(const char *path, char **out, size_t *len, gd_err *err);
 int util_write_file_atomic(const char *path, const void *data, size_t len,
                            gd_err *err);
 
+/* The same rename-into-place write without fsync: readers never see half a
+ * file, but a power cut may lose it. For advisory files (job status, pgid)
+ * that are cheap to lose and written once per job. */
+int util_write_file_replace(const char *path, const void *data, size_t len,
+                            gd_err *err);
+
 /* mkdir -p. */
 int util_mkdirs(const char *path, gd_err *err);
 int util_path_exists(const char *path);

@@ -55,6 +55,7 @@ static const wl_field wl_fields[] = {
     {"params", "footprint_kb_total", KF(footprint_kb_total), 0, 0, 0, 1e12, 0},
     {"params", "ilp", KF(ilp), 0, 0, 1, 64, 1},
     {"params", "mem_waits", KF(mem_waits), 0, 0, 0, 1e12, 0},
+    {"params", "mem_eff", KF(mem_eff), 0, 0, 0.05, 1, 1},
 };
 #undef KF
 #define WL_NFIELDS (sizeof wl_fields / sizeof wl_fields[0])
@@ -316,6 +317,83 @@ int wl_load_file(const char *path, wl_workload *out, gd_err *err)
     return rc;
 }
 
+/* Attribute text of s with XML's special characters escaped. */
+static void put_escaped(FILE *fp, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", fp); break;
+        case '<': fputs("&lt;", fp); break;
+        case '>': fputs("&gt;", fp); break;
+        case '"': fputs("&quot;", fp); break;
+        default: fputc(*s, fp);
+        }
+    }
+}
+
+/* Comment text: no "--" (not allowed in XML comments), no trailing '-'. */
+static void put_comment(FILE *fp, const char *s)
+{
+    fputs("<!-- ", fp);
+    for (; *s; s++)
+        fputc(*s == '-' && (s[1] == '-' || s[1] == '\0') ? '~' : *s, fp);
+    fputs(" -->\n", fp);
+}
+
+static void put_fields(FILE *fp, const wl_kernel *k, const char *elem)
+{
+    int col = 0;
+    for (size_t i = 0; i < WL_NFIELDS; i++) {
+        const wl_field *f = &wl_fields[i];
+        if (strcmp(f->elem, elem) != 0)
+            continue;
+        const char *p = (const char *)k + f->off;
+        if (col++ && col % 6 == 1)
+            fputs("\n     ", fp);
+        if (f->is_int)
+            fprintf(fp, " %s=\"%d\"", f->attr, *(const int *)p);
+        else
+            fprintf(fp, " %s=\"%.9g\"", f->attr, *(const double *)p);
+    }
+}
+
+int wl_to_xml(const wl_workload *w, const char *comment, char **out,
+              gd_err *err)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    if (!fp)
+        return gd_errf(err, GD_EENV, "cannot allocate a descriptor buffer");
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", fp);
+    if (comment && *comment)
+        put_comment(fp, comment);
+    fprintf(fp, "<workload name=\"");
+    put_escaped(fp, w->name);
+    fputs("\" description=\"", fp);
+    put_escaped(fp, w->description);
+    fputs("\">\n", fp);
+    for (int i = 0; i < w->nkernels; i++) {
+        const wl_kernel *k = &w->k[i];
+        fputs("  <kernel name=\"", fp);
+        put_escaped(fp, k->name);
+        fputc('"', fp);
+        put_fields(fp, k, "kernel");
+        fputs(">\n    <mix", fp);
+        put_fields(fp, k, "mix");
+        fputs("/>\n    <params", fp);
+        put_fields(fp, k, "params");
+        fputs("/>\n  </kernel>\n", fp);
+    }
+    fputs("</workload>\n", fp);
+    if (fclose(fp) != 0 || !buf) {
+        free(buf);
+        return gd_errf(err, GD_EENV, "cannot write a descriptor buffer");
+    }
+    *out = buf;
+    return GD_OK;
+}
+
 static int cmp_names(const void *a, const void *b)
 {
     return strcmp((const char *)a, (const char *)b);
@@ -413,4 +491,13 @@ int wl_load_builtin(const char *name, wl_workload *out, gd_err *err)
                        "workload '%s', expected '%s' (its file name)", path,
                        out->name, name);
     return GD_OK;
+}
+
+int wl_load_named(const char *what, wl_workload *out, gd_err *err)
+{
+    size_t l = strlen(what);
+    if (util_path_exists(what) || strchr(what, '/')
+        || (l > 4 && strcmp(what + l - 4, ".xml") == 0))
+        return wl_load_file(what, out, err);
+    return wl_load_builtin(what, out, err);
 }

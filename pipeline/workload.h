@@ -42,6 +42,7 @@ typedef struct {
     double footprint_kb_total; /* L2 working set of the whole kernel */
     double ilp;                /* independent instructions per warp (issue overlap) */
     double mem_waits;          /* dependent global-memory round trips per warp */
+    double mem_eff;            /* achieved share of peak L2/DRAM bandwidth (address pattern) */
 } wl_kernel;
 
 typedef struct {
@@ -57,7 +58,16 @@ typedef struct {
  * is GD_EINPUT with the list of built-ins. */
 int wl_load_builtin(const char *name, wl_workload *out, gd_err *err);
 /* Load a descriptor file; errors name FILE:LINE (GD_EINPUT). */
+/* A descriptor file when `what` exists, contains '/' or ends in ".xml",
+ * else the built-in workload of that name. */
+int wl_load_named(const char *what, wl_workload *out, gd_err *err);
 int wl_load_file(const char *path, wl_workload *out, gd_err *err);
+/* Serialise w as a descriptor (the format wl_load_file reads back to the
+ * same numbers, to 9 significant digits) into a malloc'd string *out;
+ * comment (may be NULL) becomes the XML comment after the declaration
+ * ("--" in it is rewritten). Returns GD_OK or GD_EENV. */
+int wl_to_xml(const wl_workload *w, const char *comment, char **out,
+              gd_err *err);
 /* Names of the built-in workloads, sorted; returns count (<= max) or -1. */
 int wl_list_builtin(char names[][WL_NAMELEN], int max, gd_err *err);
 

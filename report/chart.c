@@ -173,8 +173,10 @@ void chart_scale_fit(double min, double max, double pad, int maxticks,
         min -= d;
         max += d;
     } else {
-        min -= pad * range;
-        max += pad * range;
+        /* Padding never pushes a one-signed range across zero. */
+        double lo = min - pad * range, hi = max + pad * range;
+        min = min >= 0 && lo < 0 ? 0 : lo;
+        max = max <= 0 && hi > 0 ? 0 : hi;
     }
     if (maxticks < 1)
         maxticks = 1;
@@ -190,6 +192,8 @@ void chart_scale_fit(double min, double max, double pad, int maxticks,
     }
     if (s->hi <= s->lo)
         s->hi = s->lo + s->step;
+    s->log = 0;
+    s->nlt = 0;
     double big = fmax(fabs(s->lo), fabs(s->hi));
     if (s->step < 1e-4 || big >= 1e7)
         s->ndec = -1;
@@ -199,13 +203,98 @@ void chart_scale_fit(double min, double max, double pad, int maxticks,
         s->ndec = (int)ceil(-log10(s->step) - 1e-9);
 }
 
+/* Ticks of a log scale: 1-2-5 per decade when there are few decades,
+ * every k-th decade when there are many. */
+static int log_ticks(chart_scale *s, int d0, int d1, int maxticks)
+{
+    int nd = d1 - d0;
+    s->nlt = 0;
+    if (nd * 3 <= maxticks) {
+        static const double m[] = { 1, 2, 5 };
+        for (int d = d0; d <= d1; d++)
+            for (int j = 0; j < 3 && (d < d1 || j == 0); j++)
+                s->lt[s->nlt++] = m[j] * pow(10, d);
+        return 1;
+    }
+    int k = 1;
+    while (nd / k > maxticks || nd / k + 1 > CHART_MAXLOGTICKS)
+        k = k == 1 ? 2 : k == 2 ? 5 : k * 2;
+    for (int d = d0; d <= d1 && s->nlt < CHART_MAXLOGTICKS; d += k)
+        s->lt[s->nlt++] = pow(10, d);
+    s->step = k;
+    return 0;
+}
+
+/* With 1-2-5 ticks, end the axis at the ticks around the data rather
+ * than at whole decades. */
+static void log_tighten(chart_scale *s, double min, double max)
+{
+    int a = 0, b = s->nlt - 1, n = 0;
+    while (a + 1 < s->nlt && s->lt[a + 1] <= min * (1 + 1e-9))
+        a++;
+    while (b - 1 > a && s->lt[b - 1] >= max * (1 - 1e-9))
+        b--;
+    if (b - a < 2)
+        return;
+    s->lo = s->lt[a];
+    s->hi = s->lt[b];
+    for (int i = a; i <= b; i++)
+        s->lt[n++] = s->lt[i];
+    s->nlt = n;
+}
+
+void chart_scale_fit_log(double min, double max, int maxticks,
+                         chart_scale *s)
+{
+    if (!(min > 0) || !(max > 0) || !isfinite(min) || !isfinite(max)) {
+        min = 1;
+        max = 10;
+    }
+    if (min > max) {
+        double t = min;
+        min = max;
+        max = t;
+    }
+    int d0 = (int)floor(log10(min) + 1e-9), d1 = (int)ceil(log10(max) - 1e-9);
+    if (d0 < -300)
+        d0 = -300;
+    if (d1 > 300)
+        d1 = 300;
+    if (d1 <= d0)
+        d1 = d0 + 1;
+    if (maxticks < 2)
+        maxticks = 2;
+    s->log = 1;
+    s->step = 1;
+    s->lo = pow(10, d0);
+    s->hi = pow(10, d1);
+    int fine = log_ticks(s, d0, d1, maxticks);
+    s->ndec = -1;
+    if (fine)
+        log_tighten(s, min, max);
+}
+
+double chart_scale_frac(const chart_scale *s, double v)
+{
+    if (s->log) {
+        if (!(v > 0))
+            return NAN;
+        return (log10(v) - log10(s->lo)) / (log10(s->hi) - log10(s->lo));
+    }
+    return (v - s->lo) / (s->hi - s->lo);
+}
+
 int chart_scale_nticks(const chart_scale *s)
 {
+    if (s->log)
+        return s->nlt;
     return (int)lround((s->hi - s->lo) / s->step) + 1;
 }
 
 double chart_scale_tick(const chart_scale *s, int i)
 {
+    if (s->log)
+        return s->lt[i];
     double v = s->lo + i * s->step;
     if (fabs(v) < s->step * 1e-9)
         v = 0;
@@ -214,24 +303,48 @@ double chart_scale_tick(const chart_scale *s, int i)
 
 void chart_scale_label(const chart_scale *s, double v, char *buf, size_t n)
 {
-    if (s->ndec < 0)
+    if (s->log && v >= 1e-3 && v < 1e5)
+        snprintf(buf, n, "%g", v);
+    else if (s->ndec < 0)
         snprintf(buf, n, "%.4g", v);
     else
         snprintf(buf, n, "%.*f", s->ndec, v);
+}
+
+void chart_scale_fit_x(chart_ctx *cc, double min, double max, double pad,
+                       int log, double len, chart_scale *s)
+{
+    char buf[64];
+    for (int maxt = (int)fmax(2, len / 36); maxt >= 1; maxt--) {
+        if (log)
+            chart_scale_fit_log(min, max, maxt, s);
+        else
+            chart_scale_fit(min, max, pad, maxt, s);
+        int n = chart_scale_nticks(s);
+        double widest = 0, w;
+        for (int i = 0; i < n; i++) {
+            chart_scale_label(s, chart_scale_tick(s, i), buf, sizeof buf);
+            chart_text_size(cc, buf, TICK_PT, CHART_REGULAR, 0, &w, NULL);
+            widest = fmax(widest, w);
+        }
+        /* Log ticks are unevenly spaced: 1-2-5 labels need more room. */
+        double need = (n - 1) * (widest + 8) * (log ? 1.6 : 1);
+        if (need <= len || maxt == 1)
+            return;
+    }
 }
 
 /* ---- axes ------------------------------------------------------------- */
 
 double chart_map_x(const chart_axes *ax, double v)
 {
-    return ax->plot.x + (v - ax->xs.lo) / (ax->xs.hi - ax->xs.lo)
-                        * ax->plot.w;
+    return ax->plot.x + chart_scale_frac(&ax->xs, v) * ax->plot.w;
 }
 
 double chart_map_y(const chart_axes *ax, double v)
 {
     return ax->plot.y + ax->plot.h
-           - (v - ax->ys.lo) / (ax->ys.hi - ax->ys.lo) * ax->plot.h;
+           - chart_scale_frac(&ax->ys, v) * ax->plot.h;
 }
 
 static void tick_label_extent(chart_ctx *cc, const chart_scale *s,
@@ -257,10 +370,15 @@ void chart_axes_margins(chart_ctx *cc, const chart_axes *ax,
     tick_label_extent(cc, &ax->xs, &xw, &xh, &xlast);
     tick_label_extent(cc, &ax->ys, &yw, &yh, &ylast);
     chart_text_size(cc, "Ag", TITLE_PT, CHART_REGULAR, 0, NULL, &th);
+    if (ax->ycat)
+        yw = ax->ycat_w;
+    if (ax->xcat)
+        xh = ax->xcat_h, xlast = 0;
     m->left = th + GAP + yw + GAP + TICK_LEN;
     m->bottom = TICK_LEN + GAP + xh + GAP + th;
     m->right = xlast / 2 + 1;
-    m->top = yh / 2 + 1;
+    m->top = ax->ycat ? 1 : yh / 2 + 1;
+    m->right = fmax(m->right, 1);
 }
 
 static void draw_grid_and_ticks(chart_ctx *cc, const chart_axes *ax)
@@ -270,6 +388,10 @@ static void draw_grid_and_ticks(chart_ctx *cc, const chart_axes *ax)
     int nx = chart_scale_nticks(&ax->xs), ny = chart_scale_nticks(&ax->ys);
     cairo_set_line_width(cr, 0.4);
     cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+    if (ax->xcat)
+        nx = 0;
+    if (ax->ycat)
+        ny = 0;
     for (int i = 1; i < nx - 1; i++) {
         double x = chart_map_x(ax, chart_scale_tick(&ax->xs, i));
         cairo_move_to(cr, x, p->y);
@@ -301,6 +423,10 @@ static void draw_tick_labels(chart_ctx *cc, const chart_axes *ax)
     char buf[64];
     const chart_box *p = &ax->plot;
     int nx = chart_scale_nticks(&ax->xs), ny = chart_scale_nticks(&ax->ys);
+    if (ax->xcat)
+        nx = 0;
+    if (ax->ycat)
+        ny = 0;
     cairo_set_source_rgb(cc->cr, 0, 0, 0);
     for (int i = 0; i < nx; i++) {
         double v = chart_scale_tick(&ax->xs, i);
@@ -318,6 +444,14 @@ static void draw_tick_labels(chart_ctx *cc, const chart_axes *ax)
     }
 }
 
+/* The axis-title size that fits len (never below 6 pt). */
+static double fit_pt(chart_ctx *cc, const char *t, double len)
+{
+    double w;
+    chart_text_size(cc, t, TITLE_PT, CHART_REGULAR, 0, &w, NULL);
+    return w <= len || w <= 0 ? TITLE_PT : fmax(6.0, TITLE_PT * len / w);
+}
+
 void chart_axes_draw(chart_ctx *cc, const chart_axes *ax,
                      const char *xtitle, const char *ytitle)
 {
@@ -331,11 +465,76 @@ void chart_axes_draw(chart_ctx *cc, const chart_axes *ax,
     draw_tick_labels(cc, ax);
     chart_axes_margins(cc, ax, &m);
     chart_text_size(cc, "Ag", TITLE_PT, CHART_REGULAR, 0, NULL, &th);
-    chart_text(cc, xtitle, TITLE_PT, CHART_REGULAR, 0, p->x + p->w / 2,
-               p->y + p->h + m.bottom, CHART_CENTER, CHART_BOTTOM, NULL,
-               NULL);
-    chart_text_vertical(cc, ytitle, TITLE_PT, CHART_REGULAR,
-                        p->x - m.left + th / 2, p->y + p->h / 2);
+    chart_text(cc, xtitle, fit_pt(cc, xtitle, p->w + m.left), CHART_REGULAR,
+               0, p->x + p->w / 2, p->y + p->h + m.bottom, CHART_CENTER,
+               CHART_BOTTOM, NULL, NULL);
+    chart_text_vertical(cc, ytitle, fit_pt(cc, ytitle, p->h + m.bottom),
+                        CHART_REGULAR, p->x - m.left + th / 2,
+                        p->y + p->h / 2);
+}
+
+/* ---- categorical labels ----------------------------------------------- */
+
+/* How category labels fit a slot (x: slot width; y: slot height): wrap
+ * width (0: one line) and stride (draw every stride-th label). */
+static void cat_fit(chart_ctx *cc, int n, const char *const *cats, int on_y,
+                    double slot, double maxw, double *wrap, int *stride)
+{
+    double w1 = 0, h1 = 0;
+    for (int i = 0; i < n; i++) {
+        double w, h;
+        chart_text_size(cc, cats[i], TICK_PT, CHART_REGULAR, 0, &w, &h);
+        w1 = fmax(w1, w);
+        h1 = fmax(h1, h);
+    }
+    *wrap = 0;
+    *stride = 1;
+    if (on_y) {
+        *wrap = w1 > maxw ? maxw : 0;
+        if (slot > 0 && slot < h1)
+            *stride = (int)ceil(h1 / slot);
+    } else if (w1 > slot && slot >= 30) {
+        *wrap = slot;
+    } else if (w1 > slot && slot > 0) {
+        *stride = (int)ceil((w1 + 4) / slot);
+    }
+}
+
+double chart_cat_extent(chart_ctx *cc, int n, const char *const *cats,
+                        int on_y, double maxw)
+{
+    double ext = 0, wrap;
+    int stride;
+    cat_fit(cc, n, cats, on_y, on_y ? 0 : maxw, maxw, &wrap, &stride);
+    for (int i = 0; i < n; i++) {
+        double w, h;
+        chart_text_size(cc, cats[i], TICK_PT, CHART_REGULAR, wrap, &w, &h);
+        ext = fmax(ext, on_y ? w : h);
+    }
+    return ext;
+}
+
+void chart_cat_labels(chart_ctx *cc, const chart_axes *ax, int n,
+                      const char *const *cats, int on_y, double maxw)
+{
+    const chart_box *p = &ax->plot;
+    double wrap;
+    int stride;
+    if (n <= 0)
+        return;
+    cat_fit(cc, n, cats, on_y, on_y ? p->h / n : p->w / n - 2, maxw, &wrap,
+            &stride);
+    cairo_set_source_rgb(cc->cr, 0, 0, 0);
+    for (int i = 0; i < n; i += stride) {
+        if (on_y)
+            chart_text(cc, cats[i], TICK_PT, CHART_REGULAR, wrap,
+                       p->x - TICK_LEN - GAP, chart_map_y(ax, i + 0.5),
+                       CHART_RIGHT, CHART_MIDDLE, NULL, NULL);
+        else
+            chart_text(cc, cats[i], TICK_PT, CHART_REGULAR, wrap,
+                       chart_map_x(ax, i + 0.5), p->y + p->h + TICK_LEN + GAP,
+                       CHART_CENTER, CHART_TOP, NULL, NULL);
+    }
 }
 
 /* ---- markers ---------------------------------------------------------- */
@@ -407,22 +606,40 @@ size_t chart_scatter(chart_ctx *cc, const chart_axes *ax, const double *x,
                      const double *y, size_t n, int shape, double r,
                      chart_rgba fill, double merge)
 {
-    pos_set set;
+    pos_set set = { NULL, 0 };
     size_t drawn = 0;
     int dedup = merge > 0 && pos_set_init(&set, n) == 0;
+    /* Circles as round-capped dots: two path operators per point instead
+     * of four curves, which keeps large PDFs and SVGs small and fast. */
+    int dots = shape == CHART_CIRCLE;
     cairo_new_path(cc->cr);
     for (size_t i = 0; i < n; i++) {
         if (!isfinite(x[i]) || !isfinite(y[i]))
             continue;
         double px = chart_map_x(ax, x[i]), py = chart_map_y(ax, y[i]);
+        if (!isfinite(px) || !isfinite(py))
+            continue;
         if (dedup && !pos_set_add(&set, llround(px / merge),
                                   llround(py / merge)))
             continue;
-        chart_marker_path(cc->cr, shape, px, py, r);
+        if (dots) {   /* a zero-length segment with round caps: a disc */
+            cairo_move_to(cc->cr, px, py);
+            cairo_line_to(cc->cr, px, py);
+        } else {
+            chart_marker_path(cc->cr, shape, px, py, r);
+        }
         drawn++;
     }
     chart_set_rgba(cc->cr, fill);
-    cairo_fill(cc->cr);
+    if (dots) {
+        cairo_save(cc->cr);
+        cairo_set_line_cap(cc->cr, CAIRO_LINE_CAP_ROUND);
+        cairo_set_line_width(cc->cr, 2 * r);
+        cairo_stroke(cc->cr);
+        cairo_restore(cc->cr);
+    } else {
+        cairo_fill(cc->cr);
+    }
     if (dedup)
         free(set.slot);
     return drawn;
@@ -434,10 +651,11 @@ void chart_markers_stroked(chart_ctx *cc, const chart_axes *ax,
                            chart_rgba edge)
 {
     cairo_new_path(cc->cr);
-    for (size_t i = 0; i < n; i++)
-        if (isfinite(x[i]) && isfinite(y[i]))
-            chart_marker_path(cc->cr, shape, chart_map_x(ax, x[i]),
-                              chart_map_y(ax, y[i]), r);
+    for (size_t i = 0; i < n; i++) {
+        double px = chart_map_x(ax, x[i]), py = chart_map_y(ax, y[i]);
+        if (isfinite(px) && isfinite(py))
+            chart_marker_path(cc->cr, shape, px, py, r);
+    }
     chart_set_rgba(cc->cr, fill);
     cairo_fill_preserve(cc->cr);
     chart_set_rgba(cc->cr, edge);
@@ -455,6 +673,8 @@ void chart_step_line(chart_ctx *cc, const chart_axes *ax, const double *x,
         if (!isfinite(x[i]) || !isfinite(y[i]))
             continue;
         double px = chart_map_x(ax, x[i]), py = chart_map_y(ax, y[i]);
+        if (!isfinite(px) || !isfinite(py))
+            continue;
         if (!started) {
             cairo_move_to(cc->cr, px, py);
             started = 1;
@@ -486,6 +706,8 @@ static void legend_sample(chart_ctx *cc, const chart_legend_item *it,
         cairo_set_line_width(cr, 1.2);
         cairo_stroke(cr);
     }
+    if (it->shape == CHART_NOMARKER)
+        return;
     chart_marker_path(cr, it->shape, x + LEG_SAMPLE / 2, cy, 2.6);
     chart_set_rgba(cr, it->fill);
     cairo_fill_preserve(cr);

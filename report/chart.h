@@ -50,24 +50,46 @@ void chart_text(chart_ctx *cc, const char *txt, double pt, int style,
 void chart_text_vertical(chart_ctx *cc, const char *txt, double pt,
                          int style, double x, double y);
 
-/* A linear scale whose limits are multiples of a 1-2-5 step. */
+/* A linear scale whose limits are multiples of a 1-2-5 step, or (log set)
+ * a base-10 log scale from decade to decade with ticks at 1, 2, 5 × 10^k
+ * (or every decade, or every few decades, when the range is wide). */
+#define CHART_MAXLOGTICKS 40
 typedef struct {
     double lo, hi, step;
     int ndec;          /* decimals for tick labels; -1: use %g */
+    int log;           /* 1: logarithmic (lo > 0) */
+    int nlt;           /* log: number of ticks in lt */
+    double lt[CHART_MAXLOGTICKS];
 } chart_scale;
 
 /* Scale covering [min, max] (padded by pad × range each side) with at most
  * maxticks intervals; copes with min == max and non-finite input. */
 void chart_scale_fit(double min, double max, double pad, int maxticks,
                      chart_scale *s);
+/* Log scale covering [min, max] (positive values only; non-positive or
+ * non-finite input gives [1, 10]). */
+void chart_scale_fit_log(double min, double max, int maxticks,
+                         chart_scale *s);
+/* A horizontal scale for an axis len points long: as many 1-2-5 ticks as
+ * fit without their labels touching. */
+void chart_scale_fit_x(chart_ctx *cc, double min, double max, double pad,
+                       int log, double len, chart_scale *s);
+/* Position of v along the scale in [0, 1] (NaN when v cannot be shown). */
+double chart_scale_frac(const chart_scale *s, double v);
 int chart_scale_nticks(const chart_scale *s);
 double chart_scale_tick(const chart_scale *s, int i);
 void chart_scale_label(const chart_scale *s, double v, char *buf, size_t n);
 
-/* Axes: a plot box in device units and the two scales. */
+/* Axes: a plot box in device units and the two scales. An axis marked
+ * categorical (xcat/ycat) gets no numeric ticks, labels or grid; the
+ * caller draws its labels (chart_cat_labels) and says how much room they
+ * take (xcat_h: height below the plot, ycat_w: width left of it). Zero the
+ * struct before filling it. */
 typedef struct {
     chart_box plot;
     chart_scale xs, ys;
+    int xcat, ycat;
+    double xcat_h, ycat_w;
 } chart_axes;
 
 double chart_map_x(const chart_axes *ax, double v);
@@ -81,8 +103,17 @@ void chart_axes_margins(chart_ctx *cc, const chart_axes *ax,
 void chart_axes_draw(chart_ctx *cc, const chart_axes *ax,
                      const char *xtitle, const char *ytitle);
 
+/* Category labels: cats[i] centred on i + 0.5 of the categorical axis
+ * (x: below the plot, wrapped to slot width; y: left of it, right-aligned,
+ * wrapped to maxw). chart_cat_extent measures the same labels. */
+double chart_cat_extent(chart_ctx *cc, int n, const char *const *cats,
+                        int on_y, double maxw);
+void chart_cat_labels(chart_ctx *cc, const chart_axes *ax, int n,
+                      const char *const *cats, int on_y, double maxw);
+
 typedef enum {
-    CHART_CIRCLE, CHART_DIAMOND, CHART_TRIANGLE, CHART_SQUARE
+    CHART_CIRCLE, CHART_DIAMOND, CHART_TRIANGLE, CHART_SQUARE,
+    CHART_NOMARKER     /* legends: a line sample alone */
 } chart_marker;
 
 /* Add one marker's outline at (x, y) (device units, radius r) to the path. */

@@ -121,3 +121,19 @@ void rep_doc_kv(rep_doc *d, const char *key, const char *val, int style)
                CHART_LEFT, CHART_TOP, NULL, NULL);
     d->y += h;
 }
+
+void rep_doc_heading(rep_doc *d, const char *txt, int level)
+{
+    double h;
+    double pt = level == 0 ? 14 : 11;
+    chart_text_size(&d->cc, txt, pt, CHART_BOLD, rep_doc_width(d), NULL, &h);
+    rep_doc_need(d, h + 60);   /* never alone at the foot of a page */
+    if (d->ntoc < REP_TOC_MAX) {
+        rep_toc_entry *e = &d->toc[d->ntoc++];
+        util_strlcpy(e->title, txt, sizeof e->title);
+        e->level = level;
+        e->page = d->page;
+    }
+    rep_doc_text(d, txt, pt, CHART_BOLD);
+    rep_doc_space(d, 4);
+}

@@ -7,6 +7,14 @@
 #include "chart.h"
 #include "output.h"
 
+#define REP_TOC_MAX 512
+
+typedef struct {
+    char title[120];
+    int level;             /* 0: section, 1: subsection */
+    int page;
+} rep_toc_entry;
+
 typedef struct {
     rep_out out;
     cairo_t *cr;
@@ -15,6 +23,9 @@ typedef struct {
     double y;              /* cursor: top of the next block */
     int page;              /* pages started so far */
     char footer[256];
+    int measure;           /* 1: a layout pass — figures are not drawn */
+    int ntoc;
+    rep_toc_entry toc[REP_TOC_MAX];
 } rep_doc;
 
 /* Start a document of pw × ph points. */
@@ -37,5 +48,7 @@ void rep_doc_text(rep_doc *d, const char *txt, double pt, int style);
 void rep_doc_space(rep_doc *d, double h);
 /* A two-column row: bold key, wrapped value. */
 void rep_doc_kv(rep_doc *d, const char *key, const char *val, int style);
+/* A heading at the cursor, recorded for the table of contents. */
+void rep_doc_heading(rep_doc *d, const char *txt, int level);
 
 #endif

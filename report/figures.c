@@ -8,11 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "figstats.h"
 #include "output.h"
 
 #define FIG_PAD 4.0
 #define FIG_TITLE_PT 10.0
 #define FIG_NOTE_PT 8.0
+#define FRONT_LABELS_MAX 16   /* larger fronts are not numbered */
 
 /* ---- helpers ---------------------------------------------------------- */
 
@@ -48,6 +50,7 @@ typedef struct {
     size_t n;           /* plotted successful jobs */
     size_t nok, nskip;  /* successful jobs; skipped for NaN/inf/missing */
     double *fx, *fy;
+    size_t *fidx;       /* row of each front point in the front table */
     size_t nf;          /* front points, ordered along x */
     int has_base;
     double bx, by;
@@ -113,6 +116,7 @@ static void pareto_front_pts(const rep_run *run, int wl, pareto_data *d)
     qsort(fp, n, sizeof *fp, front_cmp);
     for (size_t i = 0; i < n; i++) {
         d->fx[i] = desc ? -fp[i].key : fp[i].key;
+        d->fidx[i] = fp[i].i + 1;
         d->fy[i] = fp[i].y;
     }
     d->nf = n;
@@ -127,7 +131,8 @@ static int pareto_build(const rep_run *run, int wl, pareto_data *d)
     d->y = malloc(cap * sizeof *d->y);
     d->fx = malloc(fcap * sizeof *d->fx);
     d->fy = malloc(fcap * sizeof *d->fy);
-    if (!d->x || !d->y || !d->fx || !d->fy)
+    d->fidx = malloc(fcap * sizeof *d->fidx);
+    if (!d->x || !d->y || !d->fx || !d->fy || !d->fidx)
         return -1;
     pareto_jobs(run, wl, d);
     pareto_front_pts(run, wl, d);
@@ -143,6 +148,7 @@ static void pareto_free(pareto_data *d)
     free(d->y);
     free(d->fx);
     free(d->fy);
+    free(d->fidx);
 }
 
 static void range_add(const double *v, size_t n, double *lo, double *hi)
@@ -154,21 +160,39 @@ static void range_add(const double *v, size_t n, double *lo, double *hi)
         }
 }
 
-static void pareto_scales(const pareto_data *d, chart_box box,
-                          chart_axes *ax)
+/* Extend [lo, hi] by the positive values of v (log axes). */
+static void range_pos(const double *v, size_t n, double *lo, double *hi)
+{
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(v[i]) && v[i] > 0) {
+            *lo = fmin(*lo, v[i]);
+            *hi = fmax(*hi, v[i]);
+        }
+}
+
+static void pareto_scales(chart_ctx *cc, const pareto_data *d,
+                          chart_box box, int log, chart_axes *ax)
 {
     double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
-    range_add(d->x, d->n, &xlo, &xhi);
-    range_add(d->y, d->n, &ylo, &yhi);
-    range_add(d->fx, d->nf, &xlo, &xhi);
-    range_add(d->fy, d->nf, &ylo, &yhi);
+    void (*rx)(const double *, size_t, double *, double *)
+        = log & FIG_LOGX ? range_pos : range_add;
+    void (*ry)(const double *, size_t, double *, double *)
+        = log & FIG_LOGY ? range_pos : range_add;
+    rx(d->x, d->n, &xlo, &xhi);
+    ry(d->y, d->n, &ylo, &yhi);
+    rx(d->fx, d->nf, &xlo, &xhi);
+    ry(d->fy, d->nf, &ylo, &yhi);
     if (d->has_base) {
-        range_add(&d->bx, 1, &xlo, &xhi);
-        range_add(&d->by, 1, &ylo, &yhi);
+        rx(&d->bx, 1, &xlo, &xhi);
+        ry(&d->by, 1, &ylo, &yhi);
     }
-    int xt = (int)fmax(2, box.w / 62), yt = (int)fmax(2, box.h / 36);
-    chart_scale_fit(xlo, xhi, 0.015, xt, &ax->xs);
-    chart_scale_fit(ylo, yhi, 0.02, yt, &ax->ys);
+    int yt = (int)fmax(2, box.h / 36);
+    chart_scale_fit_x(cc, xlo, xhi, 0.015, (log & FIG_LOGX) != 0,
+                      box.w * 0.85, &ax->xs);
+    if (log & FIG_LOGY)
+        chart_scale_fit_log(ylo, yhi, yt, &ax->ys);
+    else
+        chart_scale_fit(ylo, yhi, 0.02, yt, &ax->ys);
 }
 
 /* ---- Pareto figure drawing -------------------------------------------- */
@@ -194,6 +218,9 @@ static double pareto_header(chart_ctx *cc, const rep_run *run, int wl,
     if (run->nobj > 2)
         snprintf(note, sizeof note, "The front is over %d objectives; the "
                  "plot shows the first two. ", run->nobj);
+    if (d->nf && d->nf <= FRONT_LABELS_MAX)
+        snprintf(note + strlen(note), sizeof note - strlen(note),
+                 "Numbers: rows of the front table. ");
     if (d->nskip)
         snprintf(note + strlen(note), sizeof note - strlen(note),
                  "%zu of %zu successful jobs not plotted (NaN, infinite or "
@@ -257,7 +284,7 @@ static size_t points_in(const chart_axes *ax, const pareto_data *d,
 /* The baseline marker and its label, placed in whichever corner around the
  * marker fits inside the plot and covers the fewest points. */
 static void pareto_baseline(chart_ctx *cc, const chart_axes *ax,
-                            const pareto_data *d)
+                            const pareto_data *d, chart_box *label)
 {
     const chart_box *p = &ax->plot;
     double px = chart_map_x(ax, d->bx), py = chart_map_y(ax, d->by), w, h;
@@ -280,6 +307,7 @@ static void pareto_baseline(chart_ctx *cc, const chart_axes *ax,
             ty = cy;
         }
     }
+    *label = (chart_box){ tx - 1, ty, w + 2, h };
     cairo_set_source_rgba(cc->cr, 1, 1, 1, 0.8);
     cairo_rectangle(cc->cr, tx - 1, ty, w + 2, h);
     cairo_fill(cc->cr);
@@ -312,13 +340,55 @@ static void pareto_titles(const rep_run *run, char *xt, char *yt, size_t n)
         snprintf(xt, n, "Job (order in results.jsonl)");
 }
 
+/* Small fronts: each point labelled with its row number in the front
+ * table, placed in the first free spot around the point; a label that
+ * would cover another label or leave the plot is dropped. */
+static void front_labels(chart_ctx *cc, const chart_axes *ax,
+                         const pareto_data *d, const chart_box *avoid)
+{
+    const chart_box *p = &ax->plot;
+    chart_box placed[FRONT_LABELS_MAX + 1];
+    int np = 0;
+    if (avoid)
+        placed[np++] = *avoid;
+    for (size_t i = 0; i < d->nf && d->nf <= FRONT_LABELS_MAX; i++) {
+        char t[24];
+        double w, h, px = chart_map_x(ax, d->fx[i]);
+        double py = chart_map_y(ax, d->fy[i]);
+        if (!isfinite(px) || !isfinite(py))
+            continue;
+        snprintf(t, sizeof t, "%zu", d->fidx[i]);
+        chart_text_size(cc, t, 7, CHART_REGULAR, 0, &w, &h);
+        static const double off[4][2] = { { 4, -1 }, { -1, 0 }, { 4, 0 },
+                                          { -1, -1 } };
+        for (int c = 0; c < 4; c++) {
+            double tx = off[c][0] > 0 ? px + 4 : px - 4 - w;
+            double ty = off[c][1] < 0 ? py - 3 - h : py + 3;
+            int bad = tx < p->x + 1 || tx + w > p->x + p->w - 1
+                      || ty < p->y + 1 || ty + h > p->y + p->h - 1;
+            for (int k = 0; k < np && !bad; k++)
+                bad = tx < placed[k].x + placed[k].w && placed[k].x < tx + w
+                      && ty < placed[k].y + placed[k].h
+                      && placed[k].y < ty + h;
+            if (bad)
+                continue;
+            placed[np++] = (chart_box){ tx, ty, w, h };
+            cairo_set_source_rgb(cc->cr, 0.1, 0.1, 0.1);
+            chart_text(cc, t, 7, CHART_REGULAR, 0, tx, ty, CHART_LEFT,
+                       CHART_TOP, NULL, NULL);
+            break;
+        }
+    }
+}
+
 static void pareto_marks(chart_ctx *cc, const rep_run *run,
                          const chart_axes *ax, const pareto_data *d)
 {
-    /* Markers closer than the merge distance are drawn once: invisible at
-     * this size, and it keeps 100,000-point figures small and fast. */
+    /* Markers closer than the merge distance (below the marker radius) are
+     * drawn once: invisible at this size, and it keeps 100,000-point
+     * figures small and fast. */
     chart_scatter(cc, ax, d->x, d->y, d->n, CHART_CIRCLE, 1.7,
-                  chart_colour(CHART_SKY, 0.6), d->n > 20000 ? 1.0 : 0.5);
+                  chart_colour(CHART_SKY, 0.6), d->n > 20000 ? 1.5 : 0.5);
     if (d->nf && run->nobj == 2)
         chart_step_line(cc, ax, d->fx, d->fy, d->nf,
                         chart_colour(CHART_VERMILLION, 1), 1.2);
@@ -327,16 +397,20 @@ static void pareto_marks(chart_ctx *cc, const rep_run *run,
                               d->nf > 60 ? 2.0 : 2.6,
                               chart_colour(CHART_VERMILLION, 1),
                               front_edge(d));
+    chart_box base_label;
     if (d->has_base)
-        pareto_baseline(cc, ax, d);
+        pareto_baseline(cc, ax, d, &base_label);
+    front_labels(cc, ax, d, d->has_base ? &base_label : NULL);
 }
 
 static void fig_pareto(chart_ctx *cc, const rep_run *run, int wl,
-                       chart_box box)
+                       const char *metric, int log, chart_box box)
 {
     pareto_data d;
     chart_axes ax;
     chart_margins m;
+    (void)metric;
+    memset(&ax, 0, sizeof ax);
     chart_legend_item it[3];
     char lbl[3][96], xt[160], yt[160];
     if (pareto_build(run, wl, &d) != 0) {
@@ -348,7 +422,8 @@ static void fig_pareto(chart_ctx *cc, const rep_run *run, int wl,
     double top = pareto_header(cc, run, wl, &d, box, 1);
     int nleg = pareto_legend(&d, it, lbl);
     double legh = chart_legend(cc, it, nleg, box.x, 0, box.w, 0);
-    pareto_scales(&d, (chart_box){ 0, 0, box.w, box.h - top - legh }, &ax);
+    pareto_scales(cc, &d, (chart_box){ 0, 0, box.w, box.h - top - legh },
+                  log, &ax);
     chart_axes_margins(cc, &ax, &m);
     ax.plot = (chart_box){ box.x + m.left, box.y + top + m.top,
                            box.w - m.left - m.right,
@@ -366,7 +441,9 @@ static void fig_pareto(chart_ctx *cc, const rep_run *run, int wl,
 /* ---- registry and files ----------------------------------------------- */
 
 static const fig_kind kinds[] = {
-    { "pareto", fig_pareto, 504, 360 },
+    { "pareto", fig_pareto, NULL, 0 },
+    { "sensitivity", fig_sensitivity, fig_sensitivity_avail, 1 },
+    { "heatmap", fig_heatmap, fig_heatmap_avail, 1 },
 };
 
 const fig_kind *fig_kind_find(const char *name)
@@ -379,13 +456,29 @@ const fig_kind *fig_kind_find(const char *name)
 
 const char *fig_kind_names(void)
 {
-    return "pareto";
+    return "pareto, sensitivity, heatmap";
 }
 
-void fig_stem(const fig_kind *k, const rep_run *run, int wl, char *out,
-              size_t n)
+int fig_available(const fig_kind *k, const rep_run *run, int wl,
+                  const char *metric)
 {
-    snprintf(out, n, "%s_%s", k->kind, run->wl[wl].name);
+    return !k->avail || k->avail(run, wl, metric);
+}
+
+void fig_size(int single, double *w, double *h)
+{
+    /* 3.5 in and 7.16 in: the column widths of two-column paper styles. */
+    *w = single ? 252 : 516;
+    *h = single ? 234 : 330;
+}
+
+void fig_stem(const fig_kind *k, const rep_run *run, int wl,
+              const char *metric, char *out, size_t n)
+{
+    if (k->per_metric && metric)
+        snprintf(out, n, "%s_%s_%s", k->kind, run->wl[wl].name, metric);
+    else
+        snprintf(out, n, "%s_%s", k->kind, run->wl[wl].name);
     for (char *p = out; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')
               || (*p >= '0' && *p <= '9') || *p == '_' || *p == '-'
@@ -396,13 +489,16 @@ void fig_stem(const fig_kind *k, const rep_run *run, int wl, char *out,
 }
 
 static int write_one(const fig_kind *k, const rep_run *run, int wl,
-                     rep_out_kind kind, const char *path, gd_err *err)
+                     const char *metric, int log, rep_out_kind kind,
+                     const char *path, gd_err *err)
 {
     rep_out out;
     chart_ctx cc;
     char title[160];
-    snprintf(title, sizeof title, "%s %s", k->kind, run->wl[wl].name);
-    rep_out_begin(&out, kind, k->w, k->h, title);
+    double w, h;
+    fig_size(run->camp.figure_single, &w, &h);
+    fig_stem(k, run, wl, metric, title, sizeof title);
+    rep_out_begin(&out, kind, w, h, title);
     cairo_t *cr = cairo_create(out.surface);
     if (chart_init(&cc, cr) != 0) {
         chart_free(&cc);
@@ -412,20 +508,20 @@ static int write_one(const fig_kind *k, const rep_run *run, int wl,
     }
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
-    k->draw(&cc, run, wl, (chart_box){ 0, 0, k->w, k->h });
+    k->draw(&cc, run, wl, metric, log, (chart_box){ 0, 0, w, h });
     chart_free(&cc);
     cairo_destroy(cr);
     return rep_out_finish(&out, path, err);
 }
 
 int fig_write_files(const fig_kind *k, const rep_run *run, int wl,
-                    int formats, gd_err *err)
+                    const char *metric, int log, int formats, gd_err *err)
 {
     char dir[4096], stem[160], name[200], path[4096];
     int rc = rep_run_path(run, "figures", dir, sizeof dir, err);
     if (!rc)
         rc = util_mkdirs(dir, err);
-    fig_stem(k, run, wl, stem, sizeof stem);
+    fig_stem(k, run, wl, metric, stem, sizeof stem);
     for (int f = 0; !rc && f < 2; f++) {
         int bit = f == 0 ? CAMP_FMT_SVG : CAMP_FMT_PDF;
         if (!(formats & bit))
@@ -433,8 +529,8 @@ int fig_write_files(const fig_kind *k, const rep_run *run, int wl,
         snprintf(name, sizeof name, "%s.%s", stem, f == 0 ? "svg" : "pdf");
         if (util_path_join(path, sizeof path, dir, name) != GD_OK)
             return gd_errf(err, GD_EENV, "%s/%s: path too long", dir, name);
-        rc = write_one(k, run, wl, f == 0 ? REP_OUT_SVG : REP_OUT_PDF, path,
-                       err);
+        rc = write_one(k, run, wl, metric, log,
+                       f == 0 ? REP_OUT_SVG : REP_OUT_PDF, path, err);
     }
     return rc;
 }

@@ -8,27 +8,39 @@
 #include "chart.h"
 #include "rundata.h"
 
-/* Draw figure `kind` for workload wl into box. */
+/* Log axes requested by the layout (log="x", "y" or "xy"). */
+enum { FIG_LOGX = 1, FIG_LOGY = 2 };
+
+/* Draw figure `kind` for workload wl (and metric, for kinds drawn per
+ * metric) into box; log: FIG_LOG* bits. */
 typedef void (*fig_draw_fn)(chart_ctx *cc, const rep_run *run, int wl,
-                            chart_box box);
+                            const char *metric, int log, chart_box box);
+/* 1 when the run has the data the kind needs (absent data: skipped). */
+typedef int (*fig_avail_fn)(const rep_run *run, int wl, const char *metric);
 
 typedef struct {
     const char *kind;      /* layout name, file name prefix: "pareto" */
     fig_draw_fn draw;
-    double w, h;           /* standalone size in points */
+    fig_avail_fn avail;    /* NULL: always */
+    int per_metric;        /* drawn once per metric of the layout item */
 } fig_kind;
 
 /* The kind called name, or NULL. */
 const fig_kind *fig_kind_find(const char *name);
 /* Known kind names, space separated, for error messages. */
 const char *fig_kind_names(void);
+int fig_available(const fig_kind *k, const rep_run *run, int wl,
+                  const char *metric);
 
-/* File stem "KIND_WORKLOAD" (unsafe characters replaced) into out. */
-void fig_stem(const fig_kind *k, const rep_run *run, int wl, char *out,
-              size_t n);
+/* Standalone figure size in points: one paper column (single) or two. */
+void fig_size(int single, double *w, double *h);
+
+/* File stem "KIND_WORKLOAD[_METRIC]" (unsafe characters replaced). */
+void fig_stem(const fig_kind *k, const rep_run *run, int wl,
+              const char *metric, char *out, size_t n);
 /* Write DIR/figures/STEM.svg and/or .pdf as the CAMP_FMT_* bits say. */
 int fig_write_files(const fig_kind *k, const rep_run *run, int wl,
-                    int formats, gd_err *err);
+                    const char *metric, int log, int formats, gd_err *err);
 
 /* Axis title for a metric: "Area (mm²)". */
 void fig_axis_title(const char *metric, char *out, size_t n);

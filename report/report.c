@@ -13,6 +13,9 @@
 #include "figures.h"
 #include "layout.h"
 #include "rundata.h"
+#include "sections.h"
+#include "regression.h"
+#include "studies.h"
 #include "table.h"
 
 #define PAGE_A4_W 595.276
@@ -386,14 +389,51 @@ static void front_table(rep_doc *d, const rep_run *run, int wl)
     rep_table_free(&t);
 }
 
+/* The metrics a per-metric layout item names (its list, or the
+ * objectives); returns how many went into out. */
+static int item_metrics(const rep_run *run, const rep_item *it,
+                        char out[][MET_NAMELEN], int max)
+{
+    int n = 0;
+    if (!it->metrics[0]) {
+        for (int o = 0; o < run->nobj && n < max; o++)
+            util_strlcpy(out[n++], run->obj[o].metric, MET_NAMELEN);
+        return n;
+    }
+    for (const char *p = it->metrics; *p && n < max;) {
+        p += strspn(p, " \t\n");
+        size_t len = strcspn(p, " \t\n");
+        if (!len)
+            break;
+        util_strlcpy(out[n++], p, len + 1 < MET_NAMELEN ? len + 1
+                                                        : MET_NAMELEN);
+        p += len;
+    }
+    return n;
+}
+
 static void figure_block(rep_doc *d, const rep_run *run, int wl,
-                         const fig_kind *k)
+                         const fig_kind *k, const char *metric, int log)
 {
     double h = FIG_PAGE_H;
     rep_doc_need(d, h);
-    k->draw(&d->cc, run, wl, (chart_box){ rep_doc_left(d), d->y,
-                                          rep_doc_width(d), h });
+    if (!d->measure)
+        k->draw(&d->cc, run, wl, metric, log,
+                (chart_box){ rep_doc_left(d), d->y, rep_doc_width(d), h });
     d->y += h + 10;
+}
+
+static void figure_item(rep_doc *d, const rep_run *run, int wl,
+                        const rep_item *it)
+{
+    char m[CAMP_MAXOBJ + 16][MET_NAMELEN];
+    const fig_kind *k = fig_kind_find(it->name);
+    int n = k->per_metric ? item_metrics(run, it, m, CAMP_MAXOBJ + 16) : 1;
+    for (int i = 0; i < n; i++) {
+        const char *metric = k->per_metric ? m[i] : NULL;
+        if (fig_available(k, run, wl, metric))
+            figure_block(d, run, wl, k, metric, it->log);
+    }
 }
 
 static void workload_section(rep_doc *d, const rep_run *run, int wl,
@@ -403,45 +443,116 @@ static void workload_section(rep_doc *d, const rep_run *run, int wl,
     const rep_wl *w = &run->wl[wl];
     rep_doc_new_page(d);
     snprintf(line, sizeof line, "Workload %s", w->name);
-    rep_doc_text(d, line, 14, CHART_BOLD);
+    rep_doc_heading(d, line, 0);
     snprintf(line, sizeof line, "%ld successful job%s, %ld failed, %s "
              "results; Pareto front of %zu configuration%s over %d "
              "objectives.", w->points, w->points == 1 ? "" : "s", w->failed,
              rep_wl_fidelity(run, wl), w->nfront, w->nfront == 1 ? "" : "s",
              run->nobj);
-    rep_doc_space(d, 2);
     rep_doc_text(d, line, 9, CHART_REGULAR);
     rep_doc_space(d, 8);
     for (int i = 0; i < lay->nitems; i++) {
         const rep_item *it = &lay->item[i];
         if (it->kind == REP_ITEM_FIGURE)
-            figure_block(d, run, wl, fig_kind_find(it->name));
+            figure_item(d, run, wl, it);
+        else if (it->kind == REP_ITEM_ANNOTATIONS)
+            rep_sec_wl_annotations(d, run, wl);
+        else if (strcmp(it->name, "quality") == 0)
+            rep_sec_quality(d, run, wl);
         else
             front_table(d, run, wl);
         rep_doc_space(d, 10);
     }
 }
 
-static int write_pdf(const rep_run *run, const rep_layout *lay, gd_err *err)
+static void body(rep_doc *d, const rep_run *run, const rep_layout *lay)
 {
-    char path[4096], title[160], footer[200];
-    rep_doc d;
+    rep_regression_page(d, run);   /* only when DIR/compare.json exists */
+    for (int s = 0; s < lay->nsections; s++)
+        switch (lay->section[s]) {
+        case REP_SEC_WORKLOADS:
+            for (int w = 0; w < run->nwl; w++)
+                workload_section(d, run, w, lay);
+            break;
+        case REP_SEC_STRATEGY:
+            rep_study_strategy(d, run);
+            break;
+        case REP_SEC_CALIBRATION:
+            rep_study_calibration(d, run);
+            break;
+        case REP_SEC_ANNOTATIONS:
+            if (rep_sec_has_campaign_annotations(run))
+                rep_sec_campaign_annotations(d, run);
+            break;
+        default:
+            if (rep_sec_has_failures(run))
+                rep_sec_failures(d, run);
+            break;
+        }
+}
+
+/* One full document; toc_shift < 0: a layout pass (no contents, figures
+ * not drawn) that only records where headings land. */
+static int render_doc(const rep_run *run, const rep_layout *lay,
+                      const char *path, rep_doc *d, const rep_toc_entry *toc,
+                      int ntoc, int toc_pages, gd_err *err)
+{
+    char title[160], footer[200];
     int letter = strcmp(run->camp.paper, "letter") == 0;
-    int rc = rep_run_path(run, "report.pdf", path, sizeof path, err);
-    if (rc)
-        return rc;
     snprintf(title, sizeof title, "gpudse report: %s", run->camp.name);
     snprintf(footer, sizeof footer, "gpudse report — %s", run->camp.name);
-    rc = rep_doc_begin(&d, letter ? PAGE_LETTER_W : PAGE_A4_W,
-                       letter ? PAGE_LETTER_H : PAGE_A4_H, title, footer,
-                       path, err);
+    int rc = rep_doc_begin(d, letter ? PAGE_LETTER_W : PAGE_A4_W,
+                           letter ? PAGE_LETTER_H : PAGE_A4_H, title, footer,
+                           path, err);
     if (rc)
         return rc;
+    d->measure = toc == NULL;
     if (lay->title_page)
-        title_page(&d, run);
-    for (int w = 0; w < run->nwl; w++)
-        workload_section(&d, run, w, lay);
-    return rep_doc_end(&d, path, err);
+        title_page(d, run);
+    if (toc && lay->contents)
+        rep_sec_contents(d, toc, ntoc, toc_pages, 1);
+    body(d, run, lay);
+    return GD_OK;
+}
+
+static int write_pdf(const rep_run *run, const rep_layout *lay, gd_err *err)
+{
+    char path[4096];
+    rep_doc *d = calloc(1, sizeof *d);
+    static const rep_toc_entry none[1];
+    int rc = d ? rep_run_path(run, "report.pdf", path, sizeof path, err)
+               : gd_errf(err, GD_EENV, "report.pdf: out of memory");
+    if (!rc && !lay->contents) {   /* no contents: one pass is enough */
+        rc = render_doc(run, lay, path, d, none, 0, 0, err);
+        if (!rc)
+            rc = rep_doc_end(d, path, err);
+        free(d);
+        return rc;
+    }
+    if (!rc)
+        rc = render_doc(run, lay, path, d, NULL, 0, 0, err);
+    if (rc) {
+        free(d);
+        return rc;
+    }
+    /* Layout pass done: headings know their pages without contents. */
+    int ntoc = d->ntoc;
+    rep_toc_entry *toc = malloc((size_t)(ntoc ? ntoc : 1) * sizeof *toc);
+    int pages = toc && lay->contents
+                ? rep_sec_contents(d, d->toc, ntoc, 0, 0) : 0;
+    if (toc)
+        memcpy(toc, d->toc, (size_t)ntoc * sizeof *toc);
+    rep_doc_abandon(d);
+    if (!toc) {
+        free(d);
+        return gd_errf(err, GD_EENV, "%s: out of memory", path);
+    }
+    rc = render_doc(run, lay, path, d, toc, ntoc, pages, err);
+    if (!rc)
+        rc = rep_doc_end(d, path, err);
+    free(toc);
+    free(d);
+    return rc;
 }
 
 /* ---- entry point ------------------------------------------------------ */
@@ -457,6 +568,22 @@ static int pick_layout(const rep_run *run, const char *layout,
     return GD_OK;
 }
 
+static int write_item_figures(const rep_run *run, int wl,
+                              const rep_item *it, gd_err *err)
+{
+    char m[CAMP_MAXOBJ + 16][MET_NAMELEN];
+    const fig_kind *k = fig_kind_find(it->name);
+    int n = k->per_metric ? item_metrics(run, it, m, CAMP_MAXOBJ + 16) : 1;
+    int rc = GD_OK;
+    for (int i = 0; !rc && i < n; i++) {
+        const char *metric = k->per_metric ? m[i] : NULL;
+        if (fig_available(k, run, wl, metric))
+            rc = fig_write_files(k, run, wl, metric, it->log,
+                                 run->camp.formats, err);
+    }
+    return rc;
+}
+
 static int write_figures(const rep_run *run, const rep_layout *lay,
                          gd_err *err)
 {
@@ -464,8 +591,11 @@ static int write_figures(const rep_run *run, const rep_layout *lay,
     for (int w = 0; !rc && w < run->nwl; w++)
         for (int i = 0; !rc && i < lay->nitems; i++)
             if (lay->item[i].kind == REP_ITEM_FIGURE)
-                rc = fig_write_files(fig_kind_find(lay->item[i].name), run,
-                                     w, run->camp.formats, err);
+                rc = write_item_figures(run, w, &lay->item[i], err);
+    if (!rc)
+        rc = rep_study_write_figures(run, err);
+    if (!rc)
+        rc = rep_regression_write_figures(run, err);
     return rc;
 }
 

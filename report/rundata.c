@@ -100,6 +100,7 @@ static int parse_workload(const cJSON *o, rep_wl *w, const char *path,
         return gd_errf(err, GD_EINPUT, "%s: workloads[%d].front is not an "
                        "array", path, i);
     util_strlcpy(w->name, name->valuestring, sizeof w->name);
+    w->json = o;
     util_strlcpy(w->fidelity, cJSON_IsString(fid) ? fid->valuestring : "",
                  sizeof w->fidelity);
     w->points = get_long(o, "points");
@@ -164,7 +165,7 @@ static int load_analysis(rep_run *run, gd_err *err)
             if (rc)
                 break;
         }
-    cJSON_Delete(a);
+    run->analysis = a;
     return rc;
 }
 
@@ -196,6 +197,32 @@ static int load_results(rep_run *run, gd_err *err)
     return store_load_all(path, &run->recs, &run->nrecs, err);
 }
 
+/* Optional DIR/annotations.json (written by the annotator): absent is
+ * fine, unreadable is noted for the report rather than fatal. */
+static void load_annotations(rep_run *run)
+{
+    char path[4096], *text = NULL;
+    size_t len = 0;
+    gd_err err = { 0 };
+    if (util_path_join(path, sizeof path, run->dir, "annotations.json")
+        != GD_OK || !util_path_exists(path))
+        return;
+    if (util_read_file(path, &text, &len, &err) != 0) {
+        snprintf(run->annot_problem, sizeof run->annot_problem,
+                 "annotations.json could not be read: %s", err.msg);
+        return;
+    }
+    run->annotations = cJSON_ParseWithLength(text, len);
+    free(text);
+    if (!cJSON_IsObject(run->annotations)) {
+        cJSON_Delete(run->annotations);
+        run->annotations = NULL;
+        snprintf(run->annot_problem, sizeof run->annot_problem,
+                 "annotations.json is not a JSON object; its annotations "
+                 "are not shown.");
+    }
+}
+
 int rep_run_load(const char *dir, rep_run *run, gd_err *err)
 {
     memset(run, 0, sizeof *run);
@@ -209,6 +236,8 @@ int rep_run_load(const char *dir, rep_run *run, gd_err *err)
         rc = load_results(run, err);
     if (!rc)
         rc = load_analysis(run, err);
+    if (!rc)
+        load_annotations(run);
     if (rc)
         rep_run_free(run);
     return rc;
@@ -229,6 +258,27 @@ void rep_run_free(rep_run *run)
     free(run->wl);
     run->wl = NULL;
     run->nwl = 0;
+    cJSON_Delete(run->analysis);
+    run->analysis = NULL;
+    cJSON_Delete(run->annotations);
+    run->annotations = NULL;
+}
+
+const cJSON *rep_wl_sensitivity(const rep_run *run, int wl,
+                                const char *metric)
+{
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(run->wl[wl].json,
+                                                      "sensitivity");
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(s, metric);
+    return cJSON_IsObject(m) ? m : NULL;
+}
+
+int rep_wl_find(const rep_run *run, const char *name)
+{
+    for (int i = 0; i < run->nwl; i++)
+        if (strcmp(run->wl[i].name, name) == 0)
+            return i;
+    return -1;
 }
 
 const char *rep_wl_fidelity(const rep_run *run, int wl)

@@ -29,6 +29,8 @@ typedef struct {
     rep_point baseline;
     size_t nfront;
     rep_point *front;       /* best first by the first objective */
+    const cJSON *json;      /* this workload's object in run->analysis
+                             * (hypervolume, reference, sensitivity...) */
 } rep_wl;
 
 typedef struct {
@@ -42,6 +44,9 @@ typedef struct {
     camp_objective obj[CAMP_MAXOBJ];   /* from analysis.json */
     int nwl;
     rep_wl *wl;
+    cJSON *analysis;        /* analysis.json, kept for optional sections */
+    cJSON *annotations;     /* DIR/annotations.json, NULL when absent */
+    char annot_problem[512];   /* why annotations.json was not usable */
 } rep_run;
 
 /* Load DIR's files; errors name the file (GD_EINPUT for missing or
@@ -56,5 +61,12 @@ int rep_run_path(const rep_run *run, const char *name, char *out,
 /* Fidelity of the ok records of a workload: "modelled", "measured",
  * "mixed" or, when there are none, the analysis' value. */
 const char *rep_wl_fidelity(const rep_run *run, int wl);
+
+/* A workload's sensitivity entry for metric (analysis.json
+ * "sensitivity"."<metric>"), or NULL. */
+const cJSON *rep_wl_sensitivity(const rep_run *run, int wl,
+                                const char *metric);
+/* Index of the workload called name, or -1. */
+int rep_wl_find(const rep_run *run, const char *name);
 
 #endif

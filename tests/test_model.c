@@ -1,4 +1,4 @@
-/* test_model: the embedded model v1 and the workload descriptors —
+/* test_model: the embedded model (analytic-2.0) and the workload descriptors —
  * occupancy in every limiting regime, IPC direction against the one-factor
  * rows of the real GPGPU-Sim results, error figures, built-in and malformed
  * descriptors. Run from the repo root with GPUDSE_DATA=templates. */
@@ -18,10 +18,11 @@
 /* Direction checks the model must pass (measured: see the printout); the
  * real change must exceed 3% for a row to count. */
 #define DIR_THRESHOLD 0.03
-#define MIN_DIR_PASS 53
+#define MIN_DIR_PASS 54
 #define N_DIR_CHECKS 55
-/* Uncalibrated IPC error over all rows must not get worse than this. */
-#define MAX_MAPE 0.40
+/* Uncalibrated IPC error over all rows must not get worse than this
+ * (measured 14.8% with analytic-2.0; v1 was 36.6%). */
+#define MAX_MAPE 0.155
 
 static const char *const ref_kernels[] = {
     "vecadd", "sgemm", "reduction", "dct8x8", "histogram", "transpose", "sfu"
@@ -127,6 +128,7 @@ static wl_kernel synth_kernel(int threads, int regs, int smem)
     k.shared_conflict = 1;
     k.ilp = 1;
     k.mem_waits = 1;
+    k.mem_eff = 1;
     k.l2_reuse = 1;
     k.footprint_kb_total = 256;
     k.footprint_kb_per_cta = 1;
@@ -396,6 +398,45 @@ START_TEST(multi_kernel_sums)
 }
 END_TEST
 
+/* The v2 mechanisms, each in the direction its physics says. */
+START_TEST(physics_mechanisms)
+{
+    gpu_config c = space_baseline();
+    wl_workload w;
+    load("reduction", &w);
+    double base = eval_ipc(&w, &c);
+    /* Barriers cost time (release + skew of the CTA's warps). */
+    w.k[0].insn_sync += 4;
+    w.k[0].warp_insns += 4;
+    ck_assert(eval_ipc(&w, &c) < base);
+    /* Fill and drain are paid once per launch: twice the CTAs in the
+     * same number of rounds take less than twice the time. */
+    load("sfu", &w);
+    model_out o1, o2;
+    gd_err e = {0, ""};
+    ck_assert_int_eq(model_eval(&w, &c, &o1, &e), 0);
+    w.k[0].grid_ctas *= 2;
+    ck_assert_int_eq(model_eval(&w, &c, &o2, &e), 0);
+    ck_assert_msg(o2.cycles < 2 * o1.cycles && o2.cycles > o1.cycles,
+                  "%g %g", o1.cycles, o2.cycles);
+    /* A worse address pattern (lower achieved bandwidth) slows a
+     * bandwidth-bound kernel. */
+    load("vecadd", &w);
+    base = eval_ipc(&w, &c);
+    w.k[0].mem_eff = 0.5;
+    ck_assert(eval_ipc(&w, &c) < 0.8 * base);
+    /* A reuse-heavy kernel loses L1 hits when its working set outgrows
+     * a smaller L1. */
+    load("sgemm", &w);
+    model_out big, small;
+    ck_assert_int_eq(model_eval(&w, &c, &big, &e), 0);
+    c.l1_sets = 16;
+    ck_assert_int_eq(model_eval(&w, &c, &small, &e), 0);
+    ck_assert(small.l1d_miss_rate > big.l1d_miss_rate);
+    ck_assert(small.ipc < big.ipc);
+}
+END_TEST
+
 START_TEST(speed)
 {
     wl_workload w;
@@ -503,6 +544,7 @@ static Suite *model_suite(void)
     tcase_add_test(t, area_and_power_anchors);
     tcase_add_test(t, responds_to_every_knob);
     tcase_add_test(t, multi_kernel_sums);
+    tcase_add_test(t, physics_mechanisms);
     tcase_add_test(t, speed);
     tcase_add_test(t, builtins_load);
     tcase_add_test(t, bad_descriptors);

@@ -7,6 +7,7 @@
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <libxml/parser.h>
+#include <cjson/cJSON.h>
 #include "analysis.h"
 #include "report.h"
 #include "space.h"
@@ -165,7 +166,8 @@ static void assert_svg_parses(const char *dir, const char *name)
 
 static const char *outputs[] = {
     "report.pdf", "results.csv", "figures/pareto_vecadd.svg",
-    "figures/pareto_vecadd.pdf"
+    "figures/pareto_vecadd.pdf", "figures/heatmap_vecadd_ipc.svg",
+    "figures/heatmap_vecadd_ipc.pdf"
 };
 #define NOUT (sizeof outputs / sizeof outputs[0])
 
@@ -387,6 +389,232 @@ START_TEST(layout_files)
 }
 END_TEST
 
+
+/* analysis.json as the analysis stage will write it, plus the optional
+ * sections: hypervolume, reference, sensitivity, strategy study and
+ * calibration; annotations.json; a failed job with a log tail. */
+static void add_extras(const char *dir, const char *wl)
+{
+    char path[600];
+    size_t len;
+    gd_err err = { 0 };
+    char *text = slurp(dir, "analysis.json", &len);
+    cJSON *a = cJSON_ParseWithLength(text, len);
+    free(text);
+    ck_assert(a != NULL);
+    cJSON *w = cJSON_GetArrayItem(cJSON_GetObjectItem(a, "workloads"), 0);
+    static const char *const keys[] = { "hypervolume", "reference",
+                                        "sensitivity" };
+    for (int k = 0; k < 3; k++)   /* replace what the analysis wrote */
+        cJSON_DeleteItemFromObjectCaseSensitive(w, keys[k]);
+    cJSON_DeleteItemFromObjectCaseSensitive(a, "calibration");
+    cJSON_DeleteItemFromObjectCaseSensitive(w, "study");
+    cJSON_AddItemToObject(w, "hypervolume", cJSON_Parse(
+        "{\"value\":0.6125,\"reference_point\":[0,1],"
+        "\"normalisation\":\"min-max\"}"));
+    cJSON_AddItemToObject(w, "reference", cJSON_Parse(
+        "{\"hypervolume\":0.65,\"hv_ratio\":0.9423,\"adrs\":0.0123,"
+        "\"igd\":0.0456}"));
+    cJSON_AddItemToObject(w, "sensitivity", cJSON_Parse(
+        "{\"ipc\":{\"r2\":0.91,\"cv_rmse\":0.07,\"knobs\":["
+        "{\"knob\":\"n_clusters\",\"effect\":2.5,\"levels\":[]},"
+        "{\"knob\":\"l1_sets\",\"effect\":0.4},"
+        "{\"knob\":\"scheduler\",\"effect\":1.25},"
+        "{\"knob\":\"n_mem\",\"effect\":null}],"
+        "\"interactions\":[{\"knobs\":[\"n_clusters\",\"scheduler\"],"
+        "\"strength\":0.31}]}}"));
+    cJSON_AddItemToObject(a, "calibration", cJSON_Parse(
+        "[{\"metric\":\"ipc\",\"points\":[{\"label\":\"vecadd\","
+        "\"predicted\":1.5,\"measured\":1.4},{\"label\":\"sgemm\","
+        "\"predicted\":3.1,\"measured\":2.2},{\"predicted\":null,"
+        "\"measured\":1}]}]"));
+    cJSON_AddItemToObject(w, "study", cJSON_Parse(   /* analysis/study.c */
+        "{\"budget\":4,\"seeds\":[1,2,3],\"basis\":\"reference front\","
+        "\"strategies\":[{\"name\":\"random\",\"evaluations\":4,"
+        "\"median\":[0.3,0.5,0.6,0.97],\"q1\":[0.2,0.4,0.55,0.9],"
+        "\"q3\":[0.35,0.55,0.65,0.99],\"evals_to_95\":{\"per_seed\":"
+        "[4,3,null],\"median\":4,\"reached\":2},\"evals_to_99\":"
+        "{\"per_seed\":[null,null,null],\"median\":null,\"reached\":0}},"
+        "{\"name\":\"nsga2\",\"evaluations\":4,\"median\":[0.4,0.7,"
+        "0.96,1],\"q1\":[0.3,0.6,0.9,0.99],\"q3\":[0.5,0.8,0.97,1],"
+        "\"evals_to_95\":{\"per_seed\":[3,3,4],\"median\":3,"
+        "\"reached\":3},\"evals_to_99\":{\"per_seed\":[4,4,4],"
+        "\"median\":4,\"reached\":3}}]}"));
+    char *out = cJSON_Print(a);
+    snprintf(path, sizeof path, "%s/analysis.json", dir);
+    ck_assert_int_eq(util_write_file_atomic(path, out, strlen(out), &err), 0);
+    cJSON_free(out);
+    cJSON_Delete(a);
+    char ann[512];
+    snprintf(ann, sizeof ann, "{\"workloads\":{\"%s\":[{\"agent\":\"memory\","
+             "\"text\":\"DRAM bandwidth bound above 30 clusters.\","
+             "\"status\":\"GREEN\"},\"plain string note\",{\"odd\":1}]},"
+             "\"campaign\":[{\"agent\":\"summary\",\"text\":\"Campaign "
+             "looks sane.\"}]}", wl);
+    snprintf(path, sizeof path, "%s/annotations.json", dir);
+    tu_write(path, ann);
+}
+
+static void add_tail(const char *dir, const char *key, const char *text)
+{
+    char path[700];
+    gd_err err = { 0 };
+    snprintf(path, sizeof path, "%s/jobs/%s", dir, key);
+    ck_assert_int_eq(util_mkdirs(path, &err), 0);
+    snprintf(path, sizeof path, "%s/jobs/%s/stderr.tail", dir, key);
+    tu_write(path, text);
+}
+
+START_TEST(optional_sections_render)
+{
+    char dir[512], pdf[600];
+    wl_spec w[2] = { { "vecadd", 60, 0, 0 }, { "sgemm", 3, 0, 1 } };
+    make_run("extras", w, 2, "", dir, sizeof dir);
+    add_extras(dir, "vecadd");
+    store_record r;
+    make_record(&w[1], 0, &r);
+    add_tail(dir, r.key, "line one\nFATAL: deadlock detected\x01\xff\n");
+    render_ok(dir, NULL);
+    snprintf(pdf, sizeof pdf, "%s/report.pdf", dir);
+    char *t = pdf_text(pdf);
+    assert_contains(t, "Contents", "report.pdf");
+    assert_contains(t, "Front quality", "report.pdf");
+    assert_contains(t, "0.9423", "report.pdf (HV ratio)");
+    assert_contains(t, "sensitivity of IPC", "report.pdf");
+    assert_contains(t, "n_clusters × scheduler", "report.pdf (interaction)");
+    assert_contains(t, "mean IPC over n_clusters", "report.pdf (heatmap)");
+    assert_contains(t, "DRAM bandwidth bound", "report.pdf (annotation)");
+    assert_contains(t, "plain string note", "report.pdf (annotation)");
+    assert_contains(t, "Campaign looks sane", "report.pdf");
+    assert_contains(t, "Calibration", "report.pdf");
+    assert_contains(t, "within ±10 %", "report.pdf (calibration)");
+    assert_contains(t, "Strategy study", "report.pdf");
+    assert_contains(t, "evaluations to reach 95 % and", "report.pdf");
+    assert_contains(t, "random 99 % (0 of 3 seeds)", "report.pdf");
+    assert_contains(t, "Appendix: failed jobs", "report.pdf");
+    assert_contains(t, "ran past 600 s", "report.pdf (reason)");
+    assert_contains(t, "FATAL: deadlock detected", "report.pdf (log tail)");
+    free(t);
+    static const char *const figs[] = {
+        "figures/sensitivity_vecadd_ipc.svg", "figures/heatmap_vecadd_ipc.svg",
+        "figures/heatmap_vecadd_area_mm2.svg", "figures/calibration_1_ipc.svg",
+        "figures/study_hv_vecadd.svg", "figures/study_evals_vecadd.svg"
+    };
+    for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++)
+        assert_svg_parses(dir, figs[i]);
+    char path[700];
+    snprintf(path, sizeof path, "%s/figures/sensitivity_vecadd_area_mm2.svg",
+             dir);
+    ck_assert_msg(!util_path_exists(path), "no data: no figure");
+    /* Byte-identical on a second render, every figure included. */
+    size_t l1, l2;
+    char *a = slurp(dir, "report.pdf", &l1);
+    char *b = slurp(dir, figs[1], &l2);
+    render_ok(dir, NULL);
+    size_t l3, l4;
+    char *a2 = slurp(dir, "report.pdf", &l3);
+    char *b2 = slurp(dir, figs[1], &l4);
+    ck_assert(l1 == l3 && memcmp(a, a2, l1) == 0);
+    ck_assert(l2 == l4 && memcmp(b, b2, l2) == 0);
+    free(a);
+    free(b);
+    free(a2);
+    free(b2);
+}
+END_TEST
+
+/* Page number printed in the contents for a heading, and the page the
+ * heading is really on (pdftotext -f/-l). */
+START_TEST(contents_page_numbers_are_right)
+{
+    char dir[512], cmd[800];
+    wl_spec w[2] = { { "vecadd", 40, 0, 0 }, { "sgemm", 40, 0, 0 } };
+    make_run("toc", w, 2, "", dir, sizeof dir);
+    render_ok(dir, NULL);
+    char *t = NULL;
+    snprintf(cmd, sizeof cmd, "%s/report.pdf", dir);
+    t = pdf_text(cmd);
+    const char *c = strstr(t, "Workload sgemm");
+    ck_assert(c != NULL);
+    int page = atoi(c + strlen("Workload sgemm"));
+    ck_assert_msg(page > 2, "contents says page %d", page);
+    free(t);
+    snprintf(cmd, sizeof cmd, "pdftotext -f %d -l %d '%s/report.pdf' - | "
+             "grep -q 'Workload sgemm'", page, page, dir);
+    ck_assert_msg(system(cmd) == 0, "Workload sgemm not on page %d", page);
+}
+END_TEST
+
+START_TEST(annotations_tolerant)
+{
+    char dir[512], path[600], pdf[600];
+    wl_spec w = { "vecadd", 10, 0, 0 };
+    make_run("badann", &w, 1, "", dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/annotations.json", dir);
+    tu_write(path, "{not json");
+    render_ok(dir, NULL);
+    snprintf(pdf, sizeof pdf, "%s/report.pdf", dir);
+    char *t = pdf_text(pdf);
+    assert_contains(t, "annotations.json is not a JSON object", "report.pdf");
+    free(t);
+    tu_write(path, "{\"workloads\":[{\"name\":\"vecadd\",\"annotations\":"
+                   "[{\"message\":\"array form works\",\"severity\":"
+                   "\"RED\"}]}],\"campaign\":\"just a string\"}");
+    render_ok(dir, NULL);
+    t = pdf_text(pdf);
+    assert_contains(t, "array form works", "report.pdf");
+    assert_contains(t, "just a string", "report.pdf");
+    free(t);
+}
+END_TEST
+
+START_TEST(single_column_figures)
+{
+    char dir[512], path[600], *camp;
+    size_t len;
+    gd_err err = { 0 };
+    wl_spec w = { "vecadd", 20, 0, 0 };
+    make_run("single", &w, 1, "", dir, sizeof dir);
+    camp = slurp(dir, "campaign.xml", &len);
+    char *f = strstr(camp, "<report formats=\"pdf svg\"/>");
+    ck_assert(f != NULL);
+    char fixed[8192];
+    snprintf(fixed, sizeof fixed, "%.*s<report formats=\"pdf svg\" "
+             "figure-width=\"single\"/>%s", (int)(f - camp), camp,
+             f + strlen("<report formats=\"pdf svg\"/>"));
+    snprintf(path, sizeof path, "%s/campaign.xml", dir);
+    ck_assert_int_eq(util_write_file_atomic(path, fixed, strlen(fixed), &err),
+                     0);
+    free(camp);
+    render_ok(dir, NULL);
+    char *svg = slurp(dir, "figures/pareto_vecadd.svg", &len);
+    ck_assert_msg(strstr(svg, "width=\"252pt\""), "single column width");
+    free(svg);
+}
+END_TEST
+
+START_TEST(layout_metrics_and_errors)
+{
+    char dir[512], path[600];
+    gd_err err = { 0 };
+    wl_spec w = { "vecadd", 30, 0, 0 };
+    make_run("laymetrics", &w, 1, "", dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/lay.xml", dir);
+    tu_write(path, "<report>\n<workloads>\n<figure kind=\"heatmap\" "
+                   "metrics=\"power_w\"/>\n</workloads>\n<failures/>\n"
+                   "</report>\n");
+    render_ok(dir, path);
+    char fig[700];
+    snprintf(fig, sizeof fig, "%s/figures/heatmap_vecadd_power_w.svg", dir);
+    ck_assert(util_path_exists(fig));
+    tu_write(path, "<report>\n<workloads>\n<figure kind=\"heatmap\" "
+                   "metrics=\"ipc bogus\"/>\n</workloads>\n</report>\n");
+    ck_assert_int_eq(rep_render(dir, path, &err), GD_EINPUT);
+    assert_contains(err.msg, "lay.xml:3", "error message");
+    assert_contains(err.msg, "bogus", "error message");
+}
+END_TEST
+
 static double now_s(void)
 {
     struct timeval tv;
@@ -424,6 +652,11 @@ static Suite *report_suite(void)
     tcase_add_test(tc, missing_analysis_names_file);
     tcase_add_test(tc, layout_files);
     tcase_add_test(tc, quickstart_size_is_fast);
+    tcase_add_test(tc, optional_sections_render);
+    tcase_add_test(tc, contents_page_numbers_are_right);
+    tcase_add_test(tc, annotations_tolerant);
+    tcase_add_test(tc, single_column_figures);
+    tcase_add_test(tc, layout_metrics_and_errors);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,160 @@
+/* calib_metrics: MAPE, aggregate error, Pearson r, Spearman rho, Kendall
+ * tau-b, NRMSE, APE quantiles, count under 10% — definitions in
+ * calib_metrics.h. */
+#include "calib_metrics.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y ? 1 : 0;
+}
+
+double cm_pearson(const double *x, const double *y, size_t n)
+{
+    if (n < 2)
+        return 0;
+    double mx = 0, my = 0;
+    for (size_t i = 0; i < n; i++) {
+        mx += x[i];
+        my += y[i];
+    }
+    mx /= n;
+    my /= n;
+    double sxy = 0, sxx = 0, syy = 0;
+    for (size_t i = 0; i < n; i++) {
+        sxy += (x[i] - mx) * (y[i] - my);
+        sxx += (x[i] - mx) * (x[i] - mx);
+        syy += (y[i] - my) * (y[i] - my);
+    }
+    return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : 0;
+}
+
+/* Ranks 1..n of x into r, ties sharing their mean rank. */
+static int ranks(const double *x, size_t n, double *r)
+{
+    size_t *idx = malloc(n * sizeof *idx);
+    if (!idx)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        idx[i] = i;
+    /* insertion sort of indices by value: n is small (rows of a CSV) */
+    for (size_t i = 1; i < n; i++) {
+        size_t v = idx[i], j = i;
+        while (j > 0 && x[idx[j - 1]] > x[v]) {
+            idx[j] = idx[j - 1];
+            j--;
+        }
+        idx[j] = v;
+    }
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j + 1 < n && x[idx[j + 1]] == x[idx[i]])
+            j++;
+        double mean_rank = (i + j) / 2.0 + 1;
+        for (size_t k = i; k <= j; k++)
+            r[idx[k]] = mean_rank;
+        i = j + 1;
+    }
+    free(idx);
+    return 0;
+}
+
+double cm_spearman(const double *x, const double *y, size_t n)
+{
+    if (n < 2)
+        return 0;
+    double *rx = malloc(n * sizeof *rx), *ry = malloc(n * sizeof *ry);
+    double rho = 0;
+    if (rx && ry && ranks(x, n, rx) == 0 && ranks(y, n, ry) == 0)
+        rho = cm_pearson(rx, ry, n);
+    free(rx);
+    free(ry);
+    return rho;
+}
+
+static int sign(double v) { return v > 0 ? 1 : v < 0 ? -1 : 0; }
+
+double cm_kendall_tau_b(const double *x, const double *y, size_t n)
+{
+    double conc_minus_disc = 0, n1 = 0, n2 = 0, n0 = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++) {
+            int sx = sign(x[i] - x[j]), sy = sign(y[i] - y[j]);
+            n0 += 1;
+            n1 += sx == 0;  /* pairs tied in x */
+            n2 += sy == 0;  /* pairs tied in y */
+            conc_minus_disc += sx * sy;
+        }
+    double den = sqrt((n0 - n1) * (n0 - n2));
+    return den > 0 ? conc_minus_disc / den : 0;
+}
+
+/* Quantile q of sorted v (n >= 1), linear between order statistics. */
+static double quantile_sorted(const double *v, size_t n, double q)
+{
+    double pos = q * (double)(n - 1);
+    size_t lo = (size_t)floor(pos);
+    size_t hi = lo + 1 < n ? lo + 1 : lo;
+    return v[lo] + (pos - lo) * (v[hi] - v[lo]);
+}
+
+int cm_compute(const double *ref, const double *pred, size_t n,
+               cm_metrics *out)
+{
+    memset(out, 0, sizeof *out);
+    if (n == 0)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(ref[i]) || !isfinite(pred[i]))
+            return -1;
+    double *ape = malloc(n * sizeof *ape);
+    if (!ape)
+        return -1;
+    size_t na = 0;
+    double abs_err = 0, abs_ref = 0, sq = 0, sum_ref = 0;
+    for (size_t i = 0; i < n; i++) {
+        double d = pred[i] - ref[i];
+        abs_err += fabs(d);
+        abs_ref += fabs(ref[i]);
+        sq += d * d;
+        sum_ref += ref[i];
+        if (ref[i] != 0)
+            ape[na++] = fabs(d) / fabs(ref[i]);
+    }
+    out->n = n;
+    if (na > 0) {
+        double s = 0;
+        for (size_t i = 0; i < na; i++) {
+            s += ape[i];
+            out->n_under_10 += ape[i] < 0.10;
+        }
+        qsort(ape, na, sizeof *ape, cmp_double);
+        out->mape = s / na;
+        out->median_ape = quantile_sorted(ape, na, 0.5);
+        out->p90_ape = quantile_sorted(ape, na, 0.9);
+        out->max_ape = ape[na - 1];
+    }
+    free(ape);
+    out->agg_err = abs_ref > 0 ? abs_err / abs_ref : 0;
+    double mean_ref = sum_ref / n;
+    out->nrmse = mean_ref != 0 ? sqrt(sq / n) / fabs(mean_ref) : 0;
+    out->pearson_r = cm_pearson(pred, ref, n);
+    out->spearman_rho = cm_spearman(pred, ref, n);
+    out->kendall_tau = cm_kendall_tau_b(pred, ref, n);
+    return 0;
+}
+
+void cm_format(const cm_metrics *m, char *buf, size_t bufsz)
+{
+    snprintf(buf, bufsz,
+             "n=%zu MAPE %.1f%% agg %.1f%% r %.3f rho %.3f tau %.3f "
+             "NRMSE %.1f%% <10%%: %zu max %.1f%% median %.1f%% p90 %.1f%%",
+             m->n, 100 * m->mape, 100 * m->agg_err, m->pearson_r,
+             m->spearman_rho, m->kendall_tau, 100 * m->nrmse, m->n_under_10,
+             100 * m->max_ape, 100 * m->median_ape, 100 * m->p90_ape);
+}

@@ -1,0 +1,238 @@
+/* verification: pairs each measured (verify-backend) record with the
+ * modelled record of the same workload and config, then reports per
+ * objective the absolute percentage error and, over the verified set, which
+ * points the measured values keep on the Pareto front. */
+#include "verification.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calib_metrics.h"
+#include "pareto.h"
+
+typedef struct {
+    const store_record *pred, *meas;
+    int64_t index;
+} pair;
+
+static int same_cfg(const gpu_config *a, const gpu_config *b)
+{
+    return memcmp(a, b, sizeof *a) == 0;
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const pair *x = a, *y = b;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+static double obj_value(const store_record *r, const camp_objective *o)
+{
+    double v;
+    return met_get(&r->metrics, o->metric, &v) == 0 && isfinite(v) ? v : NAN;
+}
+
+/* Measured records of the workload that have a modelled twin. */
+static size_t collect(const camp_campaign *c, const char *wl,
+                      const store_record *recs, size_t n, pair *out)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        const store_record *r = &recs[i];
+        if (strcmp(r->workload, wl) || strcmp(r->backend, c->verify_backend))
+            continue;
+        const store_record *twin = NULL;
+        for (size_t j = 0; j < n && !twin; j++)
+            if (!strcmp(recs[j].workload, wl)
+                && !strcmp(recs[j].backend, c->backend)
+                && recs[j].status == ST_OK && same_cfg(&recs[j].cfg, &r->cfg))
+                twin = &recs[j];
+        if (twin)
+            out[m++] = (pair){twin, r, space_index(&c->space, &r->cfg)};
+    }
+    qsort(out, m, sizeof *out, cmp_pair);
+    return m;
+}
+
+static cJSON *config_obj(const gpu_config *cfg)
+{
+    cJSON *o = cJSON_CreateObject();
+    for (int k = 0; k < SPACE_NKNOBS; k++) {
+        char v[32];
+        const char *name = space_knob_get(k)->name;
+        if (k == KNOB_SCHEDULER)
+            cJSON_AddStringToObject(o, name,
+                                    space_value_str(k, space_get(cfg, k), v,
+                                                    sizeof v));
+        else
+            cJSON_AddNumberToObject(o, name, space_get(cfg, k));
+    }
+    return o;
+}
+
+/* Which verified points stay on the front of the measured values. */
+static void measured_front(const camp_campaign *c, const pair *p, size_t m,
+                           int *on)
+{
+    size_t k = (size_t)c->nobjectives, nok = 0;
+    double *pts = malloc((m ? m : 1) * k * sizeof *pts);
+    size_t *map = malloc((m ? m : 1) * sizeof *map);
+    size_t *idx = malloc((m ? m : 1) * sizeof *idx);
+    if (!pts || !map || !idx)
+        abort();
+    for (size_t i = 0; i < m; i++) {
+        on[i] = 0;
+        if (p[i].meas->status != ST_OK)
+            continue;
+        for (size_t j = 0; j < k; j++) {
+            double v = obj_value(p[i].meas, &c->obj[j]);
+            pts[nok * k + j] = c->obj[j].maximize ? -v : v;
+        }
+        map[nok++] = i;
+    }
+    size_t nf = pareto_front(pts, nok, k, idx);
+    for (size_t i = 0; i < nf; i++)
+        on[map[idx[i]]] = 1;
+    free(pts);
+    free(map);
+    free(idx);
+}
+
+static cJSON *errors_json(const camp_campaign *c, const pair *p, size_t m)
+{
+    cJSON *errs = cJSON_CreateObject();
+    double *pred = malloc((m ? m : 1) * sizeof *pred);
+    double *meas = malloc((m ? m : 1) * sizeof *meas);
+    if (!pred || !meas)
+        abort();
+    for (int j = 0; j < c->nobjectives; j++) {
+        size_t q = 0;
+        for (size_t i = 0; i < m; i++) {
+            double a = obj_value(p[i].pred, &c->obj[j]);
+            double b = obj_value(p[i].meas, &c->obj[j]);
+            if (p[i].meas->status == ST_OK && isfinite(a) && isfinite(b)) {
+                pred[q] = a;
+                meas[q++] = b;
+            }
+        }
+        cm_metrics r;
+        cJSON *e = cJSON_AddObjectToObject(errs, c->obj[j].metric);
+        cJSON_AddNumberToObject(e, "n", (double)q);
+        /* the measured values are the reference */
+        if (q > 0 && cm_compute(meas, pred, q, &r) == 0) {
+            cJSON_AddNumberToObject(e, "mape", r.mape);
+            cJSON_AddNumberToObject(e, "max_ape", r.max_ape);
+            if (q > 2 && isfinite(r.spearman_rho))
+                cJSON_AddNumberToObject(e, "spearman", r.spearman_rho);
+        }
+    }
+    free(pred);
+    free(meas);
+    return errs;
+}
+
+cJSON *verification_json(const camp_campaign *c, const char *workload,
+                         const store_record *recs, size_t n)
+{
+    if (!c->verify_backend[0])
+        return NULL;
+    pair *p = malloc((n ? n : 1) * sizeof *p);
+    int *on = malloc((n ? n : 1) * sizeof *on);
+    if (!p || !on)
+        abort();
+    size_t m = collect(c, workload, recs, n, p);
+    measured_front(c, p, m, on);
+    cJSON *v = cJSON_CreateObject();
+    cJSON_AddStringToObject(v, "predicted_by", c->backend);
+    cJSON_AddStringToObject(v, "measured_by", c->verify_backend);
+    size_t ok = 0, held = 0;
+    cJSON *pts = cJSON_AddArrayToObject(v, "points");
+    for (size_t i = 0; i < m; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddItemToObject(o, "config", config_obj(&p[i].meas->cfg));
+        cJSON_AddStringToObject(o, "status",
+                                store_status_name(p[i].meas->status));
+        cJSON *pr = cJSON_AddObjectToObject(o, "predicted");
+        cJSON *me = cJSON_AddObjectToObject(o, "measured");
+        for (int j = 0; j < c->nobjectives; j++) {
+            double a = obj_value(p[i].pred, &c->obj[j]);
+            double b = obj_value(p[i].meas, &c->obj[j]);
+            if (isfinite(a))
+                cJSON_AddNumberToObject(pr, c->obj[j].metric, a);
+            if (isfinite(b))
+                cJSON_AddNumberToObject(me, c->obj[j].metric, b);
+        }
+        cJSON_AddBoolToObject(o, "on_measured_front", on[i]);
+        cJSON_AddItemToArray(pts, o);
+        ok += p[i].meas->status == ST_OK;
+        held += (size_t)on[i];
+    }
+    cJSON_AddNumberToObject(v, "verified", (double)m);
+    cJSON_AddNumberToObject(v, "verified_ok", (double)ok);
+    cJSON_AddNumberToObject(v, "held_up", (double)held);
+    cJSON_AddItemToObject(v, "errors", errors_json(c, p, m));
+    free(p);
+    free(on);
+    return v;
+}
+
+/* A short label of a config: the knobs that differ from the baseline. */
+static void short_label(const cJSON *cfg, char *out, size_t n)
+{
+    gpu_config base = space_baseline();
+    out[0] = '\0';
+    for (int k = 0; k < SPACE_NKNOBS; k++) {
+        const char *name = space_knob_get(k)->name;
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(cfg, name);
+        char val[32], basev[32];
+        if (cJSON_IsNumber(v))
+            snprintf(val, sizeof val, "%d", v->valueint);
+        else if (cJSON_IsString(v))
+            util_strlcpy(val, v->valuestring, sizeof val);
+        else
+            continue;
+        space_value_str(k, space_get(&base, k), basev, sizeof basev);
+        if (!strcmp(val, basev))
+            continue;
+        size_t len = strlen(out);
+        snprintf(out + len, n - len, "%s%s=%s", len ? " " : "", name, val);
+    }
+    if (!out[0])
+        util_strlcpy(out, "baseline", n);
+}
+
+void verification_calibration(cJSON *calibration, const camp_campaign *c,
+                              const char *workload, const cJSON *ver)
+{
+    const cJSON *pts = cJSON_GetObjectItemCaseSensitive(ver, "points");
+    for (int j = 0; j < c->nobjectives; j++) {
+        const char *m = c->obj[j].metric;
+        cJSON *e = cJSON_CreateObject();
+        char title[256];
+        snprintf(title, sizeof title, "%s: %s predicted (%s, modelled) "
+                 "against measured (%s)", workload, m, c->backend,
+                 c->verify_backend);
+        cJSON_AddStringToObject(e, "metric", m);
+        cJSON_AddStringToObject(e, "title", title);
+        cJSON *arr = cJSON_AddArrayToObject(e, "points");
+        const cJSON *p;
+        cJSON_ArrayForEach(p, pts) {
+            const cJSON *pr = cJSON_GetObjectItemCaseSensitive(
+                cJSON_GetObjectItemCaseSensitive(p, "predicted"), m);
+            const cJSON *me = cJSON_GetObjectItemCaseSensitive(
+                cJSON_GetObjectItemCaseSensitive(p, "measured"), m);
+            if (!cJSON_IsNumber(pr) || !cJSON_IsNumber(me))
+                continue;
+            char label[256];
+            short_label(cJSON_GetObjectItemCaseSensitive(p, "config"), label,
+                        sizeof label);
+            cJSON *q = cJSON_CreateObject();
+            cJSON_AddStringToObject(q, "label", label);
+            cJSON_AddNumberToObject(q, "predicted", pr->valuedouble);
+            cJSON_AddNumberToObject(q, "measured", me->valuedouble);
+            cJSON_AddItemToArray(arr, q);
+        }
+        cJSON_AddItemToArray(calibration, e);
+    }
+}

@@ -1,0 +1,25 @@
+/* verification: for a multi-fidelity campaign, how the predicted (modelled)
+ * front held up when its configs were re-run on the expensive (measured)
+ * backend: per config predicted and measured objective values and their
+ * error, and how many predicted-front points stay non-dominated among the
+ * measured ones. */
+#ifndef GPUDSE_VERIFICATION_H
+#define GPUDSE_VERIFICATION_H
+
+#include <stddef.h>
+#include <cjson/cJSON.h>
+#include "campaign.h"
+#include "store.h"
+
+/* The "verification" object of one workload in analysis.json, or NULL when
+ * the campaign does not verify. Deterministic: ordered by config. */
+cJSON *verification_json(const camp_campaign *c, const char *workload,
+                         const store_record *recs, size_t n);
+
+/* Append to the top-level "calibration" array of analysis.json (the
+ * report's predicted-against-measured pages) one entry per objective of a
+ * workload's verification object ver. */
+void verification_calibration(cJSON *calibration, const camp_campaign *c,
+                              const char *workload, const cJSON *ver);
+
+#endif

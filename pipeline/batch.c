@@ -1,0 +1,526 @@
+/* batch: the dispatch loop shared by in-process and external backends. Job
+ * keys decide what is already done; records reach the journal only when a
+ * job has truly finished (a job stopped by Ctrl-C is not recorded, so it
+ * runs again on resume). */
+#define _XOPEN_SOURCE 700  /* nftw */
+#include "batch.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+
+#include "slurm.h"
+#include "strategy.h"
+
+#define INPROC_BATCH 256
+
+typedef struct {
+    int wl;
+    gpu_config cfg;
+    char key[65];
+    int attempt;               /* 0 for the first run */
+    double ready_at;           /* retries wait until then */
+    char dir[PATH_MAX];
+} job_t;
+
+typedef struct {
+    const batch_opts *o;
+    batch_counts *n;
+    int nwl;
+    strat **st;
+    gpu_config **props;        /* per workload: proposals not yet used */
+    size_t *nprops, *pos;
+    size_t *fixed_pos;         /* with batch_opts.fixed */
+    const wl_workload *wls;    /* the workloads jobs run as */
+    int *exhausted, *inflight;
+    int cur;
+    exec_pool *pool;
+    job_t *running;            /* o->workers slots */
+    int *slot_used;
+    job_t *retry;
+    size_t nretry, capretry;
+} batch_t;
+
+uint64_t batch_planned(const camp_campaign *c)
+{
+    uint64_t size = space_size(&c->space);
+    uint64_t per = (uint64_t)c->budget < size ? (uint64_t)c->budget : size;
+    return per * (uint64_t)c->nworkloads;
+}
+
+static void logline(const batch_t *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void logline(const batch_t *b, const char *fmt, ...)
+{
+    if (!b->o->log)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(b->o->log, fmt, ap);
+    va_end(ap);
+    fputc('\n', b->o->log);
+    fflush(b->o->log);
+}
+
+/* ---- proposals ---- */
+
+/* The next config to run, rotating to the next workload only when the
+ * current one has nothing to propose right now. 0 when none. */
+static size_t propose(batch_t *b, int i, size_t want)
+{
+    if (!b->o->fixed)
+        return strat_next(b->st[i], b->props[i], want);
+    size_t n = 0;  /* a fixed list: hand it out once, in order */
+    while (n < want && b->fixed_pos[i] < b->o->nfixed[i])
+        b->props[i][n++] = b->o->fixed[i][b->fixed_pos[i]++];
+    return n;
+}
+
+static int next_config(batch_t *b, size_t want, int *wl, gpu_config *cfg)
+{
+    for (int tries = 0; tries < b->nwl; tries++) {
+        int i = b->cur;
+        if (!b->exhausted[i]) {
+            if (b->pos[i] == b->nprops[i]) {
+                b->nprops[i] = propose(b, i, want);
+                b->pos[i] = 0;
+                if (b->nprops[i] == 0 && b->inflight[i] == 0)
+                    b->exhausted[i] = 1;
+            }
+            if (b->pos[i] < b->nprops[i]) {
+                *wl = i;
+                *cfg = b->props[i][b->pos[i]++];
+                b->n->planned++;
+                return 1;
+            }
+        }
+        b->cur = (b->cur + 1) % b->nwl;
+    }
+    return 0;
+}
+
+static void fill_job(const batch_t *b, job_t *j)
+{
+    const camp_campaign *c = b->o->c;
+    be_job_key(b->o->be, c->sim_fingerprint, &b->wls[j->wl], &j->cfg,
+               c->seed, j->key);
+    snprintf(j->dir, sizeof j->dir, "%s/jobs/%s", b->o->rundir, j->key);
+    j->attempt = 0;
+    j->ready_at = 0;
+}
+
+static be_job make_be_job(const batch_t *b, const job_t *j)
+{
+    const camp_campaign *c = b->o->c;
+    be_job bj;
+    memset(&bj, 0, sizeof bj);
+    bj.camp = c;
+    bj.wl_index = j->wl;
+    bj.workload = &b->wls[j->wl];
+    bj.cfg = j->cfg;
+    bj.seed = c->seed;
+    memcpy(bj.key, j->key, sizeof bj.key);
+    bj.job_dir = j->dir;
+    return bj;
+}
+
+/* ---- records ---- */
+
+static int record(batch_t *b, const job_t *j, store_record *rec, gd_err *err)
+{
+    const batch_opts *o = b->o;
+    memcpy(rec->key, j->key, sizeof rec->key);
+    util_strlcpy(rec->workload, o->c->workloads[j->wl].name,
+                 sizeof rec->workload);
+    util_strlcpy(rec->backend, o->be->name, sizeof rec->backend);
+    util_strlcpy(rec->fidelity, o->be->fidelity, sizeof rec->fidelity);
+    rec->cfg = j->cfg;
+    int rc = store_append(o->st, rec, err);
+    if (rc)
+        return rc;
+    b->n->ran++;
+    b->n->failed += rec->status != ST_OK;
+    if (b->st[j->wl])
+        strat_observe(b->st[j->wl], &j->cfg, rec);
+    if (o->on_result)
+        o->on_result(rec, o->cb_arg);
+    if (o->pg)
+        progress_job(o->pg, rec->status != ST_OK);
+    return GD_OK;
+}
+
+/* A key finished in an earlier session: the strategy still sees it, so an
+ * adaptive search resumes on the same path. */
+static int skip_finished(batch_t *b, const job_t *j, gd_err *err)
+{
+    store_record rec;
+    int rc = store_get(b->o->st, j->key, &rec, err);
+    if (rc)
+        return rc;
+    if (b->st[j->wl])
+        strat_observe(b->st[j->wl], &j->cfg, &rec);
+    b->n->skipped++;
+    if (b->o->pg)
+        progress_skip(b->o->pg);
+    return GD_OK;
+}
+
+static int run_in_process(batch_t *b, const job_t *j, gd_err *err)
+{
+    store_record rec;
+    memset(&rec, 0, sizeof rec);
+    be_job bj = make_be_job(b, j);
+    int rc = b->o->be->run(&bj, &rec, err);
+    return rc ? rc : record(b, j, &rec, err);
+}
+
+/* ---- job directories ---- */
+
+static int rm_entry(const char *path, const struct stat *sb, int type,
+                    struct FTW *ftw)
+{
+    (void)sb;
+    (void)type;
+    if (ftw->level == 0)
+        return 0;  /* keep the directory itself */
+    return remove(path) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+/* A fresh job directory: a crashed session may have left files in it. On
+ * a retry the previous attempt's logs are kept under another name. */
+static int prepare_dir(const job_t *j, gd_err *err)
+{
+    if (j->attempt > 0) {
+        static const char *const logs[] = {"stdout.log", "stderr.log"};
+        for (int i = 0; i < 2; i++) {
+            char from[PATH_MAX + 16], to[PATH_MAX + 32];
+            snprintf(from, sizeof from, "%s/%s", j->dir, logs[i]);
+            snprintf(to, sizeof to, "%s/attempt%d.%s", j->dir, j->attempt,
+                     logs[i]);
+            rename(from, to);
+        }
+        return GD_OK;
+    }
+    if (util_is_dir(j->dir)
+        && nftw(j->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+        return gd_errf(err, GD_EENV, "%s: cannot clear a job directory left "
+                       "by an earlier run: %s", j->dir, strerror(errno));
+    int rc = util_mkdirs(j->dir, err);
+    if (rc)
+        return gd_errf(err, GD_EENV, "cannot create job directory %s: %s; "
+                       "check free space and permissions, then run again "
+                       "to resume", j->dir, err->msg);
+    return GD_OK;
+}
+
+static void write_job_status(const job_t *j, const exec_result *r,
+                             const store_record *rec)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "key", j->key);
+    cJSON_AddNumberToObject(o, "attempt", j->attempt + 1);
+    cJSON_AddStringToObject(o, "status", store_status_name(rec->status));
+    cJSON_AddStringToObject(o, "reason", rec->reason);
+    cJSON_AddNumberToObject(o, "exit_code", r->exit_code);
+    cJSON_AddNumberToObject(o, "signal", r->signo);
+    cJSON_AddBoolToObject(o, "timed_out", r->timed_out);
+    cJSON_AddNumberToObject(o, "wall_s", r->wall_s);
+    cJSON_AddNumberToObject(o, "stdout_bytes", (double)r->out_bytes);
+    cJSON_AddNumberToObject(o, "stderr_bytes", (double)r->err_bytes);
+    char *text = cJSON_Print(o);
+    cJSON_Delete(o);
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/status.json", j->dir);
+    if (text)
+        util_write_file_replace(path, text, strlen(text), NULL);
+    cJSON_free(text);
+}
+
+/* ---- external jobs ---- */
+
+static int free_slot(const batch_t *b)
+{
+    for (int i = 0; i < b->o->workers; i++)
+        if (!b->slot_used[i])
+            return i;
+    return -1;
+}
+
+static int start_external(batch_t *b, const job_t *j, gd_err *err)
+{
+    int rc = prepare_dir(j, err);
+    if (rc)
+        return rc;
+    be_job bj = make_be_job(b, j);
+    be_exec x;
+    be_exec_init(&x);
+    gd_err why = {0, ""};
+    rc = b->o->be->prepare(&bj, &x, &why);
+    if (rc == GD_EINPUT) {  /* rejected before running */
+        be_exec_free(&x);
+        store_record rec;
+        memset(&rec, 0, sizeof rec);
+        rec.status = ST_INVALID_CONFIG;
+        util_strlcpy(rec.reason, why.msg, sizeof rec.reason);
+        return record(b, j, &rec, err);
+    }
+    if (rc) {
+        be_exec_free(&x);
+        return gd_errf(err, rc, "%s", why.msg);
+    }
+    const camp_campaign *c = b->o->c;
+    int s = free_slot(b);
+    exec_spec spec = {j->dir, x.command.s ? x.command.s : "", x.env,
+                      c->timeout_s, c->grace_s,
+                      (size_t)(c->memory_mb * 1048576.0),
+                      (size_t)(c->output_cap_mb * 1048576.0),
+                      (void *)(intptr_t)s};
+    rc = exec_pool_start(b->pool, &spec, err);
+    be_exec_free(&x);
+    if (rc)
+        return rc;
+    b->running[s] = *j;
+    b->slot_used[s] = 1;
+    b->inflight[j->wl]++;
+    return GD_OK;
+}
+
+static int push_retry(batch_t *b, const job_t *j)
+{
+    if (b->nretry == b->capretry) {
+        size_t cap = b->capretry ? b->capretry * 2 : 16;
+        job_t *r = realloc(b->retry, cap * sizeof *r);
+        if (!r)
+            return -1;
+        b->retry = r;
+        b->capretry = cap;
+    }
+    b->retry[b->nretry++] = *j;
+    return 0;
+}
+
+/* A retry whose backoff has passed, if any. */
+static int pop_ready_retry(batch_t *b, job_t *j)
+{
+    double now = progress_now();
+    for (size_t i = 0; i < b->nretry; i++)
+        if (b->retry[i].ready_at <= now) {
+            *j = b->retry[i];
+            b->retry[i] = b->retry[--b->nretry];
+            return 1;
+        }
+    return 0;
+}
+
+static double next_retry_wait(const batch_t *b)
+{
+    double t = INFINITY, now = progress_now();
+    for (size_t i = 0; i < b->nretry; i++)
+        if (b->retry[i].ready_at - now < t)
+            t = b->retry[i].ready_at - now;
+    return t < 0 ? 0 : t;
+}
+
+static int complete_external(batch_t *b, const exec_result *r, gd_err *err)
+{
+    int s = (int)(intptr_t)r->tag;
+    job_t j = b->running[s];
+    b->slot_used[s] = 0;
+    b->inflight[j.wl]--;
+    store_record rec;
+    memset(&rec, 0, sizeof rec);
+    be_job bj = make_be_job(b, &j);
+    int rc = b->o->be->finish(&bj, r, &rec, err);
+    if (rc)
+        return rc;
+    write_job_status(&j, r, &rec);
+    const camp_campaign *c = b->o->c;
+    if (rec.status != ST_OK && (c->retry_mask & (1u << rec.status))
+        && j.attempt < c->retries) {
+        logline(b, "retry %s attempt %d after %s: %s", j.key, j.attempt + 2,
+                store_status_name(rec.status), rec.reason);
+        j.ready_at = progress_now() + c->backoff_s * pow(2, j.attempt);
+        j.attempt++;
+        b->n->retried++;
+        b->inflight[j.wl]++;
+        return push_retry(b, &j) ? gd_errf(err, GD_EENV, "out of memory")
+                                 : GD_OK;
+    }
+    if (rec.status != ST_OK)
+        logline(b, "job %s %s: %s", j.key, store_status_name(rec.status),
+                rec.reason);
+    return record(b, &j, &rec, err);
+}
+
+static int stopped(const batch_t *b)
+{
+    return b->o->stop && *b->o->stop;
+}
+
+/* Start jobs until the pool is full or nothing is ready; 1 when it found
+ * nothing more to start. */
+static int fill(batch_t *b, int *drained, gd_err *err)
+{
+    int ext = !b->o->be->in_process;
+    *drained = 0;
+    while (!stopped(b) && (!ext || exec_pool_idle(b->pool) > 0)) {
+        job_t j;
+        if (ext && pop_ready_retry(b, &j)) {
+            b->inflight[j.wl]--;
+        } else {
+            int wl;
+            gpu_config cfg;
+            size_t want = ext ? (size_t)exec_pool_idle(b->pool)
+                              : INPROC_BATCH;
+            if (!next_config(b, want, &wl, &cfg)) {
+                *drained = 1;
+                return GD_OK;
+            }
+            j.wl = wl;
+            j.cfg = cfg;
+            fill_job(b, &j);
+            if (store_has(b->o->st, j.key)) {
+                int rc = skip_finished(b, &j, err);
+                if (rc)
+                    return rc;
+                continue;
+            }
+        }
+        int rc = ext ? start_external(b, &j, err) : run_in_process(b, &j, err);
+        if (rc)
+            return rc;
+    }
+    return GD_OK;
+}
+
+static int loop(batch_t *b, gd_err *err)
+{
+    int ext = !b->o->be->in_process;
+    exec_result *res = calloc((size_t)b->o->workers, sizeof *res);
+    if (!res)
+        return gd_errf(err, GD_EENV, "out of memory");
+    int rc = GD_OK;
+    for (;;) {
+        int drained;
+        rc = fill(b, &drained, err);
+        if (rc || stopped(b))
+            break;
+        if (!ext) {
+            if (drained)
+                break;
+            continue;
+        }
+        if (drained && exec_pool_running(b->pool) == 0 && b->nretry == 0)
+            break;
+        double wait = b->nretry ? next_retry_wait(b) : -1;
+        int k = exec_pool_wait(b->pool, res, b->o->workers, wait, b->o->stop,
+                               err);
+        if (k < 0) {
+            rc = err->code ? err->code : GD_EENV;
+            break;
+        }
+        for (int i = 0; i < k && !rc; i++)
+            rc = complete_external(b, &res[i], err);
+        if (rc)
+            break;
+    }
+    if (ext && exec_pool_running(b->pool) > 0) {
+        /* stopping (Ctrl-C or an error): running jobs get their grace
+         * period and are not journaled, so they run again on resume */
+        int k = exec_pool_stop_all(b->pool, b->o->c->grace_s, res);
+        b->n->interrupted += (uint64_t)k;
+        for (int i = 0; i < k; i++) {
+            int s = (int)(intptr_t)res[i].tag;
+            logline(b, "interrupted %s: it runs again on resume",
+                    b->running[s].key);
+            b->slot_used[s] = 0;
+        }
+    }
+    free(res);
+    return rc;
+}
+
+static void batch_free(batch_t *b)
+{
+    for (int i = 0; i < b->nwl; i++) {
+        if (b->st)
+            strat_free(b->st[i]);
+        if (b->props)
+            free(b->props[i]);
+    }
+    free(b->st);
+    free(b->props);
+    free(b->nprops);
+    free(b->pos);
+    free(b->fixed_pos);
+    free(b->exhausted);
+    free(b->inflight);
+    free(b->running);
+    free(b->slot_used);
+    free(b->retry);
+    exec_pool_free(b->pool);
+}
+
+static int batch_init(batch_t *b, const batch_opts *o, batch_counts *n,
+                      gd_err *err)
+{
+    memset(b, 0, sizeof *b);
+    b->o = o;
+    b->n = n;
+    b->nwl = o->c->nworkloads;
+    size_t nw = (size_t)b->nwl, cap = INPROC_BATCH > o->workers
+                                          ? INPROC_BATCH : (size_t)o->workers;
+    b->st = calloc(nw, sizeof *b->st);
+    b->props = calloc(nw, sizeof *b->props);
+    b->nprops = calloc(nw, sizeof *b->nprops);
+    b->pos = calloc(nw, sizeof *b->pos);
+    b->fixed_pos = calloc(nw, sizeof *b->fixed_pos);
+    b->wls = o->workloads ? o->workloads : o->c->workloads;
+    b->exhausted = calloc(nw, sizeof *b->exhausted);
+    b->inflight = calloc(nw, sizeof *b->inflight);
+    b->running = calloc((size_t)o->workers, sizeof *b->running);
+    b->slot_used = calloc((size_t)o->workers, sizeof *b->slot_used);
+    if (!b->st || !b->props || !b->nprops || !b->pos || !b->fixed_pos
+        || !b->exhausted
+        || !b->inflight || !b->running || !b->slot_used)
+        return gd_errf(err, GD_EENV, "out of memory");
+    for (int i = 0; i < b->nwl; i++) {
+        b->props[i] = calloc(cap, sizeof **b->props);
+        if (!b->props[i])
+            return gd_errf(err, GD_EENV, "out of memory");
+        int rc = o->fixed ? GD_OK
+                          : strat_new(o->c->strategy, &o->c->space,
+                                      o->c->budget, o->c->seed, &b->st[i], err);
+        if (rc)
+            return rc;
+    }
+    if (!o->be->in_process) {
+        char jobs[PATH_MAX];
+        util_path_join(jobs, sizeof jobs, o->rundir, "jobs");
+        int k = exec_kill_orphans(jobs);
+        if (k)
+            logline(b, "killed %d process group(s) left by a gpudse that "
+                    "died", k);
+        return exec_pool_new(o->workers, &b->pool, err);
+    }
+    return GD_OK;
+}
+
+int batch_run(const batch_opts *o, batch_counts *n, gd_err *err)
+{
+    if (!o->be->in_process && slurm_wanted(o))
+        return slurm_run(o, n, err);
+    memset(n, 0, sizeof *n);
+    batch_t b;
+    int rc = batch_init(&b, o, n, err);
+    if (!rc)
+        rc = loop(&b, err);
+    batch_free(&b);
+    return rc;
+}

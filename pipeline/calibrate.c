@@ -1,0 +1,690 @@
+/* calibrate: reference-CSV reader, GSL nonlinear least-squares fit of a
+ * descriptor's free parameters to measured IPC, k-fold / leave-one-out
+ * held-out error, and the `gpudse calibrate` command. */
+#include "calibrate.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_multifit_nlinear.h>
+#include <gsl/gsl_vector.h>
+
+#include "model.h"
+
+#define CAL_MAXCOLS 64
+#define CAL_MAXFREE (CAL_NPARAMS * WL_MAXKERNELS)
+#define CAL_FAIL_RESIDUAL 5.0  /* log-error charged when a config cannot run */
+
+/* ------------------------------------------------------------ CSV reading */
+
+/* Split line in place at commas (double quotes group a field); returns the
+ * number of fields. */
+static int split_fields(char *line, char **f, int max)
+{
+    int n = 0;
+    char *p = line;
+    while (n < max) {
+        while (*p == ' ')
+            p++;
+        if (*p == '"') {
+            f[n++] = ++p;
+            while (*p && *p != '"')
+                p++;
+            if (*p)
+                *p++ = '\0';
+            while (*p && *p != ',')
+                p++;
+        } else {
+            f[n++] = p;
+            while (*p && *p != ',' && *p != '\r' && *p != '\n')
+                p++;
+        }
+        if (*p != ',') {
+            *p = '\0';
+            break;
+        }
+        *p++ = '\0';
+    }
+    return n;
+}
+
+typedef struct {
+    int knob[SPACE_NKNOBS];    /* column of each knob or -1 */
+    int kernel, design, ipc;   /* columns or -1 */
+    int ncols;
+} csv_cols;
+
+static int read_header(const char *path, char *line, csv_cols *cols,
+                       gd_err *err)
+{
+    char *f[CAL_MAXCOLS];
+    int n = split_fields(line, f, CAL_MAXCOLS);
+    memset(cols, -1, sizeof *cols);
+    cols->ncols = n;
+    int nknobs = 0;
+    for (int i = 0; i < n; i++) {
+        int k = space_knob_find(f[i]);
+        if (k >= 0) {
+            if (cols->knob[k] >= 0)
+                return gd_errf(err, GD_EINPUT, "%s:1: column '%s' appears "
+                               "twice", path, f[i]);
+            cols->knob[k] = i;
+            nknobs++;
+        } else if (!strcmp(f[i], "kernel")) {
+            cols->kernel = i;
+        } else if (!strcmp(f[i], "design")) {
+            cols->design = i;
+        } else if (!strcmp(f[i], "ipc")) {
+            cols->ipc = i;
+        }
+    }
+    if (nknobs == 0)
+        return gd_errf(err, GD_EINPUT, "%s:1: the header names no knob "
+                       "column (expected some of n_clusters, "
+                       "cores_per_cluster, n_mem, shmem_size, scheduler, "
+                       "num_sched_per_core, l1_sets, l2_sets)", path);
+    return GD_OK;
+}
+
+static int parse_row(const char *path, int line, char *text,
+                     const csv_cols *cols, cal_row *r, gd_err *err)
+{
+    char *f[CAL_MAXCOLS];
+    int n = split_fields(text, f, CAL_MAXCOLS);
+    if (n != cols->ncols)
+        return gd_errf(err, GD_EINPUT, "%s:%d: %d fields, the header has %d",
+                       path, line, n, cols->ncols);
+    memset(r, 0, sizeof *r);
+    r->line = line;
+    r->c = space_baseline();
+    r->ipc = NAN;
+    for (int k = 0; k < SPACE_NKNOBS; k++) {
+        if (cols->knob[k] < 0)
+            continue;
+        int v;
+        if (space_value_parse(k, f[cols->knob[k]], &v) != 0)
+            return gd_errf(err, GD_EINPUT, "%s:%d: %s=\"%s\" is not one of "
+                           "the knob's values", path, line,
+                           space_knob_get(k)->name, f[cols->knob[k]]);
+        space_set(&r->c, k, v);
+    }
+    if (cols->kernel >= 0)
+        util_strlcpy(r->kernel, f[cols->kernel], sizeof r->kernel);
+    if (cols->design >= 0)
+        util_strlcpy(r->design, f[cols->design], sizeof r->design);
+    if (cols->ipc >= 0 && *f[cols->ipc]
+        && util_parse_double(f[cols->ipc], &r->ipc) != 0)
+        return gd_errf(err, GD_EINPUT, "%s:%d: ipc \"%s\" is not a number",
+                       path, line, f[cols->ipc]);
+    return GD_OK;
+}
+
+int cal_read_csv(const char *path, const char *kernel, int need_ipc,
+                 cal_row **rows, size_t *n, gd_err *err)
+{
+    *rows = NULL;
+    *n = 0;
+    char *buf = NULL;
+    size_t len = 0;
+    if (util_read_file(path, &buf, &len, err)) {
+        if (err)
+            err->code = GD_EINPUT;
+        return GD_EINPUT;
+    }
+    size_t cap = 16, cnt = 0;
+    cal_row *out = malloc(cap * sizeof *out);
+    csv_cols cols;
+    int rc = out ? GD_OK : gd_errf(err, GD_EENV, "out of memory");
+    int line = 0;
+    char *save = NULL;
+    for (char *l = strtok_r(buf, "\n", &save); l && rc == GD_OK;
+         l = strtok_r(NULL, "\n", &save)) {
+        line++;
+        size_t ll = strlen(l);
+        if (ll && l[ll - 1] == '\r')
+            l[--ll] = '\0';
+        if (line == 1) {
+            if ((rc = read_header(path, l, &cols, err)) == GD_OK && need_ipc
+                && cols.ipc < 0)
+                rc = gd_errf(err, GD_EINPUT, "%s:1: no 'ipc' column",
+                             path);
+            continue;
+        }
+        if (ll == 0)
+            continue;
+        cal_row r;
+        if ((rc = parse_row(path, line, l, &cols, &r, err)))
+            break;
+        if (kernel && strcmp(r.kernel, kernel) != 0)
+            continue;
+        if (need_ipc && !(r.ipc > 0))
+            rc = gd_errf(err, GD_EINPUT, "%s:%d: ipc must be a positive "
+                         "number", path, line);
+        if (rc == GD_OK && cnt == cap) {
+            cal_row *g = realloc(out, 2 * cap * sizeof *out);
+            if (!g)
+                rc = gd_errf(err, GD_EENV, "out of memory");
+            else {
+                out = g;
+                cap *= 2;
+            }
+        }
+        if (rc == GD_OK)
+            out[cnt++] = r;
+    }
+    if (rc == GD_OK && line == 0)
+        rc = gd_errf(err, GD_EINPUT, "%s:1: empty file", path);
+    free(buf);
+    if (rc) {
+        free(out);
+        return rc;
+    }
+    *rows = out;
+    *n = cnt;
+    return GD_OK;
+}
+
+/* --------------------------------------------------- free parameters */
+
+/* A free parameter: where it lives and its bounds. Bounded parameters are
+ * fitted through a logistic map, footprints through a log map, so the
+ * unconstrained optimiser never leaves the descriptor's valid ranges. */
+typedef struct {
+    const char *name;
+    size_t off;
+    int logscale;              /* 1: x = exp(u) within [lo, hi] */
+    double lo, hi;
+} pdef;
+
+#define PF(f) offsetof(wl_kernel, f)
+static const pdef pdefs[CAL_NPARAMS] = {
+    [CAL_ILP] = {"ilp", PF(ilp), 0, 1, 16},
+    [CAL_MEM_WAITS] = {"mem_waits", PF(mem_waits), 0, 0, 0 /* per kernel */},
+    [CAL_L1_REUSE] = {"l1_reuse", PF(l1_reuse), 0, 0, 1},
+    [CAL_FOOTPRINT_CTA] = {"footprint_kb_per_cta", PF(footprint_kb_per_cta),
+                           1, 0.01, 1e5},
+    [CAL_L2_REUSE] = {"l2_reuse", PF(l2_reuse), 0, 0, 1},
+    [CAL_FOOTPRINT_TOTAL] = {"footprint_kb_total", PF(footprint_kb_total), 1,
+                             0.01, 1e8},
+    [CAL_MEM_EFF] = {"mem_eff", PF(mem_eff), 0, 0.05, 1},
+};
+#undef PF
+
+const char *cal_param_name(int p)
+{
+    return p >= 0 && p < CAL_NPARAMS ? pdefs[p].name : "unknown";
+}
+
+int cal_parse_params(const char *list, unsigned *mask, gd_err *err)
+{
+    char buf[512];
+    util_strlcpy(buf, list, sizeof buf);
+    *mask = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ",", &save); t;
+         t = strtok_r(NULL, ",", &save)) {
+        int found = -1;
+        for (int p = 0; p < CAL_NPARAMS; p++)
+            if (!strcmp(t, pdefs[p].name))
+                found = p;
+        if (found < 0)
+            return gd_errf(err, GD_EINPUT, "--params: unknown parameter "
+                           "'%s' (free parameters: ilp, mem_waits, l1_reuse, "
+                           "footprint_kb_per_cta, l2_reuse, "
+                           "footprint_kb_total, mem_eff)", t);
+        *mask |= 1u << found;
+    }
+    if (!*mask)
+        return gd_errf(err, GD_EINPUT, "--params: empty list");
+    return GD_OK;
+}
+
+void cal_opts_default(cal_opts *o)
+{
+    o->params = CAL_ALL_PARAMS;
+    o->prior = 0.001;
+    o->max_iter = 60;
+}
+
+/* Bounds of parameter p of kernel k. */
+static void bounds(const wl_kernel *k, int p, double *lo, double *hi)
+{
+    *lo = pdefs[p].lo;
+    *hi = pdefs[p].hi;
+    if (p == CAL_MEM_WAITS)
+        *hi = 2.0 * (k->insn_ld_global + k->insn_atomic) + 1.0;
+}
+
+/* Whether parameter p can affect kernel k at all. */
+static int relevant(const wl_kernel *k, int p)
+{
+    int loads = k->insn_ld_global + k->insn_atomic > 0;
+    int mem = loads || k->insn_st_global > 0;
+    switch (p) {
+    case CAL_MEM_WAITS: return loads;
+    case CAL_L1_REUSE: case CAL_FOOTPRINT_CTA: return k->insn_ld_global > 0;
+    case CAL_L2_REUSE: case CAL_FOOTPRINT_TOTAL: case CAL_MEM_EFF: return mem;
+    default: return 1;
+    }
+}
+
+static double *field(wl_kernel *k, int p)
+{
+    return (double *)((char *)k + pdefs[p].off);
+}
+
+static double to_x(const wl_kernel *k, int p, double u)
+{
+    double lo, hi;
+    bounds(k, p, &lo, &hi);
+    if (pdefs[p].logscale) {
+        double x = exp(u);
+        return x < lo ? lo : x > hi ? hi : x;
+    }
+    return lo + (hi - lo) / (1.0 + exp(-u));
+}
+
+static double to_u(const wl_kernel *k, int p, double x)
+{
+    double lo, hi;
+    bounds(k, p, &lo, &hi);
+    if (pdefs[p].logscale)
+        return log(x < lo ? lo : x > hi ? hi : x);
+    double s = (x - lo) / (hi - lo), eps = 1e-3;
+    s = s < eps ? eps : s > 1 - eps ? 1 - eps : s;
+    return log(s / (1 - s));
+}
+
+/* The fitted unknowns: (kernel, parameter) pairs. */
+typedef struct {
+    wl_workload w;             /* working copy the residuals evaluate */
+    int kern[CAL_MAXFREE], par[CAL_MAXFREE];
+    double u0[CAL_MAXFREE];
+    size_t np;
+    const cal_row *rows;
+    size_t n;
+    double sqrt_prior;
+} fit_ctx;
+
+static void ctx_init(fit_ctx *x, const wl_workload *w, const cal_row *rows,
+                     size_t n, const cal_opts *o)
+{
+    x->w = *w;
+    x->np = 0;
+    for (int ki = 0; ki < w->nkernels; ki++)
+        for (int p = 0; p < CAL_NPARAMS; p++)
+            if ((o->params >> p & 1u) && relevant(&w->k[ki], p)) {
+                x->kern[x->np] = ki;
+                x->par[x->np] = p;
+                x->u0[x->np] = to_u(&w->k[ki], p, *field(&x->w.k[ki], p));
+                x->np++;
+            }
+    x->rows = rows;
+    x->n = n;
+    x->sqrt_prior = sqrt(o->prior);
+}
+
+static void ctx_apply(fit_ctx *x, const gsl_vector *u)
+{
+    for (size_t j = 0; j < x->np; j++) {
+        wl_kernel *k = &x->w.k[x->kern[j]];
+        *field(k, x->par[j]) = to_x(k, x->par[j], gsl_vector_get(u, j));
+    }
+}
+
+static int residuals(const gsl_vector *u, void *data, gsl_vector *f)
+{
+    fit_ctx *x = data;
+    ctx_apply(x, u);
+    for (size_t i = 0; i < x->n; i++) {
+        model_out o;
+        double r = CAL_FAIL_RESIDUAL;
+        if (model_eval(&x->w, &x->rows[i].c, &o, NULL) == 0 && o.ipc > 0)
+            r = log(o.ipc / x->rows[i].ipc);
+        gsl_vector_set(f, i, r);
+    }
+    for (size_t j = 0; j < x->np; j++)
+        gsl_vector_set(f, x->n + j,
+                       x->sqrt_prior * (gsl_vector_get(u, j) - x->u0[j]));
+    return GSL_SUCCESS;
+}
+
+/* One trust-region Levenberg-Marquardt run from u (overwritten with the
+ * solution); returns the final cost 0.5 |f|^2 or INFINITY. */
+static double solve_from(fit_ctx *x, gsl_vector *u, int max_iter)
+{
+    const gsl_multifit_nlinear_type *T = gsl_multifit_nlinear_trust;
+    gsl_multifit_nlinear_parameters params =
+        gsl_multifit_nlinear_default_parameters();
+    size_t nres = x->n + x->np;
+    gsl_multifit_nlinear_workspace *ws =
+        gsl_multifit_nlinear_alloc(T, &params, nres, x->np);
+    if (!ws)
+        return INFINITY;
+    gsl_multifit_nlinear_fdf fdf;
+    memset(&fdf, 0, sizeof fdf);
+    fdf.f = residuals;
+    fdf.df = NULL;             /* finite-difference Jacobian */
+    fdf.n = nres;
+    fdf.p = x->np;
+    fdf.params = x;
+    double cost = INFINITY;
+    if (gsl_multifit_nlinear_init(u, &fdf, ws) == GSL_SUCCESS) {
+        int info;
+        gsl_multifit_nlinear_driver((size_t)max_iter, 1e-8, 1e-8, 0.0, NULL,
+                                    NULL, &info, ws);
+        gsl_vector *sol = gsl_multifit_nlinear_position(ws);
+        gsl_vector *res = gsl_multifit_nlinear_residual(ws);
+        double c = 0;
+        for (size_t i = 0; i < nres; i++)
+            c += gsl_vector_get(res, i) * gsl_vector_get(res, i);
+        if (isfinite(c)) {
+            cost = 0.5 * c;
+            gsl_vector_memcpy(u, sol);
+        }
+    }
+    gsl_multifit_nlinear_free(ws);
+    return cost;
+}
+
+/* Starts: the descriptor itself, the middle of every bounded range, and
+ * the descriptor nudged down by one unit of u. */
+static void start_point(const fit_ctx *x, int which, gsl_vector *u)
+{
+    for (size_t j = 0; j < x->np; j++) {
+        double v = x->u0[j];
+        if (which == 1 && !pdefs[x->par[j]].logscale)
+            v = 0;
+        else if (which == 2)
+            v -= 1.0;
+        gsl_vector_set(u, j, v);
+    }
+}
+
+int cal_fit(wl_workload *w, const cal_row *rows, size_t n,
+            const cal_opts *o, double *cost_out, gd_err *err)
+{
+    if (n == 0)
+        return gd_errf(err, GD_EINPUT, "calibrate: no reference rows");
+    fit_ctx *x = malloc(sizeof *x);
+    if (!x)
+        return gd_errf(err, GD_EENV, "out of memory");
+    ctx_init(x, w, rows, n, o);
+    if (x->np == 0) {
+        free(x);
+        return gd_errf(err, GD_EINPUT, "calibrate: workload '%s' has no "
+                       "free parameter to fit among those chosen", w->name);
+    }
+    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    gsl_vector *u = gsl_vector_alloc(x->np), *best = gsl_vector_alloc(x->np);
+    double best_cost = INFINITY;
+    for (int s = 0; u && best && s < 3; s++) {
+        start_point(x, s, u);
+        double c = solve_from(x, u, o->max_iter);
+        if (c < best_cost) {
+            best_cost = c;
+            gsl_vector_memcpy(best, u);
+        }
+    }
+    int rc = GD_OK;
+    if (!u || !best || !isfinite(best_cost)) {
+        rc = gd_errf(err, GD_EENV, "calibrate: the least-squares fit of "
+                     "'%s' failed", w->name);
+    } else {
+        ctx_apply(x, best);
+        double c = 0;
+        for (size_t i = 0; i < n; i++) {
+            model_out mo;
+            double r = CAL_FAIL_RESIDUAL;
+            if (model_eval(&x->w, &rows[i].c, &mo, NULL) == 0 && mo.ipc > 0)
+                r = log(mo.ipc / rows[i].ipc);
+            c += r * r;
+        }
+        for (int ki = 0; ki < w->nkernels; ki++)
+            w->k[ki] = x->w.k[ki];
+        if (cost_out)
+            *cost_out = c;
+    }
+    gsl_vector_free(u);
+    gsl_vector_free(best);
+    gsl_set_error_handler(old);
+    free(x);
+    return rc;
+}
+
+void cal_predict(const wl_workload *w, const cal_row *rows, size_t n,
+                 double *pred)
+{
+    for (size_t i = 0; i < n; i++) {
+        model_out o;
+        pred[i] = model_eval(w, &rows[i].c, &o, NULL) == 0 ? o.ipc : NAN;
+    }
+}
+
+int cal_heldout(const wl_workload *w, const cal_row *rows, size_t n,
+                int folds, const cal_opts *o, double *pred, gd_err *err)
+{
+    if (n < 2)
+        return gd_errf(err, GD_EINPUT, "calibrate: held-out error needs at "
+                       "least 2 reference rows, got %zu", n);
+    size_t k = folds < 2 || (size_t)folds > n ? n : (size_t)folds;
+    cal_row *train = malloc(n * sizeof *train);
+    wl_workload *fit = malloc(sizeof *fit);
+    int rc = train && fit ? GD_OK : gd_errf(err, GD_EENV, "out of memory");
+    for (size_t f = 0; f < k && rc == GD_OK; f++) {
+        size_t nt = 0;
+        for (size_t i = 0; i < n; i++)
+            if (i % k != f)
+                train[nt++] = rows[i];
+        *fit = *w;
+        if ((rc = cal_fit(fit, train, nt, o, NULL, err)))
+            break;
+        for (size_t i = f; i < n; i += k) {
+            model_out mo;
+            pred[i] = model_eval(fit, &rows[i].c, &mo, NULL) == 0 ? mo.ipc
+                                                                   : NAN;
+        }
+    }
+    free(train);
+    free(fit);
+    return rc;
+}
+
+/* ------------------------------------------------------------ command */
+
+typedef struct {
+    const char *wl, *ref, *out, *kernel, *params;
+    int folds;
+    double prior;              /* < 0: default */
+} cal_args;
+
+static int parse_args(int argc, char **argv, cal_args *a, gd_err *err)
+{
+    memset(a, 0, sizeof *a);
+    a->prior = -1;
+    for (int i = 0; i < argc; i++) {
+        const char *o = argv[i];
+        const char **slot = !strcmp(o, "-w") ? &a->wl
+                            : !strcmp(o, "-r") ? &a->ref
+                            : !strcmp(o, "-o") ? &a->out
+                            : !strcmp(o, "--kernel") ? &a->kernel
+                            : !strcmp(o, "--params") ? &a->params : NULL;
+        if (!strcmp(o, "--prior") && i + 1 < argc) {
+            if (util_parse_double(argv[++i], &a->prior) || a->prior < 0)
+                return gd_errf(err, GD_EINPUT, "calibrate: --prior must be "
+                               "a number >= 0, not '%s'", argv[i]);
+            continue;
+        }
+        if (slot || !strcmp(o, "--folds")) {
+            if (i + 1 >= argc)
+                return gd_errf(err, GD_EINPUT, "calibrate: %s needs a "
+                               "value", o);
+            if (slot) {
+                *slot = argv[++i];
+            } else {
+                long v;
+                if (util_parse_long(argv[++i], 2, 100000, &v))
+                    return gd_errf(err, GD_EINPUT, "calibrate: --folds "
+                                   "must be an integer >= 2, not '%s'",
+                                   argv[i]);
+                a->folds = (int)v;
+            }
+        } else {
+            return gd_errf(err, GD_EINPUT, "calibrate: unexpected argument "
+                           "'%s'", o);
+        }
+    }
+    if (!a->wl || !a->ref || !a->out)
+        return gd_errf(err, GD_EINPUT, "usage: gpudse calibrate -w W.xml -r "
+                       "REF.csv -o OUT.xml [--kernel NAME] [--folds K] "
+                       "[--params ilp,mem_waits,...] [--prior W]");
+    return GD_OK;
+}
+
+static void print_metrics(const char *label, const cal_row *rows, size_t n,
+                          const double *pred)
+{
+    double *ref = malloc(n * sizeof *ref), *p = malloc(n * sizeof *p);
+    size_t m = 0;
+    for (size_t i = 0; ref && p && i < n; i++)
+        if (isfinite(pred[i])) {
+            ref[m] = rows[i].ipc;
+            p[m++] = pred[i];
+        }
+    cm_metrics cm;
+    char line[512] = "no predictions";
+    if (m > 0 && cm_compute(ref, p, m, &cm) == 0)
+        cm_format(&cm, line, sizeof line);
+    printf("  %-22s %s\n", label, line);
+    free(ref);
+    free(p);
+}
+
+static void param_list(unsigned mask, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    for (int p = 0; p < CAL_NPARAMS; p++)
+        if (mask >> p & 1u) {
+            size_t l = strlen(buf);
+            snprintf(buf + l, n - l, "%s%s", l ? "," : "", pdefs[p].name);
+        }
+}
+
+/* Write the fitted descriptor with a comment saying where it came from. */
+static int write_fitted(const cal_args *a, const wl_workload *fitted,
+                        const wl_workload *orig, size_t n,
+                        const cm_metrics *held, const char *folds_txt,
+                        gd_err *err)
+{
+    util_buf c;
+    util_buf_init(&c);
+    util_buf_printf(&c, "calibrated by gpudse calibrate (model %s) from %s "
+                    "against %zu rows of %s (kernel %s). Held-out (%s) IPC "
+                    "error: MAPE %.1f%%, Spearman rho %.3f, max %.1f%%. "
+                    "Fitted:", model_version(), a->wl, n, a->ref,
+                    a->kernel ? a->kernel : orig->name, folds_txt,
+                    100 * held->mape, held->spearman_rho,
+                    100 * held->max_ape);
+    for (int ki = 0; ki < fitted->nkernels; ki++)
+        for (int p = 0; p < CAL_NPARAMS; p++) {
+            double before = *field((wl_kernel *)&orig->k[ki], p);
+            double after = *field((wl_kernel *)&fitted->k[ki], p);
+            if (before != after)
+                util_buf_printf(&c, " %s.%s %.4g (was %.4g)",
+                                fitted->k[ki].name, pdefs[p].name, after,
+                                before);
+        }
+    char *xml = NULL;
+    int rc = wl_to_xml(fitted, c.s, &xml, err);
+    util_buf_free(&c);
+    if (rc == GD_OK)
+        rc = util_write_file_atomic(a->out, xml, strlen(xml), err);
+    free(xml);
+    return rc;
+}
+
+static int run_calibrate(const cal_args *a, gd_err *err)
+{
+    cal_opts o;
+    cal_opts_default(&o);
+    int rc;
+    if (a->params && (rc = cal_parse_params(a->params, &o.params, err)))
+        return rc;
+    if (a->prior >= 0)
+        o.prior = a->prior;
+    wl_workload *w = malloc(sizeof *w), *fit = malloc(sizeof *fit);
+    cal_row *rows = NULL;
+    double *pred = NULL;
+    size_t n = 0;
+    rc = w && fit ? wl_load_named(a->wl, w, err)
+                  : gd_errf(err, GD_EENV, "out of memory");
+    const char *kern = a->kernel ? a->kernel : (rc ? "" : w->name);
+    if (rc == GD_OK)
+        rc = cal_read_csv(a->ref, kern, 1, &rows, &n, err);
+    if (rc == GD_OK && n < 3)
+        rc = gd_errf(err, GD_EINPUT, "%s: %zu rows for kernel '%s'; "
+                     "calibration needs at least 3 (name another with "
+                     "--kernel)", a->ref, n, kern);
+    if (rc == GD_OK && !(pred = malloc(n * sizeof *pred)))
+        rc = gd_errf(err, GD_EENV, "out of memory");
+    if (rc == GD_OK) {
+        char plist[256], folds_txt[64];
+        param_list(o.params, plist, sizeof plist);
+        int k = a->folds && (size_t)a->folds < n ? a->folds : (int)n;
+        if (k == (int)n)
+            snprintf(folds_txt, sizeof folds_txt, "leave-one-out");
+        else
+            snprintf(folds_txt, sizeof folds_txt, "%d-fold", k);
+        printf("calibrate %s: %zu rows of %s (kernel %s), model %s, free "
+               "parameters %s, held-out by %s\n", w->name, n, a->ref, kern,
+               model_version(), plist, folds_txt);
+        cal_predict(w, rows, n, pred);
+        print_metrics("uncalibrated:", rows, n, pred);
+        *fit = *w;
+        double cost;
+        if ((rc = cal_fit(fit, rows, n, &o, &cost, err)) == GD_OK) {
+            cal_predict(fit, rows, n, pred);
+            print_metrics("fit (in-sample):", rows, n, pred);
+            rc = cal_heldout(w, rows, n, k, &o, pred, err);
+        }
+        if (rc == GD_OK) {
+            char label[64];
+            snprintf(label, sizeof label, "held-out (%s):", folds_txt);
+            print_metrics(label, rows, n, pred);
+            cm_metrics held;
+            double *ref = malloc(n * sizeof *ref);
+            size_t m = 0;
+            for (size_t i = 0; ref && i < n; i++)
+                if (isfinite(pred[i])) {
+                    ref[m] = rows[i].ipc;
+                    pred[m++] = pred[i];
+                }
+            if (!ref || m == 0 || cm_compute(ref, pred, m, &held) != 0)
+                memset(&held, 0, sizeof held);
+            free(ref);
+            rc = write_fitted(a, fit, w, n, &held, folds_txt, err);
+            if (rc == GD_OK)
+                printf("wrote %s\n", a->out);
+        }
+    }
+    free(pred);
+    free(rows);
+    free(w);
+    free(fit);
+    return rc;
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+    gd_err err = {0, ""};
+    cal_args a;
+    int rc = parse_args(argc, argv, &a, &err);
+    if (rc == GD_OK)
+        rc = run_calibrate(&a, &err);
+    if (rc)
+        fprintf(stderr, "gpudse: %s\n", err.msg);
+    return rc;
+}

@@ -1,0 +1,70 @@
+/* calibrate: fit a workload descriptor's free parameters to real simulator
+ * results (the CSV format of reference/results.csv) with GSL nonlinear
+ * least squares, and measure the calibration error on configs held out of
+ * the fit (k-fold or leave-one-out). Also the reference-CSV reader that
+ * `gpudse sim --configs` shares. */
+#ifndef GPUDSE_CALIBRATE_H
+#define GPUDSE_CALIBRATE_H
+
+#include <stddef.h>
+
+#include "calib_metrics.h"
+#include "space.h"
+#include "workload.h"
+
+/* One row of a reference or configs CSV. */
+typedef struct {
+    char kernel[WL_NAMELEN];   /* "" when the CSV has no kernel column */
+    char design[48];           /* "" when the CSV has no design column */
+    int line;                  /* 1-based line in the file */
+    gpu_config c;              /* knobs missing from the CSV stay baseline */
+    double ipc;                /* NAN when the CSV has no ipc column */
+} cal_row;
+
+/* Read a CSV whose header names knob columns (any subset of the eight,
+ * names of gpgpusim.md) and optionally kernel, design and ipc. kernel !=
+ * NULL keeps only rows of that kernel; need_ipc requires an ipc column with
+ * a positive number on every kept row. *rows is malloc'd (caller frees).
+ * Errors name FILE:LINE (GD_EINPUT). */
+int cal_read_csv(const char *path, const char *kernel, int need_ipc,
+                 cal_row **rows, size_t *n, gd_err *err);
+
+/* The free parameters of a kernel that calibration may fit. */
+enum {
+    CAL_ILP, CAL_MEM_WAITS, CAL_L1_REUSE, CAL_FOOTPRINT_CTA, CAL_L2_REUSE,
+    CAL_FOOTPRINT_TOTAL, CAL_MEM_EFF, CAL_NPARAMS
+};
+#define CAL_ALL_PARAMS ((1u << CAL_NPARAMS) - 1)
+const char *cal_param_name(int p);
+/* Parse "ilp,mem_waits" into a bit mask of CAL_*; GD_EINPUT on a bad name. */
+int cal_parse_params(const char *list, unsigned *mask, gd_err *err);
+
+/* Fit options. */
+typedef struct {
+    unsigned params;           /* CAL_* bit mask */
+    double prior;              /* weight pulling parameters to their start */
+    int max_iter;
+} cal_opts;
+void cal_opts_default(cal_opts *o);
+
+/* Fit w's free parameters (of every kernel) to the IPC of rows, in place.
+ * The residuals are log(model/reference). On return *cost_out (if not
+ * NULL) is the sum of squared residuals over the rows. */
+int cal_fit(wl_workload *w, const cal_row *rows, size_t n,
+            const cal_opts *o, double *cost_out, gd_err *err);
+
+/* Held-out predictions: rows split into `folds` folds (row i in fold
+ * i % folds; folds >= n means leave-one-out); each fold is predicted by a
+ * fit on the others, started from w. pred[i] receives row i's prediction. */
+int cal_heldout(const wl_workload *w, const cal_row *rows, size_t n,
+                int folds, const cal_opts *o, double *pred, gd_err *err);
+
+/* IPC predicted by w at every row (NAN where the config cannot run). */
+void cal_predict(const wl_workload *w, const cal_row *rows, size_t n,
+                 double *pred);
+
+/* gpudse calibrate -w W.xml -r REF.csv -o OUT.xml [--kernel NAME]
+ * [--folds K] [--params LIST] */
+int cmd_calibrate(int argc, char **argv);
+
+#endif

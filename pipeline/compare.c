@@ -1,0 +1,960 @@
+/* compare: gpudse compare — loads two run directories, matches their jobs
+ * (by key, else by workload + canonical config when the tool or model
+ * version changed the keys) and fills the checks: per workload job status,
+ * coverage, Pareto front and every metric; campaign-wide calibration error.
+ * Thresholds come from --threshold flags, else the NEW run's campaign
+ * <regression>, else 1 % of the base value. Output is in compare_out.c. */
+#include "compare.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "calib_metrics.h"
+#include "compare_impl.h"
+#include "metrics.h"
+#include "space.h"
+
+static const char *const extra_metrics[] = {CMP_HYPERVOLUME, CMP_CALIB_MAPE,
+                                            "*"};
+
+#define BIG_RATIO 1e300    /* a change against a zero allowance */
+
+int cmp_threshold_metric_known(const char *name)
+{
+    if (!name || !*name)
+        return 0;
+    for (size_t i = 0; i < sizeof extra_metrics / sizeof *extra_metrics; i++)
+        if (strcmp(name, extra_metrics[i]) == 0)
+            return 1;
+    return met_is_known(name);
+}
+
+const char *cmp_threshold_metric_suggest(const char *name)
+{
+    const char *best = NULL;
+    int bestd = 1 << 30, nk = met_known_count();
+    if (!name)
+        return NULL;
+    for (int i = 0; i < nk + 2; i++) {
+        const char *c = i < nk ? met_known_name(i) : extra_metrics[i - nk];
+        int d = util_edit_distance(name, c);
+        if (d < bestd) {
+            bestd = d;
+            best = c;
+        }
+    }
+    return bestd <= (int)strlen(name) / 3 + 1 ? best : NULL;
+}
+
+/* ---- thresholds ------------------------------------------------------- */
+
+static int parse_amount(const char *s, int pct, double *out)
+{
+    char buf[64];
+    util_strlcpy(buf, s, sizeof buf);
+    size_t len = strlen(buf);
+    if (pct && len && buf[len - 1] == '%')
+        buf[len - 1] = '\0';
+    return util_parse_double(buf, out) != 0 || *out < 0 ? -1 : 0;
+}
+
+int cmp_parse_threshold(const char *text, camp_threshold *t, gd_err *err)
+{
+    char buf[128];
+    memset(t, 0, sizeof *t);
+    util_strlcpy(buf, text, sizeof buf);
+    char *eq = strchr(buf, '='), *comma = eq ? strchr(eq, ',') : NULL;
+    if (!eq || eq == buf || !eq[1])
+        return gd_errf(err, GD_EINPUT, "--threshold \"%s\": expected "
+                       "METRIC=PCT or METRIC=PCT,ABS (e.g. ipc=2 or "
+                       "ipc=2,0.5)", text);
+    *eq = '\0';
+    if (comma)
+        *comma = '\0';
+    if (!cmp_threshold_metric_known(buf)) {
+        const char *near = cmp_threshold_metric_suggest(buf);
+        return gd_errf(err, GD_EINPUT, "--threshold \"%s\": unknown metric "
+                       "\"%s\"%s%s%s", text, buf, near ? "; did you mean \""
+                       : "", near ? near : "", near ? "\"?" : "");
+    }
+    util_strlcpy(t->metric, buf, sizeof t->metric);
+    if (parse_amount(eq + 1, 1, &t->relative_pct))
+        return gd_errf(err, GD_EINPUT, "--threshold \"%s\": \"%s\" is not a "
+                       "percentage >= 0", text, eq + 1);
+    if (comma && parse_amount(comma + 1, 0, &t->absolute))
+        return gd_errf(err, GD_EINPUT, "--threshold \"%s\": \"%s\" is not an "
+                       "absolute change >= 0", text, comma + 1);
+    return GD_OK;
+}
+
+/* The last entry of list naming metric (exact name first, then "*"). */
+static const camp_threshold *find_thr(const camp_threshold *list, int n,
+                                      const char *metric)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = n - 1; i >= 0; i--)
+            if (strcmp(list[i].metric, pass ? "*" : metric) == 0)
+                return &list[i];
+    return NULL;
+}
+
+/* Flags win over the campaign, the campaign over the default. */
+static void threshold_for(const cmp_ctx *x, const camp_campaign *camp,
+                          const char *metric, cmp_check *c)
+{
+    const camp_threshold *t = find_thr(x->o->flags, x->o->nflags, metric);
+    c->thr_source = "flag";
+    if (!t && camp) {
+        t = find_thr(camp->thresholds, camp->nthresholds, metric);
+        c->thr_source = "campaign";
+    }
+    if (!t) {
+        t = &x->dflt;
+        c->thr_source = x->dflt_source;
+    }
+    c->thr = *t;
+    util_strlcpy(c->thr.metric, metric, sizeof c->thr.metric);
+}
+
+/* ---- loading ---------------------------------------------------------- */
+
+/* line of a position in text, for parse errors */
+static int line_at(const char *text, const char *at)
+{
+    int line = 1;
+    for (const char *p = text; at && p < at && *p; p++)
+        line += *p == '\n';
+    return line;
+}
+
+/* DIR/NAME as JSON; *out NULL when the file does not exist. */
+static int load_json(const char *dir, const char *name, cJSON **out,
+                     gd_err *err)
+{
+    char path[4096], *text = NULL;
+    size_t len;
+    *out = NULL;
+    if (util_path_join(path, sizeof path, dir, name))
+        return gd_errf(err, GD_EINPUT, "%s: path too long", dir);
+    if (!util_path_exists(path))
+        return GD_OK;
+    int rc = util_read_file(path, &text, &len, err);
+    if (rc)
+        return rc;
+    const char *end = NULL;
+    *out = cJSON_ParseWithOpts(text, &end, 0);
+    if (!*out || !cJSON_IsObject(*out)) {
+        rc = gd_errf(err, GD_EINPUT, "%s:%d: not a valid JSON object", path,
+                     line_at(text, end ? end : cJSON_GetErrorPtr()));
+        cJSON_Delete(*out);
+        *out = NULL;
+    }
+    free(text);
+    return rc;
+}
+
+static int load_side(const char *dir, cmp_side *s, gd_err *err)
+{
+    char path[4096];
+    memset(s, 0, sizeof *s);
+    s->dir = dir;
+    if (!util_is_dir(dir))
+        return gd_errf(err, GD_EINPUT, "%s: no such run directory", dir);
+    if (util_path_join(path, sizeof path, dir, "results.jsonl"))
+        return gd_errf(err, GD_EINPUT, "%s: path too long", dir);
+    if (!util_path_exists(path))
+        return gd_errf(err, GD_EINPUT, "%s: not a gpudse run directory (no "
+                       "results.jsonl)", dir);
+    int rc = store_load_all(path, &s->recs, &s->n, err);
+    if (!rc)
+        rc = load_json(dir, "analysis.json", &s->analysis, err);
+    if (!rc)
+        rc = load_json(dir, "manifest.json", &s->manifest, err);
+    return rc;
+}
+
+static void free_side(cmp_side *s)
+{
+    free(s->recs);
+    cJSON_Delete(s->analysis);
+    cJSON_Delete(s->manifest);
+    memset(s, 0, sizeof *s);
+}
+
+/* The NEW run's campaign copy, for its <regression> thresholds; *have 0
+ * when the run has none. */
+static int load_campaign(const char *dir, camp_campaign *c, int *have,
+                         gd_err *err)
+{
+    char path[4096];
+    *have = 0;
+    util_path_join(path, sizeof path, dir, "campaign.xml");
+    if (!util_path_exists(path))
+        return GD_OK;
+    int rc = camp_load_meta(path, c, err);
+    *have = rc == GD_OK;
+    return rc;
+}
+
+/* ---- checks ----------------------------------------------------------- */
+
+static cmp_check *add_check(cmp_ctx *x, const char *wl, int kind,
+                            const char *name, const char *metric)
+{
+    if (x->nck == x->capck) {
+        size_t cap = x->capck ? 2 * x->capck : 64;
+        cmp_check *p = realloc(x->ck, cap * sizeof *p);
+        if (!p)
+            return NULL;
+        x->ck = p;
+        x->capck = cap;
+    }
+    cmp_check *c = &x->ck[x->nck++];
+    memset(c, 0, sizeof *c);
+    util_strlcpy(c->workload, wl, sizeof c->workload);
+    util_strlcpy(c->name, name, sizeof c->name);
+    util_strlcpy(c->metric, metric ? metric : "", sizeof c->metric);
+    c->kind = kind;
+    return c;
+}
+
+/* Keep item among the CMP_WORST largest ratios (first seen wins ties). */
+static void keep_worst(cmp_check *c, const cmp_item *it)
+{
+    int at = c->nworst;
+    while (at > 0 && it->ratio > c->worst[at - 1].ratio)
+        at--;
+    if (at >= CMP_WORST)
+        return;
+    int last = c->nworst < CMP_WORST ? c->nworst : CMP_WORST - 1;
+    memmove(&c->worst[at + 1], &c->worst[at],
+            (size_t)(last - at) * sizeof *it);
+    c->worst[at] = *it;
+    if (c->nworst < CMP_WORST)
+        c->nworst++;
+}
+
+static void offend(cmp_check *c, const cmp_item *it)
+{
+    c->over++;
+    if (it->ratio > c->max_ratio)
+        c->max_ratio = it->ratio;
+    keep_worst(c, it);
+}
+
+/* |change| over the allowance; NaN on one side only is infinitely far. */
+static double change_ratio(double base, double now, const camp_threshold *t,
+                           int *over)
+{
+    int nb = !isfinite(base), nn = !isfinite(now);
+    *over = 0;
+    if (nb || nn) {
+        *over = !(nb && nn);
+        return *over ? BIG_RATIO : 0;
+    }
+    double d = fabs(now - base), rel = t->relative_pct / 100 * fabs(base);
+    *over = d > t->absolute && d > rel;
+    double allow = fmax(t->absolute, rel);
+    return allow > 0 ? d / allow : d > 0 ? BIG_RATIO : 0;
+}
+
+static double rel_abs(double base, double now)
+{
+    if (!isfinite(base) || !isfinite(now))
+        return INFINITY;
+    if (base == now)
+        return 0;
+    return base != 0 ? fabs(now - base) / fabs(base) : INFINITY;
+}
+
+static void item_for(cmp_item *it, const store_record *b,
+                     const store_record *n)
+{
+    memset(it, 0, sizeof *it);
+    const store_record *r = b ? b : n;
+    space_config_canon(&r->cfg, it->config, sizeof it->config);
+    if (b)
+        util_strlcpy(it->key_base, b->key, sizeof it->key_base);
+    if (n)
+        util_strlcpy(it->key_new, n->key, sizeof it->key_new);
+    it->base = it->now = NAN;
+}
+
+static void compare_value(cmp_check *c, cmp_item *it)
+{
+    int over;
+    it->ratio = change_ratio(it->base, it->now, &c->thr, &over);
+    c->compared++;
+    if (!c->has_largest || rel_abs(it->base, it->now)
+                               > rel_abs(c->largest.base, c->largest.now)) {
+        c->largest = *it;
+        c->has_largest = 1;
+    }
+    if (over)
+        offend(c, it);
+}
+
+/* ---- workloads and their checks --------------------------------------- */
+
+typedef struct {
+    char name[64];
+    size_t first;          /* index of its "status" check */
+    size_t nmetric;        /* metric checks follow status, coverage, front */
+} wl_entry;
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted unique workload names of both journals (pointers into them). */
+static const char **workload_names(const cmp_ctx *x, size_t *nout)
+{
+    size_t n = x->base.n + x->now.n, k = 0;
+    const char **v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < x->base.n; i++)
+        v[k++] = x->base.recs[i].workload;
+    for (size_t i = 0; i < x->now.n; i++)
+        v[k++] = x->now.recs[i].workload;
+    qsort(v, k, sizeof *v, cmp_name);
+    size_t u = 0;
+    for (size_t i = 0; i < k; i++)
+        if (!u || strcmp(v[u - 1], v[i]) != 0)
+            v[u++] = v[i];
+    *nout = u;
+    return v;
+}
+
+static int cmp_metric_name(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+/* Metric names of a workload's successful BASE jobs, sorted. */
+static int metric_names(const cmp_ctx *x, const char *wl,
+                        char names[][MET_NAMELEN], int max)
+{
+    int n = 0;
+    for (size_t i = 0; i < x->base.n; i++) {
+        const store_record *r = &x->base.recs[i];
+        if (r->status != ST_OK || strcmp(r->workload, wl) != 0)
+            continue;
+        for (int m = 0; m < r->metrics.n; m++) {
+            int seen = 0;
+            for (int j = 0; j < n && !seen; j++)
+                seen = strcmp(names[j], r->metrics.name[m]) == 0;
+            if (!seen && n < max)
+                util_strlcpy(names[n++], r->metrics.name[m], MET_NAMELEN);
+        }
+    }
+    qsort(names, (size_t)n, MET_NAMELEN, cmp_metric_name);
+    return n;
+}
+
+static int make_checks(cmp_ctx *x, const camp_campaign *camp,
+                       wl_entry *wls, const char **names, size_t nwl)
+{
+    char met[2 * MET_MAX][MET_NAMELEN], nm[64];
+    for (size_t w = 0; w < nwl; w++) {
+        util_strlcpy(wls[w].name, names[w], sizeof wls[w].name);
+        wls[w].first = x->nck;
+        if (!add_check(x, names[w], CK_STATUS, "status", NULL)
+            || !add_check(x, names[w], CK_COVERAGE, "coverage", NULL)
+            || !add_check(x, names[w], CK_FRONT, "front", CMP_HYPERVOLUME))
+            return -1;
+        threshold_for(x, camp, CMP_HYPERVOLUME, &x->ck[x->nck - 1]);
+        int nmet = metric_names(x, names[w], met, 2 * MET_MAX);
+        wls[w].nmetric = (size_t)nmet;
+        for (int m = 0; m < nmet; m++) {
+            snprintf(nm, sizeof nm, "metric %s", met[m]);
+            cmp_check *c = add_check(x, names[w], CK_METRIC, nm, met[m]);
+            if (!c)
+                return -1;
+            threshold_for(x, camp, met[m], c);
+        }
+    }
+    return 0;
+}
+
+static const wl_entry *find_wl(const wl_entry *wls, size_t n,
+                               const char *name)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int d = strcmp(wls[mid].name, name);
+        if (d == 0)
+            return &wls[mid];
+        if (d < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* ---- matching --------------------------------------------------------- */
+
+typedef struct {
+    const store_record *r;
+    size_t at;             /* index in its journal */
+    char id[64 + 200];     /* key, or workload|canonical config */
+} match_ref;
+
+typedef struct {
+    const store_record *b, *n;   /* either may be NULL: only on one side */
+    int by_config;
+} rec_pair;
+
+static int cmp_ref(const void *a, const void *b)
+{
+    const match_ref *p = a, *q = b;
+    int d = strcmp(p->id, q->id);
+    return d ? d : (p->at < q->at ? -1 : p->at > q->at);
+}
+
+/* The side's records not yet paired, sorted by id. */
+static match_ref *refs_of(const cmp_side *s, const unsigned char *paired,
+                          int by_config, size_t *nout)
+{
+    match_ref *v = calloc(s->n ? s->n : 1, sizeof *v);
+    size_t k = 0;
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < s->n; i++) {
+        if (paired[i])
+            continue;
+        v[k].r = &s->recs[i];
+        v[k].at = i;
+        if (by_config) {
+            char canon[200];
+            space_config_canon(&s->recs[i].cfg, canon, sizeof canon);
+            snprintf(v[k].id, sizeof v[k].id, "%s|%s", s->recs[i].workload,
+                     canon);
+        } else {
+            util_strlcpy(v[k].id, s->recs[i].key, sizeof v[k].id);
+        }
+        k++;
+    }
+    qsort(v, k, sizeof *v, cmp_ref);
+    *nout = k;
+    return v;
+}
+
+/* Pair records of both sides with equal ids. */
+static int match_pass(cmp_ctx *x, int by_config, unsigned char *pb,
+                      unsigned char *pn, rec_pair *out, size_t *np)
+{
+    size_t na, nb, i = 0, j = 0;
+    match_ref *a = refs_of(&x->base, pb, by_config, &na);
+    match_ref *b = refs_of(&x->now, pn, by_config, &nb);
+    int rc = a && b ? 0 : -1;
+    while (!rc && i < na && j < nb) {
+        int d = strcmp(a[i].id, b[j].id);
+        if (d == 0) {
+            out[(*np)++] = (rec_pair){ a[i].r, b[j].r, by_config };
+            pb[a[i].at] = pn[b[j].at] = 1;
+            *(by_config ? &x->by_config : &x->by_key) += 1;
+            i++;
+            j++;
+        } else if (d < 0) {
+            i++;
+        } else {
+            j++;
+        }
+    }
+    free(a);
+    free(b);
+    return rc;
+}
+
+/* Every record of both sides in one pair: matched by key, by workload +
+ * config, or alone. */
+static int match_all(cmp_ctx *x, rec_pair **out, size_t *np)
+{
+    unsigned char *pb = calloc(x->base.n + 1, 1), *pn = calloc(x->now.n + 1,
+                                                               1);
+    rec_pair *p = malloc((x->base.n + x->now.n + 1) * sizeof *p);
+    int rc = pb && pn && p ? 0 : -1;
+    *np = 0;
+    if (!rc)
+        rc = match_pass(x, 0, pb, pn, p, np);
+    if (!rc)
+        rc = match_pass(x, 1, pb, pn, p, np);
+    for (size_t i = 0; !rc && i < x->base.n; i++)
+        if (!pb[i]) {
+            p[(*np)++] = (rec_pair){ &x->base.recs[i], NULL, 0 };
+            x->only_base++;
+        }
+    for (size_t i = 0; !rc && i < x->now.n; i++)
+        if (!pn[i]) {
+            p[(*np)++] = (rec_pair){ NULL, &x->now.recs[i], 0 };
+            x->only_new++;
+        }
+    free(pb);
+    free(pn);
+    if (rc)
+        free(p);
+    else
+        *out = p;
+    return rc;
+}
+
+/* ---- per pair ---------------------------------------------------------- */
+
+static void check_coverage(cmp_check *c, const rec_pair *p)
+{
+    cmp_item it;
+    item_for(&it, p->b, p->n);
+    it.ratio = BIG_RATIO;
+    if (!p->n) {
+        c->compared++;
+        c->missing++;
+        util_strlcpy(it.label, "missing in NEW", sizeof it.label);
+        offend(c, &it);
+    } else if (!p->b) {
+        c->added++;
+    } else {
+        c->compared++;
+        if (strcmp(p->b->fidelity, p->n->fidelity) != 0) {
+            c->fidelity++;
+            snprintf(it.label, sizeof it.label, "fidelity %s -> %s "
+                     "(not comparable)", p->b->fidelity, p->n->fidelity);
+            offend(c, &it);
+        }
+    }
+}
+
+/* b NULL: a job only NEW has, counted only when it failed. */
+static void check_status(cmp_check *c, const store_record *b,
+                         const store_record *n)
+{
+    int okb = !b || b->status == ST_OK, okn = n->status == ST_OK;
+    c->compared++;
+    if (okb && !okn) {
+        cmp_item it;
+        item_for(&it, b, n);
+        it.ratio = BIG_RATIO;
+        snprintf(it.label, sizeof it.label, "%s -> %s%s%.60s",
+                 b ? "ok" : "new job", store_status_name(n->status),
+                 n->reason[0] ? ": " : "", n->reason);
+        offend(c, &it);
+    } else if (!okb && okn) {
+        c->fixed++;
+    } else if (!okb) {
+        c->still++;
+    }
+}
+
+static void check_metrics(cmp_ctx *x, const wl_entry *w,
+                          const store_record *b, const store_record *n)
+{
+    for (size_t m = 0; m < w->nmetric; m++) {
+        cmp_check *c = &x->ck[w->first + 3 + m];
+        double vb, vn;
+        if (met_get(&b->metrics, c->metric, &vb) != 0)
+            continue;
+        cmp_item it;
+        item_for(&it, b, n);
+        it.base = vb;
+        if (met_get(&n->metrics, c->metric, &vn) == 0)
+            it.now = vn;
+        else
+            util_strlcpy(it.label, "missing in NEW", sizeof it.label);
+        compare_value(c, &it);
+    }
+}
+
+static void check_pair(cmp_ctx *x, const wl_entry *wls, size_t nwl,
+                       const rec_pair *p)
+{
+    const store_record *r = p->b ? p->b : p->n;
+    const wl_entry *w = find_wl(wls, nwl, r->workload);
+    if (!w)
+        return;
+    check_coverage(&x->ck[w->first + 1], p);
+    if (!p->b && p->n->status != ST_OK)   /* a new job that fails */
+        check_status(&x->ck[w->first], NULL, p->n);
+    if (!p->b || !p->n || strcmp(p->b->fidelity, p->n->fidelity) != 0)
+        return;
+    check_status(&x->ck[w->first], p->b, p->n);
+    if (p->b->status == ST_OK && p->n->status == ST_OK)
+        check_metrics(x, w, p->b, p->n);
+}
+
+/* ---- Pareto fronts (analysis.json) ------------------------------------- */
+
+static const cJSON *analysis_wl(const cJSON *analysis, const char *name)
+{
+    const cJSON *w;
+    cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(analysis,
+                                                           "workloads")) {
+        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(w, "name");
+        if (cJSON_IsString(nm) && strcmp(nm->valuestring, name) == 0)
+            return w;
+    }
+    return NULL;
+}
+
+/* Canonical config text of an analysis.json "config" object. */
+static void config_canon(const cJSON *cfg, char *out, size_t n)
+{
+    gpu_config c = space_baseline();
+    for (int k = 0; k < SPACE_NKNOBS; k++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+            cfg, space_knob_get(k)->name);
+        int val;
+        if (cJSON_IsNumber(v))
+            space_set(&c, k, v->valueint);
+        else if (cJSON_IsString(v)
+                 && space_value_parse(k, v->valuestring, &val) == 0)
+            space_set(&c, k, val);
+    }
+    space_config_canon(&c, out, n);
+}
+
+/* Points of front a whose config is not in front b. */
+static long front_minus(const cJSON *a, const cJSON *b)
+{
+    const cJSON *p, *q;
+    long count = 0;
+    char ca[200], cb[200];
+    cJSON_ArrayForEach(p, a) {
+        int found = 0;
+        config_canon(cJSON_GetObjectItemCaseSensitive(p, "config"), ca,
+                     sizeof ca);
+        cJSON_ArrayForEach(q, b) {
+            config_canon(cJSON_GetObjectItemCaseSensitive(q, "config"), cb,
+                         sizeof cb);
+            if (strcmp(ca, cb) == 0) {
+                found = 1;
+                break;
+            }
+        }
+        count += !found;
+    }
+    return count;
+}
+
+static double hv_value(const cJSON *w)
+{
+    const cJSON *h = cJSON_GetObjectItemCaseSensitive(w, "hypervolume");
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(h, "value");
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static void check_front(const cmp_ctx *x, cmp_check *c)
+{
+    const cJSON *ab = analysis_wl(x->base.analysis, c->workload);
+    const cJSON *an = analysis_wl(x->now.analysis, c->workload);
+    if (!ab) {
+        c->result = RES_SKIP;
+        snprintf(c->note, sizeof c->note, "no Pareto front for %s in "
+                 "BASE%s", c->workload, x->base.analysis ? ""
+                 : " (no analysis.json)");
+        return;
+    }
+    const cJSON *fb = cJSON_GetObjectItemCaseSensitive(ab, "front");
+    const cJSON *fn = cJSON_GetObjectItemCaseSensitive(an, "front");
+    c->nb = cJSON_GetArraySize(fb);
+    if (!an) {
+        cmp_item it = { .base = hv_value(ab), .now = NAN,
+                        .ratio = BIG_RATIO };
+        util_strlcpy(it.label, "front missing in NEW", sizeof it.label);
+        c->compared = 1;
+        offend(c, &it);
+        snprintf(c->note, sizeof c->note, "the Pareto front of %s is missing "
+                 "in NEW%s", c->workload, x->now.analysis ? ""
+                 : " (no analysis.json)");
+        return;
+    }
+    c->nn = cJSON_GetArraySize(fn);
+    c->gained = front_minus(fn, fb);
+    c->lost = front_minus(fb, fn);
+    cmp_item it = { .base = hv_value(ab), .now = hv_value(an) };
+    util_strlcpy(it.label, "hypervolume", sizeof it.label);
+    const cJSON *ob = cJSON_GetObjectItemCaseSensitive(x->base.analysis,
+                                                       "objectives");
+    const cJSON *on = cJSON_GetObjectItemCaseSensitive(x->now.analysis,
+                                                       "objectives");
+    if (!cJSON_Compare(ob, on, 1)) {
+        c->result = RES_SKIP;
+        snprintf(c->note, sizeof c->note, "objectives differ between the "
+                 "runs: hypervolumes not comparable; front %ld -> %ld "
+                 "points", c->nb, c->nn);
+        return;
+    }
+    compare_value(c, &it);
+    char rel[32];
+    cmp_rel_text(it.base, it.now, rel, sizeof rel);
+    snprintf(c->note, sizeof c->note, "hypervolume %.6g -> %.6g (%s); front "
+             "%ld -> %ld points, %ld gained, %ld lost", it.base, it.now, rel,
+             c->nb, c->nn, c->gained, c->lost);
+}
+
+/* ---- calibration error (analysis.json "calibration") ------------------- */
+
+static const cJSON *calib_entry(const cJSON *analysis, int i)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(analysis,
+                                                      "calibration");
+    if (cJSON_IsObject(v))
+        return i == 0 ? v : NULL;
+    return cJSON_IsArray(v) ? cJSON_GetArrayItem(v, i) : NULL;
+}
+
+/* MAPE (percent) of an entry's predicted-vs-measured points; NaN when it
+ * has none usable. */
+static double calib_mape(const cJSON *e, size_t *npts)
+{
+    const cJSON *pts = cJSON_GetObjectItemCaseSensitive(e, "points"), *p;
+    size_t n = (size_t)cJSON_GetArraySize(pts), k = 0;
+    double *ref = malloc((n ? n : 1) * sizeof *ref);
+    double *pred = malloc((n ? n : 1) * sizeof *pred);
+    double out = NAN;
+    cJSON_ArrayForEach(p, pts) {
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(p, "predicted");
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(p, "measured");
+        if (ref && pred && cJSON_IsNumber(a) && cJSON_IsNumber(b)
+            && isfinite(a->valuedouble) && isfinite(b->valuedouble)) {
+            pred[k] = a->valuedouble;
+            ref[k++] = b->valuedouble;
+        }
+    }
+    cm_metrics m;
+    if (ref && pred && k && cm_compute(ref, pred, k, &m) == 0)
+        out = 100 * m.mape;
+    *npts = k;
+    free(ref);
+    free(pred);
+    return out;
+}
+
+static const char *entry_metric(const cJSON *e)
+{
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(e, "metric");
+    return cJSON_IsString(m) ? m->valuestring : "value";
+}
+
+/* One check per calibration entry of BASE (and of NEW beyond them); only
+ * an error that grows past the threshold fails. Nothing when neither run
+ * has calibration data. */
+static int check_calibration(cmp_ctx *x, const camp_campaign *camp)
+{
+    for (int i = 0;; i++) {
+        const cJSON *eb = calib_entry(x->base.analysis, i);
+        const cJSON *en = calib_entry(x->now.analysis, i);
+        if (!eb && !en)
+            return 0;
+        char nm[64];
+        snprintf(nm, sizeof nm, "calibration %.24s #%d",
+                 entry_metric(eb ? eb : en), i + 1);
+        cmp_check *c = add_check(x, "", CK_CALIB, nm, CMP_CALIB_MAPE);
+        if (!c)
+            return -1;
+        threshold_for(x, camp, CMP_CALIB_MAPE, c);
+        size_t kb = 0, kn = 0;
+        cmp_item it = { .base = eb ? calib_mape(eb, &kb) : NAN,
+                        .now = en ? calib_mape(en, &kn) : NAN };
+        snprintf(it.label, sizeof it.label, "MAPE %% (%zu -> %zu points)",
+                 kb, kn);
+        c->nb = (long)kb;
+        c->nn = (long)kn;
+        if (!isfinite(it.base)) {
+            c->result = RES_SKIP;
+            snprintf(c->note, sizeof c->note, "no usable calibration data "
+                     "in BASE");
+            continue;
+        }
+        int over;
+        it.ratio = change_ratio(it.base, it.now, &c->thr, &over);
+        c->compared = 1;
+        c->largest = it;
+        c->has_largest = 1;
+        if (over && !(it.now < it.base))   /* an improvement passes */
+            offend(c, &it);
+        snprintf(c->note, sizeof c->note, "calibration error (MAPE) %.4g%% "
+                 "-> %.4g%%", it.base, it.now);
+    }
+}
+
+/* ---- the whole comparison ---------------------------------------------- */
+
+static void decide(cmp_ctx *x)
+{
+    for (size_t i = 0; i < x->nck; i++) {
+        cmp_check *c = &x->ck[i];
+        if (c->result == RES_SKIP)
+            continue;
+        c->result = c->over ? RES_FAIL : RES_PASS;
+    }
+}
+
+static int run_checks(cmp_ctx *x, const camp_campaign *camp, gd_err *err)
+{
+    size_t nwl = 0, np = 0;
+    const char **names = workload_names(x, &nwl);
+    wl_entry *wls = calloc(nwl + 1, sizeof *wls);
+    rec_pair *pairs = NULL;
+    int rc = names && wls ? make_checks(x, camp, wls, names, nwl) : -1;
+    if (!rc)
+        rc = match_all(x, &pairs, &np);
+    for (size_t i = 0; !rc && i < np; i++)
+        check_pair(x, wls, nwl, &pairs[i]);
+    for (size_t w = 0; !rc && w < nwl; w++)
+        check_front(x, &x->ck[wls[w].first + 2]);
+    if (!rc)
+        rc = check_calibration(x, camp);
+    if (!rc)
+        decide(x);
+    free(pairs);
+    free(wls);
+    free(names);
+    return rc ? gd_errf(err, GD_EENV, "compare: out of memory") : GD_OK;
+}
+
+static int any_failed(const cmp_ctx *x)
+{
+    for (size_t i = 0; i < x->nck; i++)
+        if (x->ck[i].result == RES_FAIL)
+            return 1;
+    return 0;
+}
+
+/* The JUnit file's folder must exist: checked before anything is
+ * written. */
+static int check_junit_path(const char *path, gd_err *err)
+{
+    char dir[4096];
+    if (!path)
+        return GD_OK;
+    if (!*path || util_is_dir(path))
+        return gd_errf(err, GD_EINPUT, "--junit \"%s\": not a file name",
+                       path);
+    util_dirname(dir, sizeof dir, path);
+    if (!util_is_dir(dir))
+        return gd_errf(err, GD_EINPUT, "--junit %s: folder %s does not "
+                       "exist", path, dir);
+    return GD_OK;
+}
+
+int cmp_run(const cmp_opts *o, util_buf *summary, gd_err *err)
+{
+    cmp_ctx x;
+    camp_campaign camp;
+    int have_camp = 0;
+    memset(&x, 0, sizeof x);
+    x.o = o;
+    x.dflt = (camp_threshold){ "*", CMP_DEFAULT_REL_PCT, CMP_DEFAULT_ABS };
+    x.dflt_source = "default";
+    int rc = check_junit_path(o->junit_path, err);
+    if (!rc)
+        rc = load_side(o->base_dir, &x.base, err);
+    if (!rc)
+        rc = load_side(o->new_dir, &x.now, err);
+    if (!rc)
+        rc = load_campaign(o->new_dir, &camp, &have_camp, err);
+    if (!rc)
+        rc = run_checks(&x, have_camp ? &camp : NULL, err);
+    size_t *order = rc ? NULL : cmp_severity_order(&x);
+    if (!rc && !order)
+        rc = gd_errf(err, GD_EENV, "compare: out of memory");
+    if (!rc)
+        rc = cmp_write_json(&x, order, err);
+    if (!rc && o->junit_path)
+        rc = cmp_write_junit(&x, o->junit_path, err);
+    if (!rc && summary)
+        cmp_summary(&x, order, summary);
+    if (!rc && any_failed(&x))
+        rc = GD_EJOBS;
+    free(order);
+    free(x.ck);
+    if (have_camp)
+        camp_free(&camp);
+    free_side(&x.base);
+    free_side(&x.now);
+    return rc;
+}
+
+/* ---- the subcommand ---------------------------------------------------- */
+
+static const char compare_usage[] =
+    "usage: gpudse compare BASE_DIR NEW_DIR [--junit FILE] "
+    "[--threshold METRIC=PCT[,ABS] ...]\n"
+    "  compare NEW_DIR's jobs with BASE_DIR's; writes NEW_DIR/compare.json\n"
+    "  exit codes: 0 no regression; 1 regression; 2 bad input or usage\n";
+
+static int usage(const char *msg)
+{
+    fprintf(stderr, "gpudse compare: %s\n%s", msg, compare_usage);
+    return GD_EINPUT;
+}
+
+static int parse_args(int argc, char **argv, cmp_opts *o, gd_err *err)
+{
+    int npos = 0;
+    memset(o, 0, sizeof *o);
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if ((!strcmp(a, "--junit") || !strcmp(a, "--threshold"))
+            && i + 1 >= argc)
+            return gd_errf(err, GD_EINPUT, "option %s needs a value", a);
+        if (!strcmp(a, "--junit")) {
+            o->junit_path = argv[++i];
+        } else if (!strcmp(a, "--threshold")) {
+            if (o->nflags >= CMP_MAXFLAGS)
+                return gd_errf(err, GD_EINPUT, "at most %d --threshold "
+                               "flags", CMP_MAXFLAGS);
+            int rc = cmp_parse_threshold(argv[++i], &o->flags[o->nflags],
+                                         err);
+            if (rc)
+                return rc;
+            o->nflags++;
+        } else if (a[0] == '-' && a[1]) {
+            return gd_errf(err, GD_EINPUT, "unknown option %s", a);
+        } else if (npos == 0) {
+            o->base_dir = a;
+            npos++;
+        } else if (npos == 1) {
+            o->new_dir = a;
+            npos++;
+        } else {
+            return gd_errf(err, GD_EINPUT, "extra argument \"%s\"", a);
+        }
+    }
+    if (npos != 2)
+        return gd_errf(err, GD_EINPUT, "needs two run directories, BASE_DIR "
+                       "and NEW_DIR");
+    return GD_OK;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            fputs(compare_usage, stdout);
+            return GD_OK;
+        }
+    cmp_opts *o = malloc(sizeof *o);
+    gd_err err = {0, ""};
+    if (!o)
+        return GD_EENV;
+    int rc = parse_args(argc, argv, o, &err);
+    if (rc) {
+        free(o);
+        return usage(err.msg);
+    }
+    util_buf out;
+    util_buf_init(&out);
+    rc = cmp_run(o, &out, &err);
+    if (out.s)
+        fputs(out.s, stdout);
+    if (rc != GD_OK && rc != GD_EJOBS)
+        fprintf(stderr, "gpudse compare: %s\n", err.msg);
+    util_buf_free(&out);
+    free(o);
+    return rc;
+}

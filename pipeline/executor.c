@@ -1,0 +1,532 @@
+/* executor: a pool of worker slots running external jobs as child processes.
+ * SIGCHLD arrives through a signalfd, so one poll() watches child exits,
+ * output pipes and timers together: no busy waiting and no global state.
+ * Each child leads its own process group, so a timeout or a stop kills
+ * everything the job started, and PR_SET_PDEATHSIG ends it if gpudse dies. */
+#define _GNU_SOURCE  /* pipe2 */
+#include "executor.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <math.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DEFAULT_CAP ((size_t)64 << 20)
+#define CHUNK 65536
+
+typedef struct {
+    int fd;              /* read end of the pipe, -1 when closed */
+    int file;            /* the log file */
+    char path[PATH_MAX];
+    size_t written;      /* bytes the job wrote */
+    size_t on_disk;      /* bytes in the file now */
+} stream;
+
+typedef struct {
+    int used;
+    pid_t pid;
+    int reaped, status;
+    stream out, err;
+    size_t cap;
+    double start, deadline, kill_at, grace;
+    int timed_out, interrupted;
+    void *tag;
+} slot;
+
+struct exec_pool {
+    int n;
+    slot *slots;
+    int sigfd;
+    sigset_t old_mask;
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int exec_pool_new(int workers, exec_pool **out, gd_err *err)
+{
+    if (workers < 1)
+        return gd_errf(err, GD_EINPUT, "need at least one worker");
+    exec_pool *p = calloc(1, sizeof *p);
+    if (!p || !(p->slots = calloc((size_t)workers, sizeof *p->slots))) {
+        free(p);
+        return gd_errf(err, GD_EENV, "out of memory");
+    }
+    p->n = workers;
+    sigset_t chld;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &chld, &p->old_mask);
+    p->sigfd = signalfd(-1, &chld, SFD_NONBLOCK | SFD_CLOEXEC);
+    if (p->sigfd < 0) {
+        int e = errno;
+        sigprocmask(SIG_SETMASK, &p->old_mask, NULL);
+        free(p->slots);
+        free(p);
+        return gd_errf(err, GD_EENV, "signalfd: %s", strerror(e));
+    }
+    *out = p;
+    return GD_OK;
+}
+
+int exec_pool_idle(const exec_pool *p)
+{
+    int k = 0;
+    for (int i = 0; i < p->n; i++)
+        k += !p->slots[i].used;
+    return k;
+}
+
+int exec_pool_running(const exec_pool *p)
+{
+    return p->n - exec_pool_idle(p);
+}
+
+/* ---- log files that keep their tail ---- */
+
+/* Move the last cap bytes of fd's file (size bytes) to its start. */
+static int keep_tail(int fd, size_t size, size_t cap)
+{
+    if (size <= cap)
+        return 0;
+    char *buf = malloc(CHUNK);
+    if (!buf)
+        return -1;
+    off_t src = (off_t)(size - cap), dst = 0;
+    int rc = 0;
+    while (dst < (off_t)cap && !rc) {
+        size_t want = (size_t)((off_t)cap - dst) < CHUNK
+                          ? (size_t)((off_t)cap - dst) : CHUNK;
+        ssize_t got = pread(fd, buf, want, src);
+        if (got <= 0 || pwrite(fd, buf, (size_t)got, dst) != got)
+            rc = -1;
+        src += got;
+        dst += got;
+    }
+    free(buf);
+    if (!rc && (ftruncate(fd, (off_t)cap) != 0
+                || lseek(fd, (off_t)cap, SEEK_SET) < 0))
+        rc = -1;
+    return rc;
+}
+
+int exec_trim_file(const char *path, size_t cap, gd_err *err)
+{
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0)
+        return gd_errf(err, GD_EENV, "%s: %s", path, strerror(errno));
+    off_t size = lseek(fd, 0, SEEK_END);
+    int rc = (size < 0 || keep_tail(fd, (size_t)size, cap) != 0);
+    close(fd);
+    return rc ? gd_errf(err, GD_EENV, "%s: cannot trim", path) : GD_OK;
+}
+
+/* Copy what the pipe has now into the log; returns 1 at end of file. */
+static int pump(stream *s, size_t cap)
+{
+    char buf[CHUNK];
+    for (;;) {
+        ssize_t n = read(s->fd, buf, sizeof buf);
+        if (n == 0)
+            return 1;
+        if (n < 0)
+            return (errno == EAGAIN || errno == EINTR) ? 0 : 1;
+        s->written += (size_t)n;
+        if (write(s->file, buf, (size_t)n) == n)
+            s->on_disk += (size_t)n;
+        if (s->on_disk > 2 * cap && keep_tail(s->file, s->on_disk, cap) == 0)
+            s->on_disk = cap;
+    }
+}
+
+static void close_stream(stream *s, size_t cap)
+{
+    if (s->fd >= 0) {
+        pump(s, cap);
+        close(s->fd);
+        s->fd = -1;
+    }
+    if (s->file >= 0) {
+        if (s->on_disk > cap)
+            keep_tail(s->file, s->on_disk, cap);
+        close(s->file);
+        s->file = -1;
+    }
+}
+
+/* ---- orphaned groups ---- */
+
+static void pgid_path(char *out, size_t n, const char *job_dir)
+{
+    util_path_join(out, n, job_dir, ".pgid");
+}
+
+static void write_pgid(const char *job_dir, pid_t pid)
+{
+    char path[PATH_MAX], text[32];
+    pgid_path(path, sizeof path, job_dir);
+    int n = snprintf(text, sizeof text, "%ld\n", (long)pid);
+    util_write_file_replace(path, text, (size_t)n, NULL);
+}
+
+/* Whether any process other than a zombie is in group pgid. */
+static int group_has_members(pid_t pgid)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return 0;
+    struct dirent *e;
+    int found = 0;
+    while (!found && (e = readdir(d))) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        char path[64], buf[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[n] = '\0';
+        const char *rp = strrchr(buf, ')');
+        char state;
+        long ppid, grp;
+        if (rp && sscanf(rp + 1, " %c %ld %ld", &state, &ppid, &grp) == 3
+            && grp == (long)pgid && state != 'Z')
+            found = 1;
+    }
+    closedir(d);
+    return found;
+}
+
+int exec_kill_orphans(const char *jobs_root)
+{
+    DIR *d = opendir(jobs_root);
+    if (!d)
+        return 0;
+    struct dirent *e;
+    int killed = 0;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char dir[PATH_MAX], path[PATH_MAX], *text;
+        util_path_join(dir, sizeof dir, jobs_root, e->d_name);
+        pgid_path(path, sizeof path, dir);
+        if (util_read_file(path, &text, NULL, NULL) != GD_OK)
+            continue;
+        pid_t pgid = (pid_t)atol(text);
+        free(text);
+        /* leader gone but members left: our orphans, never a reused id */
+        if (pgid > 1 && kill(pgid, 0) != 0 && group_has_members(pgid)
+            && kill(-pgid, SIGKILL) == 0)
+            killed++;
+        unlink(path);
+    }
+    closedir(d);
+    return killed;
+}
+
+/* ---- starting a job ---- */
+
+static int open_stream(stream *s, const char *dir, const char *name,
+                       int pipefd[2], gd_err *err)
+{
+    util_path_join(s->path, sizeof s->path, dir, name);
+    s->written = s->on_disk = 0;
+    s->file = open(s->path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (s->file < 0)
+        return gd_errf(err, GD_EENV, "%s: cannot create: %s", s->path,
+                       strerror(errno));
+    if (pipe2(pipefd, O_CLOEXEC) != 0) {
+        close(s->file);
+        return gd_errf(err, GD_EENV, "pipe: %s", strerror(errno));
+    }
+    s->fd = pipefd[0];
+    return GD_OK;
+}
+
+/* In the child: become a group leader, die with gpudse, take default
+ * signals, and exec the command. Never returns. */
+static void child_exec(const exec_spec *s, int out_w, int err_w,
+                       const sigset_t *mask, pid_t parent)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    /* gpudse may have died before prctl: then nothing would kill us, and
+     * we would hold its descriptors (the run directory's lock) */
+    if (getppid() != parent)
+        _exit(125);
+    setpgid(0, 0);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    sigprocmask(SIG_SETMASK, mask, NULL);
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0)
+        dup2(devnull, 0);
+    dup2(out_w, 1);
+    dup2(err_w, 2);
+    if (chdir(s->job_dir) != 0)
+        _exit(126);
+    if (s->mem_cap) {
+        struct rlimit rl = {(rlim_t)s->mem_cap, (rlim_t)s->mem_cap};
+        setrlimit(RLIMIT_AS, &rl);
+    }
+    for (char *const *e = s->env; e && *e; e++) {
+        char *eq = strchr(*e, '=');
+        if (eq) {
+            *eq = '\0';  /* the child's own copy of the string */
+            setenv(*e, eq + 1, 1);
+        }
+    }
+    execl("/bin/sh", "sh", "-c", s->command, (char *)NULL);
+    _exit(127);
+}
+
+int exec_pool_start(exec_pool *p, const exec_spec *s, gd_err *err)
+{
+    slot *sl = NULL;
+    for (int i = 0; i < p->n && !sl; i++)
+        if (!p->slots[i].used)
+            sl = &p->slots[i];
+    if (!sl)
+        return gd_errf(err, GD_EENV, "executor: no free worker");
+    memset(sl, 0, sizeof *sl);
+    sl->out.fd = sl->err.fd = sl->out.file = sl->err.file = -1;
+    int po[2], pe[2];
+    int rc = open_stream(&sl->out, s->job_dir, "stdout.log", po, err);
+    if (rc)
+        return rc;
+    rc = open_stream(&sl->err, s->job_dir, "stderr.log", pe, err);
+    if (rc) {
+        close(po[0]);
+        close(po[1]);
+        close(sl->out.file);
+        return rc;
+    }
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid == 0)
+        child_exec(s, po[1], pe[1], &p->old_mask, parent);
+    close(po[1]);
+    close(pe[1]);
+    if (pid < 0) {
+        int e = errno;
+        sl->cap = 1;
+        close_stream(&sl->out, 1);
+        close_stream(&sl->err, 1);
+        return gd_errf(err, GD_EENV, "fork: %s", strerror(e));
+    }
+    setpgid(pid, pid);  /* also here: no race with an early kill */
+    write_pgid(s->job_dir, pid);
+    fcntl(sl->out.fd, F_SETFL, O_NONBLOCK);
+    fcntl(sl->err.fd, F_SETFL, O_NONBLOCK);
+    sl->used = 1;
+    sl->pid = pid;
+    sl->cap = s->out_cap ? s->out_cap : DEFAULT_CAP;
+    sl->start = now_s();
+    sl->deadline = s->timeout_s > 0 ? sl->start + s->timeout_s : INFINITY;
+    sl->kill_at = INFINITY;
+    sl->grace = s->grace_s > 0 ? s->grace_s : 0;
+    sl->tag = s->tag;
+    return GD_OK;
+}
+
+/* ---- waiting ---- */
+
+static void reap(exec_pool *p)
+{
+    struct signalfd_siginfo si;
+    while (read(p->sigfd, &si, sizeof si) == (ssize_t)sizeof si)
+        ;
+    for (int i = 0; i < p->n; i++) {
+        slot *sl = &p->slots[i];
+        if (sl->used && !sl->reaped
+            && waitpid(sl->pid, &sl->status, WNOHANG) == sl->pid)
+            sl->reaped = 1;
+    }
+}
+
+static void finish(slot *sl, exec_result *r)
+{
+    kill(-sl->pid, SIGKILL);  /* whatever the job left running */
+    char dir[PATH_MAX], path[PATH_MAX];
+    util_dirname(dir, sizeof dir, sl->out.path);
+    pgid_path(path, sizeof path, dir);
+    unlink(path);
+    close_stream(&sl->out, sl->cap);
+    close_stream(&sl->err, sl->cap);
+    memset(r, 0, sizeof *r);
+    r->tag = sl->tag;
+    r->exited = WIFEXITED(sl->status);
+    r->exit_code = r->exited ? WEXITSTATUS(sl->status) : 0;
+    r->signaled = WIFSIGNALED(sl->status);
+    r->signo = r->signaled ? WTERMSIG(sl->status) : 0;
+    r->timed_out = sl->timed_out;
+    r->interrupted = sl->interrupted;
+    r->wall_s = now_s() - sl->start;
+    r->out_bytes = sl->out.written;
+    r->err_bytes = sl->err.written;
+    sl->used = 0;
+}
+
+static void fire_timers(exec_pool *p, double now)
+{
+    for (int i = 0; i < p->n; i++) {
+        slot *sl = &p->slots[i];
+        if (!sl->used || sl->reaped)
+            continue;
+        if (!sl->timed_out && now >= sl->deadline) {
+            sl->timed_out = 1;
+            kill(-sl->pid, SIGTERM);
+            sl->kill_at = now + sl->grace;
+        } else if (now >= sl->kill_at) {
+            kill(-sl->pid, SIGKILL);
+            sl->kill_at = INFINITY;
+        }
+    }
+}
+
+static double next_timer(const exec_pool *p)
+{
+    double t = INFINITY;
+    for (int i = 0; i < p->n; i++) {
+        const slot *sl = &p->slots[i];
+        if (!sl->used || sl->reaped)
+            continue;
+        double d = sl->timed_out ? sl->kill_at : sl->deadline;
+        if (d < t)
+            t = d;
+    }
+    return t;
+}
+
+/* Poll the signalfd and every open pipe until deadline (absolute). */
+static int poll_once(exec_pool *p, double deadline, gd_err *err)
+{
+    struct pollfd fds[1 + 2 * 256];
+    stream *owner[1 + 2 * 256];
+    int n = 0;
+    fds[n].fd = p->sigfd;
+    fds[n].events = POLLIN;
+    owner[n++] = NULL;
+    for (int i = 0; i < p->n && n < 511; i++) {
+        slot *sl = &p->slots[i];
+        stream *ss[2] = {&sl->out, &sl->err};
+        for (int k = 0; k < 2 && sl->used; k++)
+            if (ss[k]->fd >= 0) {
+                fds[n].fd = ss[k]->fd;
+                fds[n].events = POLLIN;
+                owner[n++] = ss[k];
+            }
+    }
+    double wait = deadline - now_s();
+    int ms = wait == INFINITY ? 1000 : wait <= 0 ? 0
+             : wait > 1.0 ? 1000 : (int)ceil(wait * 1000);
+    int k = poll(fds, (nfds_t)n, ms);
+    if (k < 0 && errno != EINTR)
+        return gd_errf(err, GD_EENV, "poll: %s", strerror(errno));
+    for (int i = 1; k > 0 && i < n; i++)
+        if (fds[i].revents) {
+            slot *sl = NULL;
+            for (int j = 0; j < p->n && !sl; j++)
+                if (&p->slots[j].out == owner[i] || &p->slots[j].err == owner[i])
+                    sl = &p->slots[j];
+            if (pump(owner[i], sl->cap)) {
+                close(owner[i]->fd);
+                owner[i]->fd = -1;
+            }
+        }
+    return GD_OK;
+}
+
+static int collect(exec_pool *p, exec_result *res, int max)
+{
+    int got = 0;
+    for (int i = 0; i < p->n && got < max; i++)
+        if (p->slots[i].used && p->slots[i].reaped)
+            finish(&p->slots[i], &res[got++]);
+    return got;
+}
+
+int exec_pool_wait(exec_pool *p, exec_result *res, int max, double wait_s,
+                   volatile sig_atomic_t *stop, gd_err *err)
+{
+    double until = wait_s < 0 ? INFINITY : now_s() + wait_s;
+    for (;;) {
+        reap(p);
+        int got = collect(p, res, max);
+        if (got)
+            return got;
+        if ((stop && *stop) || exec_pool_running(p) == 0)
+            return 0;
+        double now = now_s();
+        if (now >= until)
+            return 0;
+        fire_timers(p, now);
+        double t = next_timer(p);
+        if (poll_once(p, t < until ? t : until, err) != GD_OK)
+            return -1;
+    }
+}
+
+int exec_pool_stop_all(exec_pool *p, double grace_s, exec_result *res)
+{
+    for (int i = 0; i < p->n; i++)
+        if (p->slots[i].used && !p->slots[i].reaped) {
+            p->slots[i].interrupted = 1;
+            kill(-p->slots[i].pid, SIGTERM);
+        }
+    double until = now_s() + grace_s;
+    gd_err ignore;
+    for (;;) {
+        reap(p);
+        int left = 0;
+        for (int i = 0; i < p->n; i++)
+            left += p->slots[i].used && !p->slots[i].reaped;
+        if (!left || now_s() >= until)
+            break;
+        poll_once(p, until, &ignore);
+    }
+    for (int i = 0; i < p->n; i++)
+        if (p->slots[i].used && !p->slots[i].reaped) {
+            kill(-p->slots[i].pid, SIGKILL);
+            waitpid(p->slots[i].pid, &p->slots[i].status, 0);
+            p->slots[i].reaped = 1;
+        }
+    int got = 0;
+    for (int i = 0; i < p->n; i++)
+        if (p->slots[i].used)
+            finish(&p->slots[i], &res[got++]);
+    return got;
+}
+
+void exec_pool_free(exec_pool *p)
+{
+    if (!p)
+        return;
+    if (exec_pool_running(p)) {
+        exec_result *tmp = calloc((size_t)p->n, sizeof *tmp);
+        if (tmp)
+            exec_pool_stop_all(p, 0, tmp);
+        free(tmp);
+    }
+    close(p->sigfd);
+    sigprocmask(SIG_SETMASK, &p->old_mask, NULL);
+    free(p->slots);
+    free(p);
+}

@@ -1,0 +1,65 @@
+/* executor: the local pool that runs external jobs as processes — each in
+ * its own process group and job directory, with its output captured to
+ * size-capped files (the tail kept), a timeout (SIGTERM, grace, SIGKILL to
+ * the whole group), a memory cap (RLIMIT_AS), and nothing left running
+ * behind it. */
+#ifndef GPUDSE_EXECUTOR_H
+#define GPUDSE_EXECUTOR_H
+
+#include <signal.h>
+#include <stddef.h>
+#include "util.h"
+
+typedef struct {
+    const char *job_dir;     /* working directory; stdout.log, stderr.log */
+    const char *command;     /* run as /bin/sh -c COMMAND */
+    char *const *env;        /* extra "NAME=value" entries, NULL-terminated */
+    double timeout_s;        /* 0: none */
+    double grace_s;          /* between SIGTERM and SIGKILL */
+    size_t mem_cap;          /* RLIMIT_AS in bytes, 0: none */
+    size_t out_cap;          /* bytes kept per stream (the tail), 0: 64 MiB */
+    void *tag;               /* the caller's, returned in the result */
+} exec_spec;
+
+typedef struct {
+    void *tag;
+    int exited, exit_code;   /* normal exit and its status */
+    int signaled, signo;     /* killed by a signal */
+    int timed_out;           /* we killed it for its timeout */
+    int interrupted;         /* we killed it because gpudse was stopping */
+    double wall_s;
+    size_t out_bytes, err_bytes;   /* bytes the job wrote to each stream */
+} exec_result;
+
+typedef struct exec_pool exec_pool;
+
+int exec_pool_new(int workers, exec_pool **out, gd_err *err);
+void exec_pool_free(exec_pool *p);
+int exec_pool_idle(const exec_pool *p);      /* free worker slots */
+int exec_pool_running(const exec_pool *p);
+
+/* Start one job in a free slot. The spec's strings are copied. */
+int exec_pool_start(exec_pool *p, const exec_spec *s, gd_err *err);
+
+/* Wait until jobs finish, *stop becomes set, or wait_s passes (< 0: no
+ * limit); fill up to max results and return their count (0 on time-out or
+ * stop), or -1 with err on an internal error. */
+int exec_pool_wait(exec_pool *p, exec_result *res, int max, double wait_s,
+                   volatile sig_atomic_t *stop, gd_err *err);
+
+/* Stop every running job: SIGTERM to each group, up to grace_s for them to
+ * exit, then SIGKILL; results are marked interrupted and returned through
+ * res (room for exec_pool_running() entries); returns their count. */
+int exec_pool_stop_all(exec_pool *p, double grace_s, exec_result *res);
+
+/* Each running job's process group id is kept in JOB_DIR/.pgid while it
+ * runs. If gpudse itself is killed (kill -9), PR_SET_PDEATHSIG ends the
+ * job's shell but not what that shell started; the next run calls this on
+ * the jobs/ folder to kill such orphaned groups — only groups whose leader
+ * is gone, so a reused id is never hit — and returns how many it killed. */
+int exec_kill_orphans(const char *jobs_root);
+
+/* Keep only the last cap bytes of a file (used for job logs). */
+int exec_trim_file(const char *path, size_t cap, gd_err *err);
+
+#endif

@@ -1,0 +1,742 @@
+/* fromlog: parse a GPGPU-Sim 4.x log (ptxas lines, kernel launches, the
+ * cumulative statistics printed after every kernel) into a workload
+ * descriptor, and the `gpudse workload from-log` command. Every derived
+ * number and its counter are listed in docs/model.md. */
+#include "fromlog.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+#define FL_NAMELEN 256
+#define ANCHOR_STEPS 40        /* bisection steps of the cycle anchor */
+#define FL_MAXBANKS 64
+
+/* Cumulative counters read from every statistics dump. */
+enum {
+    C_THRD, C_WARP, C_LD, C_ST, C_SH, C_CONST, C_PARAM, C_BKCONF,
+    C_L1R_TOT, C_L1R_HIT, C_L1R_HITRES, C_L1W_TOT, C_CONSTR_TOT,
+    C_L2R_TOT, C_L2R_HIT, C_L2R_HITRES, C_L2W_TOT,
+    C_ATOM_TX,                 /* GLOBAL_ATOMIC packets core to memory */
+    C_BANK0,                   /* L2_cache_bank[i] accesses follow */
+    C_NCUM = C_BANK0 + FL_MAXBANKS
+};
+static const char *const cum_keys[C_BANK0] = {
+    "gpgpu_n_tot_thrd_icount", "gpgpu_n_tot_w_icount", "gpgpu_n_load_insn",
+    "gpgpu_n_store_insn", "gpgpu_n_shmem_insn", "gpgpu_n_const_mem_insn",
+    "gpgpu_n_param_mem_insn", "gpgpu_stall_shd_mem[s_mem][bk_conf]",
+    "Total_core_cache_stats_breakdown[GLOBAL_ACC_R][TOTAL_ACCESS]",
+    "Total_core_cache_stats_breakdown[GLOBAL_ACC_R][HIT]",
+    "Total_core_cache_stats_breakdown[GLOBAL_ACC_R][HIT_RESERVED]",
+    "Total_core_cache_stats_breakdown[GLOBAL_ACC_W][TOTAL_ACCESS]",
+    "Total_core_cache_stats_breakdown[CONST_ACC_R][TOTAL_ACCESS]",
+    "L2_cache_stats_breakdown[GLOBAL_ACC_R][TOTAL_ACCESS]",
+    "L2_cache_stats_breakdown[GLOBAL_ACC_R][HIT]",
+    "L2_cache_stats_breakdown[GLOBAL_ACC_R][HIT_RESERVED]",
+    "L2_cache_stats_breakdown[GLOBAL_ACC_W][TOTAL_ACCESS]",
+    NULL,                      /* C_ATOM_TX: parsed by on_traffic */
+};
+
+typedef struct {
+    char mangled[FL_NAMELEN];
+    int regs, smem;
+} ptxas_entry;
+
+typedef struct {
+    char mangled[FL_NAMELEN];
+    long grid[3], block[3];
+    int line, cta_per_core, have_stats;
+    double insn, cycles;
+    double cum[C_NCUM];        /* counters after this launch */
+} launch_rec;
+
+typedef struct {
+    ptxas_entry *ptx;
+    size_t nptx, capptx;
+    launch_rec *l;
+    size_t nl, capl;
+    double cum[C_NCUM];        /* latest value of every counter */
+    gpu_config cfg;            /* the knobs of the run (option lines) */
+} parse_state;
+
+static int grow(void **p, size_t *cap, size_t n, size_t sz)
+{
+    if (n < *cap)
+        return 0;
+    size_t nc = *cap ? 2 * *cap : 16;
+    void *g = realloc(*p, nc * sz);
+    if (!g)
+        return -1;
+    *p = g;
+    *cap = nc;
+    return 0;
+}
+
+/* "GPGPU-Sim PTX: Kernel 'NAME' : regs=R, lmem=L, smem=S, cmem=C" */
+static int on_ptxas(parse_state *s, const char *line)
+{
+    const char *q = strstr(line, "Kernel '");
+    if (!q)
+        return 0;
+    q += 8;
+    const char *e = strchr(q, '\'');
+    const char *r = strstr(line, "regs="), *m = strstr(line, "smem=");
+    if (!e || !r || !m || e - q >= FL_NAMELEN)
+        return 0;
+    if (grow((void **)&s->ptx, &s->capptx, s->nptx, sizeof *s->ptx))
+        return -1;
+    ptxas_entry *p = &s->ptx[s->nptx++];
+    memcpy(p->mangled, q, (size_t)(e - q));
+    p->mangled[e - q] = '\0';
+    p->regs = atoi(r + 5);
+    p->smem = atoi(m + 5);
+    return 0;
+}
+
+/* "GPGPU-Sim PTX: pushing kernel 'NAME' to stream 0, gridDim= (x,y,z)
+ * blockDim = (x,y,z)" */
+static int on_push(parse_state *s, const char *line, int lineno)
+{
+    const char *q = strstr(line, "kernel '");
+    const char *g = strstr(line, "gridDim=");
+    const char *b = strstr(line, "blockDim");
+    if (!q || !g || !b)
+        return 1;
+    q += 8;
+    const char *e = strchr(q, '\'');
+    if (!e || e - q >= FL_NAMELEN)
+        return 1;
+    if (grow((void **)&s->l, &s->capl, s->nl, sizeof *s->l))
+        return -1;
+    launch_rec *l = &s->l[s->nl];
+    memset(l, 0, sizeof *l);
+    memcpy(l->mangled, q, (size_t)(e - q));
+    l->line = lineno;
+    const char *gp = strchr(g, '('), *bp = strchr(b, '(');
+    if (!gp || !bp
+        || sscanf(gp, "(%ld,%ld,%ld)", &l->grid[0], &l->grid[1], &l->grid[2])
+               != 3
+        || sscanf(bp, "(%ld,%ld,%ld)", &l->block[0], &l->block[1],
+                  &l->block[2]) != 3)
+        return 1;
+    for (int i = 0; i < 3; i++)
+        if (l->grid[i] < 1 || l->block[i] < 1 || l->grid[i] > (1L << 30)
+            || l->block[i] > 1024)
+            return 1;
+    s->nl++;
+    return 0;
+}
+
+static void set_cum(parse_state *s, int c, double v)
+{
+    s->cum[c] = v;
+    if (s->nl > 0)
+        memcpy(s->l[s->nl - 1].cum, s->cum, sizeof s->cum);
+}
+
+/* "L2_cache_bank[i]: Access = N, ..." and
+ * "traffic_breakdown_coretomem[GLOBAL_ATOMIC] = B {size:count,...}". */
+static int on_other(parse_state *s, const char *line)
+{
+    int bank;
+    double v;
+    if (sscanf(line, "L2_cache_bank[%d]: Access = %lf", &bank, &v) == 2) {
+        if (bank >= 0 && bank < FL_MAXBANKS)
+            set_cum(s, C_BANK0 + bank, v);
+        return 1;
+    }
+    const char *t = strstr(line, "traffic_breakdown_coretomem[GLOBAL_ATOMIC]");
+    if (t) {
+        double n = 0;
+        const char *p = strchr(t, '{');
+        while (p && (p = strchr(p, ':')) != NULL) {
+            n += strtod(p + 1, NULL);
+            p++;
+        }
+        set_cum(s, C_ATOM_TX, n);
+        return 1;
+    }
+    return 0;
+}
+
+/* The eight knobs from the option dump ("-gpgpu_n_mem   6 # ..."). */
+static void on_option(parse_state *s, const char *line)
+{
+    static const struct { const char *opt; int knob; } opts[] = {
+        {"-gpgpu_n_clusters", KNOB_N_CLUSTERS},
+        {"-gpgpu_n_cores_per_cluster", KNOB_CORES_PER_CLUSTER},
+        {"-gpgpu_n_mem", KNOB_N_MEM},
+        {"-gpgpu_shmem_size", KNOB_SHMEM_SIZE},
+        {"-gpgpu_num_sched_per_core", KNOB_NUM_SCHED_PER_CORE},
+        {"-gpgpu_cache:dl1", KNOB_L1_SETS},
+        {"-gpgpu_cache:dl2", KNOB_L2_SETS},
+        {"-gpgpu_scheduler", KNOB_SCHEDULER},
+    };
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+        size_t l = strlen(opts[i].opt);
+        if (strncmp(line, opts[i].opt, l) != 0
+            || (line[l] != ' ' && line[l] != '\t'))
+            continue;
+        const char *v = line + l;
+        while (*v == ' ' || *v == '\t')
+            v++;
+        int knob = opts[i].knob;
+        if (knob == KNOB_SCHEDULER) {
+            space_set(&s->cfg, knob, !strncmp(v, "lrr", 3) ? SCHED_LRR
+                                     : !strncmp(v, "two_level", 9)
+                                         ? SCHED_TWO_LEVEL : SCHED_GTO);
+        } else if (knob == KNOB_L1_SETS || knob == KNOB_L2_SETS) {
+            const char *c = strchr(v, ':');   /* T:<nsets>:... */
+            int n = c ? atoi(c + 1) : 0;
+            if (n > 0)
+                space_set(&s->cfg, knob, n);
+        } else if (atoi(v) > 0) {
+            space_set(&s->cfg, knob, atoi(v));
+        }
+    }
+}
+
+/* "key = value" of a statistics dump (leading whitespace allowed). */
+static void on_stat(parse_state *s, const char *line)
+{
+    while (*line == ' ' || *line == '\t')
+        line++;
+    const char *eq = strchr(line, '=');
+    if (!eq || s->nl == 0)
+        return;
+    size_t kl = (size_t)(eq - line);
+    while (kl && line[kl - 1] == ' ')
+        kl--;
+    launch_rec *l = &s->l[s->nl - 1];
+    double v = strtod(eq + 1, NULL);
+    if (kl == 13 && !strncmp(line, "gpu_sim_cycle", kl)) {
+        l->cycles = v;
+        l->have_stats = 1;
+    } else if (kl == 12 && !strncmp(line, "gpu_sim_insn", kl)) {
+        l->insn = v;
+        l->have_stats = 1;
+    }
+    for (int c = 0; c < C_BANK0; c++)
+        if (cum_keys[c] && strlen(cum_keys[c]) == kl
+            && !strncmp(line, cum_keys[c], kl)) {
+            s->cum[c] = v;
+            memcpy(l->cum, s->cum, sizeof l->cum);
+        }
+}
+
+static int parse_lines(const char *path, const char *buf, size_t len,
+                       parse_state *s, gd_err *err)
+{
+    int lineno = 0;
+    size_t i = 0;
+    char line[4096];
+    while (i < len) {
+        size_t j = i;
+        while (j < len && buf[j] != '\n')
+            j++;
+        size_t n = j - i < sizeof line - 1 ? j - i : sizeof line - 1;
+        memcpy(line, buf + i, n);
+        line[n] = '\0';
+        lineno++;
+        i = j + 1;
+        int rc = 0;
+        if (line[0] == '-' && line[1] == 'g')
+            on_option(s, line);
+        else if (strstr(line, "GPGPU-Sim PTX: Kernel '"))
+            rc = on_ptxas(s, line);
+        else if (strstr(line, "GPGPU-Sim PTX: pushing kernel '")) {
+            rc = on_push(s, line, lineno);
+            if (rc > 0)
+                return gd_errf(err, GD_EINPUT, "%s:%d: cannot read the grid "
+                               "and block of this kernel launch", path,
+                               lineno);
+            if (s->nl > 1)  /* counters carry over until the next dump */
+                memcpy(s->l[s->nl - 1].cum, s->cum, sizeof s->cum);
+        } else if (strstr(line, "CTA/core = ") && s->nl > 0
+                   && s->l[s->nl - 1].cta_per_core == 0)
+            s->l[s->nl - 1].cta_per_core =
+                atoi(strstr(line, "CTA/core = ") + 11);
+        else if (!on_other(s, line) && strchr(line, '='))
+            on_stat(s, line);
+        if (rc < 0)
+            return gd_errf(err, GD_EENV, "out of memory reading %s", path);
+    }
+    if (s->nl == 0)
+        return gd_errf(err, GD_EINPUT, "%s:%d: no kernel launch found (no "
+                       "\"GPGPU-Sim PTX: pushing kernel\" line); is this a "
+                       "GPGPU-Sim log?", path, lineno > 0 ? lineno : 1);
+    for (size_t k = 0; k < s->nl; k++)
+        if (!s->l[k].have_stats || s->l[k].insn <= 0)
+            return gd_errf(err, GD_EINPUT, "%s:%d: kernel '%s' launched "
+                           "here has no statistics (gpu_sim_insn) after it: "
+                           "the run did not finish", path, s->l[k].line,
+                           s->l[k].mangled);
+    return GD_OK;
+}
+
+/* Short kernel name: the identifier of an Itanium-mangled "_Z<len><id>",
+ * else the name itself with characters outside [A-Za-z0-9_.-] as '_'. */
+static void short_name(const char *mangled, char *out, size_t n)
+{
+    const char *p = mangled;
+    if (p[0] == '_' && p[1] == 'Z' && isdigit((unsigned char)p[2])) {
+        char *end;
+        long l = strtol(p + 2, &end, 10);
+        if (l > 0 && (size_t)l < n && strlen(end) >= (size_t)l) {
+            memcpy(out, end, (size_t)l);
+            out[l] = '\0';
+            return;
+        }
+    }
+    util_strlcpy(out, mangled, n);
+    for (char *c = out; *c; c++)
+        if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-'
+            && *c != '.')
+            *c = '_';
+}
+
+static double clampd(double x, double lo, double hi)
+{
+    return !(x >= lo) ? lo : x > hi ? hi : x;
+}
+
+/* Kernel facts from one group of launches; d holds summed counter
+ * deltas, nlaunch the launches. */
+static int fill_kernel(const char *path, const launch_rec *first,
+                       const parse_state *s, const double *d, double insn,
+                       int nlaunch, const fl_extra *x, wl_kernel *k,
+                       gd_err *err)
+{
+    memset(k, 0, sizeof *k);
+    short_name(first->mangled, k->name, sizeof k->name);
+    const ptxas_entry *pe = NULL;
+    for (size_t i = 0; i < s->nptx; i++)
+        if (!strcmp(s->ptx[i].mangled, first->mangled))
+            pe = &s->ptx[i];
+    if (!pe)
+        return gd_errf(err, GD_EINPUT, "%s:%d: no ptxas line (\"GPGPU-Sim "
+                       "PTX: Kernel '%s' : regs=...\") for this kernel",
+                       path, first->line, first->mangled);
+    k->grid_ctas = (int)(first->grid[0] * first->grid[1] * first->grid[2]);
+    k->threads_per_cta =
+        (int)(first->block[0] * first->block[1] * first->block[2]);
+    k->launches = nlaunch;
+    k->regs_per_thread = pe->regs;
+    k->smem_per_cta = pe->smem;
+    double wpc = (k->threads_per_cta + 31) / 32;
+    double threads = (double)k->grid_ctas * k->threads_per_cta * nlaunch;
+    double warps = (double)k->grid_ctas * wpc * nlaunch;
+    k->thread_insns = insn / threads;
+    k->warp_insns = d[C_WARP] > 0 ? d[C_WARP] / warps : k->thread_insns;
+    if (k->thread_insns > k->warp_insns)
+        k->warp_insns = k->thread_insns;
+    /* SIMD efficiency turns thread-level class counts into warp counts. */
+    double eff = d[C_WARP] > 0 && d[C_THRD] > 0
+                     ? clampd(d[C_THRD] / (32.0 * d[C_WARP]), 1.0 / 32, 1)
+                     : 1;
+    double per = 32.0 * eff * warps;
+    k->insn_sfu = x->sfu;
+    k->insn_sync = x->sync;
+    k->insn_atomic = x->atomic;
+    /* gpgpu_n_load_insn counts atomics too. Without --mix atomic, a log
+     * with GLOBAL_ATOMIC traffic splits it: loads are the L1 read accesses
+     * (one per warp load, coalesced), atomics the rest. */
+    if (x->atomic == 0 && d[C_ATOM_TX] > 0 && d[C_L1R_TOT] > 0)
+        k->insn_atomic = fmax(0, d[C_LD] / per - d[C_L1R_TOT] / warps);
+    k->insn_ld_global = fmax(0, d[C_LD] / per - k->insn_atomic);
+    k->insn_st_global = d[C_ST] / per;
+    k->insn_shared = d[C_SH] / per;
+    k->insn_const = (d[C_CONST] + d[C_PARAM]) / per;
+    double other = k->insn_sfu + k->insn_sync + k->insn_atomic
+                   + k->insn_ld_global + k->insn_st_global + k->insn_shared
+                   + k->insn_const;
+    if (other > k->warp_insns) /* --mix asked for more than was executed */
+        return gd_errf(err, GD_EINPUT, "%s:%d: kernel '%s': the classes add "
+                       "up to %.3g warp instructions per warp, more than the "
+                       "%.3g it executed (check --mix)", path, first->line,
+                       k->name, other, k->warp_insns);
+    double ldw = k->insn_ld_global * warps, stw = k->insn_st_global * warps;
+    k->ld_tx = ldw > 0 && d[C_L1R_TOT] > 0 ? clampd(d[C_L1R_TOT] / ldw, 1, 32)
+                                           : 1;
+    k->st_tx = stw > 0 && d[C_L1W_TOT] > 0 ? clampd(d[C_L1W_TOT] / stw, 1, 32)
+                                           : 1;
+    k->st_sectors = d[C_L1W_TOT] > 0 && d[C_L2W_TOT] > 0
+                        ? clampd(d[C_L2W_TOT] / d[C_L1W_TOT], 1, 4) : 4;
+    double aw = k->insn_atomic * warps, banks = 0, hot = 0;
+    k->atom_tx = aw > 0 && d[C_ATOM_TX] > 0 ? clampd(d[C_ATOM_TX] / aw, 1, 32)
+                                            : 1;
+    for (int b = 0; b < FL_MAXBANKS; b++) {
+        banks += d[C_BANK0 + b];
+        hot = fmax(hot, d[C_BANK0 + b]);
+    }
+    /* Share of L2 accesses at the busiest slice: where atomics queue. */
+    k->atom_hot = aw > 0 && banks > 0 ? clampd(hot / banks, 0, 1) : 0.1;
+    double shw = k->insn_shared * warps, cw = k->insn_const * warps;
+    k->shared_conflict = shw > 0 ? clampd(1 + d[C_BKCONF] / shw, 1, 32) : 1;
+    k->const_conflict = cw > 0 && d[C_CONSTR_TOT] > 0
+                            ? clampd(d[C_CONSTR_TOT] / cw, 1, 32) : 1;
+    k->l1_reuse = d[C_L1R_TOT] > 0
+                      ? clampd((d[C_L1R_HIT] + d[C_L1R_HITRES]) / d[C_L1R_TOT],
+                               0, 1) : 0;
+    double l1_kb = s->cfg.l1_sets * 128.0 * 4 / 1024.0;
+    double l2_kb = s->cfg.l2_sets * 128.0 * 8 * 2 * s->cfg.n_mem / 1024.0;
+    int n = first->cta_per_core > 0 ? first->cta_per_core : 1;
+    k->footprint_kb_per_cta = l1_kb / n;
+    /* L2 footprint: the L2 traffic of one launch, unless the measured read
+     * hit rate says the data fitted better than that (reuse at L2): then
+     * the largest footprint the hit rate allows under the model's LRU
+     * cliff, L2 size / sqrt(hit rate). */
+    double fp = (d[C_L2R_TOT] + d[C_L2W_TOT]) * 32.0 / 1024.0 / nlaunch;
+    double h2 = d[C_L2R_TOT] > 0
+                    ? (d[C_L2R_HIT] + d[C_L2R_HITRES]) / d[C_L2R_TOT] : 1;
+    if (h2 > pow(fmin(1.0, l2_kb / fmax(fp, 1)), 2.0))
+        fp = fmin(fp, l2_kb / sqrt(fmax(h2, 1e-3)));
+    k->footprint_kb_total = fp > 1 ? fp : 1;
+    double fit = pow(fmin(1.0, l2_kb / k->footprint_kb_total), 2.0);
+    k->l2_reuse = clampd(h2 / fit, 0, 1);
+    k->ilp = 1;
+    k->mem_waits = k->insn_ld_global + k->insn_atomic > 0 ? 1 : 0;
+    k->mem_eff = 1;
+    k->insn_alu = k->warp_insns - other;
+    return GD_OK;
+}
+
+/* Model cycles of kernel k alone at config c, or -1. */
+static double kernel_cycles(const wl_kernel *k, const gpu_config *c)
+{
+    static const wl_workload empty;
+    wl_workload *one = malloc(sizeof *one);
+    if (!one)
+        return -1;
+    *one = empty;
+    util_strlcpy(one->name, "anchor", sizeof one->name);
+    one->nkernels = 1;
+    one->k[0] = *k;
+    model_out o;
+    double cyc = model_eval(one, c, &o, NULL) == 0 ? o.cycles : -1;
+    free(one);
+    return cyc;
+}
+
+/* Bisect field *x in [lo, hi] (cycles fall as ilp rises, rise as mem_waits
+ * rises: `rising` says which) until the model meets target cycles. */
+static void bisect(wl_kernel *k, double *x, double lo, double hi, int rising,
+                   const gpu_config *c, double target)
+{
+    for (int i = 0; i < ANCHOR_STEPS; i++) {
+        *x = 0.5 * (lo + hi);
+        double cyc = kernel_cycles(k, c);
+        if (cyc < 0)
+            return;
+        if ((cyc < target) == rising)
+            lo = *x;
+        else
+            hi = *x;
+    }
+}
+
+/* Move x of the kernel's alu instructions to the SFU class. */
+static void set_sfu(wl_kernel *k, double alu, double x)
+{
+    k->insn_sfu = x;
+    k->insn_alu = alu - x;
+}
+
+static void bisect_sfu(wl_kernel *k, double alu, const gpu_config *c,
+                       double target)
+{
+    double lo = 0, hi = alu;
+    set_sfu(k, alu, hi);
+    if (kernel_cycles(k, c) < target)
+        return;                /* even all-SFU is too fast: keep it so */
+    for (int i = 0; i < ANCHOR_STEPS; i++) {
+        set_sfu(k, alu, 0.5 * (lo + hi));
+        if (kernel_cycles(k, c) < target)
+            lo = k->insn_sfu;
+        else
+            hi = k->insn_sfu;
+    }
+}
+
+/* Anchor ilp (and, when even ilp = 1 is too fast, mem_waits) so the model
+ * reproduces the measured cycles; returns the model's cycles after. */
+static double anchor(wl_kernel *k, const gpu_config *c, double target,
+                     int sfu_given)
+{
+    if (!(target > 0))
+        return kernel_cycles(k, c);
+    k->ilp = 1;
+    if (kernel_cycles(k, c) > target) {
+        k->ilp = 16;
+        if (kernel_cycles(k, c) < target)
+            bisect(k, &k->ilp, 1, 16, 0, c, target);
+        return kernel_cycles(k, c);
+    }
+    if (k->insn_ld_global + k->insn_atomic > 0) {
+        double hi = 2.0 * (k->insn_ld_global + k->insn_atomic) + 1.0;
+        double lo = k->mem_waits;
+        k->mem_waits = hi;
+        if (kernel_cycles(k, c) > target) {
+            bisect(k, &k->mem_waits, lo, hi, 1, c, target);
+            return kernel_cycles(k, c);
+        }
+    }
+    /* Still faster than measured with every counted cause at its limit:
+     * the statistics do not count SFU instructions, so the rest of the
+     * time is taken as SFU work among the "ALU" instructions (unless
+     * --mix gave the SFU count). */
+    if (!sfu_given && k->insn_alu > 0) {
+        double alu = k->insn_alu;
+        bisect_sfu(k, alu, c, target);
+    }
+    return kernel_cycles(k, c);
+}
+
+static int same_shape(const launch_rec *a, const launch_rec *b)
+{
+    return !strcmp(a->mangled, b->mangled)
+           && !memcmp(a->grid, b->grid, sizeof a->grid)
+           && !memcmp(a->block, b->block, sizeof a->block);
+}
+
+static int build(const char *path, const parse_state *s, const char *name,
+                 const fl_extra *x, wl_workload *w, fl_kernel_info *info,
+                 gd_err *err)
+{
+    memset(w, 0, sizeof *w);
+    util_strlcpy(w->name, name, sizeof w->name);
+    snprintf(w->description, sizeof w->description,
+             "from the GPGPU-Sim log %s", path);
+    char *used = calloc(s->nl, 1);
+    if (!used)
+        return gd_errf(err, GD_EENV, "out of memory");
+    int rc = GD_OK;
+    for (size_t i = 0; i < s->nl && rc == GD_OK; i++) {
+        if (used[i])
+            continue;
+        if (w->nkernels == WL_MAXKERNELS) {
+            rc = gd_errf(err, GD_EINPUT, "%s:%d: more than %d distinct "
+                         "kernels", path, s->l[i].line, WL_MAXKERNELS);
+            break;
+        }
+        double d[C_NCUM] = {0}, insn = 0, cycles = 0;
+        int cnt = 0;
+        for (size_t j = i; j < s->nl; j++) {
+            if (!same_shape(&s->l[i], &s->l[j]))
+                continue;
+            used[j] = 1;
+            cnt++;
+            insn += s->l[j].insn;
+            cycles += s->l[j].cycles;
+            for (int c = 0; c < C_NCUM; c++)
+                d[c] += s->l[j].cum[c] - (j ? s->l[j - 1].cum[c] : 0);
+        }
+        rc = fill_kernel(path, &s->l[i], s, d, insn, cnt, x,
+                         &w->k[w->nkernels], err);
+        double mc = rc == GD_OK ? anchor(&w->k[w->nkernels], &s->cfg, cycles,
+                                       x->sfu_set)
+                                : 0;
+        if (rc == GD_OK && info) {
+            info[w->nkernels].model_cycles = mc;
+            info[w->nkernels].log_config = s->cfg;
+            info[w->nkernels].log_cycles = cycles;
+            info[w->nkernels].log_thread_insns = insn;
+            info[w->nkernels].log_cta_per_core = s->l[i].cta_per_core;
+        }
+        w->nkernels++;
+    }
+    free(used);
+    return rc;
+}
+
+int fl_parse(const char *path, const char *buf, size_t len, const char *name,
+             const fl_extra *extra, wl_workload *w, fl_kernel_info *info,
+             gd_err *err)
+{
+    fl_extra none = {0, 0, 0, 0};
+    parse_state s;
+    memset(&s, 0, sizeof s);
+    s.cfg = space_baseline();
+    int rc = parse_lines(path, buf, len, &s, err);
+    if (rc == GD_OK)
+        rc = build(path, &s, name, extra ? extra : &none, w, info, err);
+    free(s.ptx);
+    free(s.l);
+    return rc;
+}
+
+int fl_from_file(const char *path, const char *name, const fl_extra *extra,
+                 wl_workload *w, fl_kernel_info *info, gd_err *err)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    if (util_read_file(path, &buf, &len, err)) {
+        if (err)
+            err->code = GD_EINPUT;
+        return GD_EINPUT;
+    }
+    int rc;
+    if (len >= 2 && (unsigned char)buf[0] == 0x1f
+        && (unsigned char)buf[1] == 0x8b)
+        rc = gd_errf(err, GD_EINPUT, "%s:1: gzip-compressed; decompress it "
+                     "first (gzip -dc %s > run.log) and pass the plain log",
+                     path, path);
+    else
+        rc = fl_parse(path, buf, len, name, extra, w, info, err);
+    free(buf);
+    return rc;
+}
+
+/* ------------------------------------------------------------ command */
+
+/* --mix "sfu=64,sync=2,atomic=2" (per-warp counts). */
+static int parse_mix(const char *txt, fl_extra *x, gd_err *err)
+{
+    char buf[256];
+    util_strlcpy(buf, txt, sizeof buf);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ",", &save); t;
+         t = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(t, '=');
+        double v;
+        if (!eq || util_parse_double(eq + 1, &v) || v < 0)
+            return gd_errf(err, GD_EINPUT, "--mix: '%s' is not CLASS=N with "
+                           "N >= 0 (classes: sfu, sync, atomic)", t);
+        *eq = '\0';
+        x->sfu_set |= !strcmp(t, "sfu");
+        double *slot = !strcmp(t, "sfu") ? &x->sfu
+                       : !strcmp(t, "sync") ? &x->sync
+                       : !strcmp(t, "atomic") ? &x->atomic : NULL;
+        if (!slot)
+            return gd_errf(err, GD_EINPUT, "--mix: unknown class '%s' "
+                           "(classes the log does not count: sfu, sync, "
+                           "atomic)", t);
+        *slot = v;
+    }
+    return GD_OK;
+}
+
+/* Workload name from the log's file name: up to the first '.', with
+ * characters outside [A-Za-z0-9_-] as '_'. */
+static void name_from_path(const char *path, char *out, size_t n)
+{
+    const char *b = strrchr(path, '/');
+    util_strlcpy(out, b ? b + 1 : path, n);
+    char *dot = strchr(out, '.');
+    if (dot && dot != out)
+        *dot = '\0';
+    for (char *c = out; *c; c++)
+        if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
+            *c = '_';
+    if (!*out)
+        util_strlcpy(out, "workload", n);
+}
+
+static void provenance(const char *log, const wl_workload *w,
+                       const fl_kernel_info *info, const fl_extra *x,
+                       util_buf *c)
+{
+    util_buf_printf(c, "from-log: derived by gpudse workload from-log from "
+                    "the GPGPU-Sim log %s. Per kernel: grid and block from "
+                    "'pushing kernel', regs and smem from the ptxas line; "
+                    "thread_insns = gpu_sim_insn / threads; warp_insns = "
+                    "gpgpu_n_tot_w_icount / warps; ld_global, st_global, "
+                    "shared, const = gpgpu_n_{load,store,shmem,const_mem+"
+                    "param_mem}_insn / (32 x SIMD efficiency x warps); "
+                    "ld_tx, st_tx, const_conflict = L1 GLOBAL_ACC_R, "
+                    "GLOBAL_ACC_W, CONST_ACC_R accesses per warp "
+                    "instruction; st_sectors = L2 / L1 GLOBAL_ACC_W; "
+                    "shared_conflict = 1 + bk_conf stalls per shared "
+                    "access; l1_reuse = L1 read hit rate; l2_reuse = L2 read "
+                    "hit rate / baseline L2 fit; footprint_kb_total = L2 "
+                    "traffic; footprint_kb_per_cta = 16 KB / CTA per core. "
+                    "atomic = GLOBAL_ATOMIC packets' share of the loads, "
+                    "atom_tx = those packets per warp atomic, atom_hot = "
+                    "busiest L2 bank's share of accesses. sfu %g, sync %g "
+                    "(and atomic %g when given) per warp from --mix (the "
+                    "statistics do not count them). ilp (then mem_waits, "
+                    "then, without --mix sfu, an SFU share of the ALU "
+                    "instructions) anchored so the model meets the measured "
+                    "cycles at the log's config; gpudse calibrate fits the "
+                    "free parameters.", log,
+                    x->sfu,
+                    x->sync, x->atomic);
+    for (int i = 0; i < w->nkernels; i++)
+        util_buf_printf(c, " Kernel %s: measured %.0f cycles (model %.0f "
+                        "after the anchor), %.0f thread instructions, "
+                        "CTA/core %d.", w->k[i].name, info[i].log_cycles,
+                        info[i].model_cycles, info[i].log_thread_insns,
+                        info[i].log_cta_per_core);
+}
+
+static int from_log(int argc, char **argv, gd_err *err)
+{
+    const char *log = NULL, *out = NULL, *name = NULL;
+    fl_extra x = {0, 0, 0, 0};
+    int rc;
+    for (int i = 0; i < argc; i++) {
+        const char *o = argv[i];
+        if ((!strcmp(o, "-o") || !strcmp(o, "--name") || !strcmp(o, "--mix"))
+            && i + 1 < argc) {
+            const char *v = argv[++i];
+            if (!strcmp(o, "-o"))
+                out = v;
+            else if (!strcmp(o, "--name"))
+                name = v;
+            else if ((rc = parse_mix(v, &x, err)))
+                return rc;
+        } else if (o[0] != '-' && !log) {
+            log = o;
+        } else {
+            return gd_errf(err, GD_EINPUT, "workload from-log: unexpected "
+                           "argument '%s'", o);
+        }
+    }
+    if (!log || !out)
+        return gd_errf(err, GD_EINPUT, "usage: gpudse workload from-log LOG "
+                       "-o W.xml [--name NAME] [--mix sfu=N,sync=N,atomic=N]");
+    char nm[WL_NAMELEN];
+    if (name)
+        util_strlcpy(nm, name, sizeof nm);
+    else
+        name_from_path(log, nm, sizeof nm);
+    wl_workload *w = malloc(sizeof *w);
+    fl_kernel_info *info = calloc(WL_MAXKERNELS, sizeof *info);
+    rc = w && info ? fl_from_file(log, nm, &x, w, info, err)
+                   : gd_errf(err, GD_EENV, "out of memory");
+    if (rc == GD_OK) {
+        util_buf c;
+        util_buf_init(&c);
+        provenance(log, w, info, &x, &c);
+        char *xml = NULL;
+        rc = wl_to_xml(w, c.s, &xml, err);
+        util_buf_free(&c);
+        if (rc == GD_OK)
+            rc = util_write_file_atomic(out, xml, strlen(xml), err);
+        free(xml);
+        if (rc == GD_OK)
+            printf("wrote %s: workload %s, %d kernel(s)\n", out, w->name,
+                   w->nkernels);
+    }
+    free(w);
+    free(info);
+    return rc;
+}
+
+int cmd_workload(int argc, char **argv)
+{
+    gd_err err = {0, ""};
+    int rc;
+    if (argc < 1 || strcmp(argv[0], "from-log") != 0)
+        rc = gd_errf(&err, GD_EINPUT, "usage: gpudse workload from-log LOG "
+                     "-o W.xml [--name NAME] [--mix sfu=N,sync=N,atomic=N]");
+    else
+        rc = from_log(argc - 1, argv + 1, &err);
+    if (rc)
+        fprintf(stderr, "gpudse: %s\n", err.msg);
+    return rc;
+}

@@ -1,0 +1,331 @@
+/* jobrun: `gpudse job-run JOBDIR` — one external job run where its
+ * coordinator is not (a Slurm array task on a compute node), and the two
+ * files it shares with the coordinator: job.json (what to run) and
+ * result.json (the finished record, written atomically). */
+#include "jobrun.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+
+#include "executor.h"
+
+/* ---- job.json ---- */
+
+/* The record every result of this job starts from: key, workload, backend,
+ * fidelity and config, status ok. */
+static void skeleton(const be_backend *be, const be_job *job,
+                     store_record *r)
+{
+    memset(r, 0, sizeof *r);
+    memcpy(r->key, job->key, sizeof r->key);
+    util_strlcpy(r->workload, job->workload->name, sizeof r->workload);
+    util_strlcpy(r->backend, be->name, sizeof r->backend);
+    util_strlcpy(r->fidelity, be->fidelity, sizeof r->fidelity);
+    r->cfg = job->cfg;
+    r->status = ST_OK;
+}
+
+static cJSON *spec_json(const be_backend *be, const be_job *job,
+                        const be_exec *x, const char *campaign_path)
+{
+    const camp_campaign *c = job->camp;
+    store_record r;
+    skeleton(be, job, &r);
+    util_buf rec;
+    util_buf_init(&rec);
+    store_record_to_json(&r, &rec);
+    cJSON *o = cJSON_CreateObject();
+    char seed[32];
+    snprintf(seed, sizeof seed, "%" PRIu64, job->seed);
+    cJSON_AddStringToObject(o, "key", job->key);
+    cJSON_AddStringToObject(o, "backend", be->name);
+    cJSON_AddStringToObject(o, "campaign", campaign_path);
+    cJSON_AddNumberToObject(o, "workload_index", job->wl_index);
+    cJSON_AddStringToObject(o, "seed", seed);
+    cJSON_AddItemToObject(o, "record", cJSON_Parse(rec.s ? rec.s : "{}"));
+    util_buf_free(&rec);
+    cJSON_AddStringToObject(o, "command", x->command.s ? x->command.s : "");
+    cJSON *env = cJSON_AddArrayToObject(o, "env");
+    for (int i = 0; i < x->nenv; i++)
+        cJSON_AddItemToArray(env, cJSON_CreateString(x->env[i]));
+    cJSON_AddNumberToObject(o, "timeout_s", c->timeout_s);
+    cJSON_AddNumberToObject(o, "grace_s", c->grace_s);
+    cJSON_AddNumberToObject(o, "mem_cap_bytes", c->memory_mb * 1048576.0);
+    cJSON_AddNumberToObject(o, "out_cap_bytes", c->output_cap_mb * 1048576.0);
+    return o;
+}
+
+int jobrun_write_spec(const be_backend *be, const be_job *job,
+                      const be_exec *x, const char *campaign_path,
+                      gd_err *err)
+{
+    cJSON *o = spec_json(be, job, x, campaign_path);
+    char *text = cJSON_Print(o);
+    cJSON_Delete(o);
+    if (!text)
+        return gd_errf(err, GD_EENV, "out of memory");
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, job->job_dir, JOBRUN_SPEC);
+    int rc = util_write_file_atomic(path, text, strlen(text), err);
+    cJSON_free(text);
+    return rc;
+}
+
+/* What job-run needs from job.json; command and env are malloc'd. */
+typedef struct {
+    char campaign[PATH_MAX];
+    char backend[32];
+    int wl_index;
+    uint64_t seed;
+    store_record rec;          /* the skeleton */
+    char *command;
+    char **env;                /* NULL-terminated */
+    double timeout_s, grace_s, mem_cap, out_cap;
+} spec_t;
+
+static void spec_free(spec_t *s)
+{
+    free(s->command);
+    for (char **e = s->env; e && *e; e++)
+        free(*e);
+    free(s->env);
+}
+
+static const char *str_of(const cJSON *o, const char *name)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int num_of(const cJSON *o, const char *name, double *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+    if (!cJSON_IsNumber(v))
+        return -1;
+    *out = v->valuedouble;
+    return 0;
+}
+
+static int spec_env(const cJSON *o, spec_t *s)
+{
+    const cJSON *env = cJSON_GetObjectItemCaseSensitive(o, "env");
+    if (!cJSON_IsArray(env))
+        return -1;
+    int n = cJSON_GetArraySize(env);
+    s->env = calloc((size_t)n + 1, sizeof *s->env);
+    if (!s->env)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        const cJSON *e = cJSON_GetArrayItem(env, i);
+        if (!cJSON_IsString(e) || !(s->env[i] = strdup(e->valuestring)))
+            return -1;
+    }
+    return 0;
+}
+
+static int spec_parse(const cJSON *o, const char *path, spec_t *s,
+                      gd_err *err)
+{
+    const char *camp = str_of(o, "campaign"), *be = str_of(o, "backend");
+    const char *seed = str_of(o, "seed"), *cmd = str_of(o, "command");
+    double wl;
+    if (!camp || !be || !seed || !cmd || num_of(o, "workload_index", &wl)
+        || num_of(o, "timeout_s", &s->timeout_s)
+        || num_of(o, "grace_s", &s->grace_s)
+        || num_of(o, "mem_cap_bytes", &s->mem_cap)
+        || num_of(o, "out_cap_bytes", &s->out_cap) || spec_env(o, s))
+        return gd_errf(err, GD_EINPUT, "%s:1: a field is missing or has the "
+                       "wrong type (written by another gpudse version?)",
+                       path);
+    util_strlcpy(s->campaign, camp, sizeof s->campaign);
+    util_strlcpy(s->backend, be, sizeof s->backend);
+    s->wl_index = (int)wl;
+    s->seed = strtoull(seed, NULL, 10);
+    if (!(s->command = strdup(cmd)))
+        return gd_errf(err, GD_EENV, "out of memory");
+    const cJSON *rec = cJSON_GetObjectItemCaseSensitive(o, "record");
+    char *text = rec ? cJSON_PrintUnformatted(rec) : NULL;
+    int rc = text ? store_record_from_json(text, path, 1, &s->rec, err)
+                  : gd_errf(err, GD_EINPUT, "%s:1: no record", path);
+    cJSON_free(text);
+    return rc;
+}
+
+static int spec_read(const char *job_dir, spec_t *s, gd_err *err)
+{
+    memset(s, 0, sizeof *s);
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, job_dir, JOBRUN_SPEC);
+    char *text;
+    int rc = util_read_file(path, &text, NULL, err);
+    if (rc)
+        return rc;
+    cJSON *o = cJSON_Parse(text);
+    free(text);
+    if (!o)
+        return gd_errf(err, GD_EINPUT, "%s:1: not valid JSON", path);
+    rc = spec_parse(o, path, s, err);
+    cJSON_Delete(o);
+    return rc;
+}
+
+/* ---- result.json ---- */
+
+int jobrun_read_result(const char *job_dir, store_record *r, gd_err *err)
+{
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, job_dir, JOBRUN_RESULT);
+    char *text;
+    size_t len;
+    int rc = util_read_file(path, &text, &len, err);
+    if (rc)
+        return GD_EINPUT;
+    while (len && (text[len - 1] == '\n'))
+        text[--len] = '\0';
+    memset(r, 0, sizeof *r);
+    rc = store_record_from_json(text, path, 1, r, err);
+    free(text);
+    return rc;
+}
+
+static int write_result(const char *job_dir, const store_record *r,
+                        gd_err *err)
+{
+    util_buf b;
+    util_buf_init(&b);
+    store_record_to_json(r, &b);
+    util_buf_add(&b, "\n", 1);
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, job_dir, JOBRUN_RESULT);
+    int rc = util_write_file_atomic(path, b.s, b.len, err);
+    util_buf_free(&b);
+    return rc;
+}
+
+/* status.json as the local path writes it: how the process ended. */
+static void write_status(const char *job_dir, const exec_result *x,
+                         const store_record *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "key", r->key);
+    cJSON_AddStringToObject(o, "status", store_status_name(r->status));
+    cJSON_AddStringToObject(o, "reason", r->reason);
+    cJSON_AddNumberToObject(o, "exit_code", x->exit_code);
+    cJSON_AddNumberToObject(o, "signal", x->signo);
+    cJSON_AddBoolToObject(o, "timed_out", x->timed_out);
+    cJSON_AddNumberToObject(o, "wall_s", x->wall_s);
+    cJSON_AddNumberToObject(o, "stdout_bytes", (double)x->out_bytes);
+    cJSON_AddNumberToObject(o, "stderr_bytes", (double)x->err_bytes);
+    char *text = cJSON_Print(o);
+    cJSON_Delete(o);
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, job_dir, "status.json");
+    if (text)
+        util_write_file_replace(path, text, strlen(text), NULL);
+    cJSON_free(text);
+}
+
+/* ---- running ---- */
+
+/* Set by SIGTERM/SIGINT (Slurm's time limit, scancel): the one piece of
+ * mutable static state, as a signal handler needs. */
+static volatile sig_atomic_t stop_flag;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    stop_flag = 1;
+}
+
+static void catch_stop(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+}
+
+/* Run the command to its end; 1 in *stopped when a signal cut it short. */
+static int execute(const char *job_dir, const spec_t *s, exec_result *res,
+                   int *stopped, gd_err *err)
+{
+    exec_pool *pool;
+    int rc = exec_pool_new(1, &pool, err);
+    if (rc)
+        return rc;
+    exec_spec es = {job_dir, s->command, s->env, s->timeout_s, s->grace_s,
+                    (size_t)s->mem_cap, (size_t)s->out_cap, NULL};
+    rc = exec_pool_start(pool, &es, err);
+    int k = 0;
+    while (!rc && k == 0 && !stop_flag) {
+        k = exec_pool_wait(pool, res, 1, -1, &stop_flag, err);
+        if (k < 0)
+            rc = err->code ? err->code : GD_EENV;
+    }
+    *stopped = !rc && k == 0;
+    if (*stopped)
+        exec_pool_stop_all(pool, s->grace_s, res);
+    exec_pool_free(pool);
+    return rc;
+}
+
+static int job_run(const char *job_dir, gd_err *err)
+{
+    spec_t s;
+    int rc = spec_read(job_dir, &s, err);
+    camp_campaign c;
+    memset(&c, 0, sizeof c);
+    if (!rc)
+        rc = camp_load_meta(s.campaign, &c, err);
+    const be_backend *be = rc ? NULL : be_find(s.backend);
+    if (!rc && (!be || be->in_process || s.wl_index < 0
+                || s.wl_index >= c.nworkloads))
+        rc = gd_errf(err, GD_EINPUT, "%s/%s: backend %s or workload %d is "
+                     "not an external job of %s", job_dir, JOBRUN_SPEC,
+                     s.backend, s.wl_index, s.campaign);
+    exec_result res;
+    memset(&res, 0, sizeof res);
+    int stopped = 0;
+    if (!rc)
+        rc = execute(job_dir, &s, &res, &stopped, err);
+    if (!rc && stopped)
+        rc = gd_errf(err, GD_EENV, "%s: stopped by a signal before the job "
+                     "finished; no result written", job_dir);
+    if (!rc) {
+        be_job bj = {&c, s.wl_index, &c.workloads[s.wl_index], s.rec.cfg,
+                     s.seed, "", job_dir};
+        memcpy(bj.key, s.rec.key, sizeof bj.key);
+        store_record r = s.rec;
+        rc = be->finish(&bj, &res, &r, err);
+        if (!rc) {
+            write_status(job_dir, &res, &r);
+            rc = write_result(job_dir, &r, err);
+        }
+    }
+    camp_free(&c);
+    spec_free(&s);
+    return rc;
+}
+
+int cmd_job_run(int argc, char **argv)
+{
+    if (argc != 1) {
+        fprintf(stderr, "gpudse: job-run takes one job directory "
+                "(holding %s)\n", JOBRUN_SPEC);
+        return GD_EINPUT;
+    }
+    catch_stop();
+    gd_err err = {0, ""};
+    int rc = job_run(argv[0], &err);
+    if (rc)
+        fprintf(stderr, "gpudse: job-run: %s\n", err.msg);
+    return rc;
+}

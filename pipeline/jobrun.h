@@ -1,0 +1,34 @@
+/* jobrun: one external job run away from its coordinator (a Slurm array
+ * task): `gpudse job-run JOBDIR` reads JOBDIR/job.json, runs its command
+ * with the local executor (one worker) in JOBDIR, lets the backend classify
+ * it and read its metrics, and writes JOBDIR/result.json atomically. This
+ * module owns both files' formats: the coordinator writes job.json and
+ * reads result.json through it. */
+#ifndef GPUDSE_JOBRUN_H
+#define GPUDSE_JOBRUN_H
+
+#include <stddef.h>
+#include "backend.h"
+#include "campaign.h"
+#include "store.h"
+
+#define JOBRUN_SPEC "job.json"
+#define JOBRUN_RESULT "result.json"
+
+/* Write JOBDIR/job.json for job (its job_dir) of backend be: the command and
+ * environment of x, the campaign's timeout, grace and caps, and the path of
+ * the campaign file finish reads (the run directory's copy). */
+int jobrun_write_spec(const be_backend *be, const be_job *job,
+                      const be_exec *x, const char *campaign_path,
+                      gd_err *err);
+
+/* Read JOBDIR/result.json into r. GD_EINPUT when it is missing (errno
+ * ENOENT: check util_path_exists first) or malformed, naming the file. */
+int jobrun_read_result(const char *job_dir, store_record *r, gd_err *err);
+
+/* `gpudse job-run JOBDIR`: exit 0 when result.json was written (whatever
+ * the job's outcome), 2 on a bad job.json, 3 when it could not run or was
+ * stopped by SIGTERM/SIGINT (then no result is written). */
+int cmd_job_run(int argc, char **argv);
+
+#endif

@@ -1,0 +1,1005 @@
+/* slurm: the coordinator that runs a campaign's external jobs on a Slurm
+ * cluster. The dispatch follows batch.c (strategies propose configs, keys
+ * already journaled are skipped, every finished record is journaled once);
+ * what differs is where jobs run: as array tasks of `gpudse job-run` whose
+ * results come back as jobs/<key>/result.json on the shared run directory.
+ * Job state comes from squeue and those files only (no sacct). */
+#define _XOPEN_SOURCE 700  /* nftw */
+#include "slurm.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+
+#include "jobrun.h"
+#include "strategy.h"
+
+#define WINDOW 1000          /* jobs in flight; under Slurm's MaxArraySize */
+#define POLL_MIN 0.2         /* result files: first look, and after news */
+#define POLL_MAX 3.0         /* ... backing off while nothing happens */
+#define SQUEUE_EVERY 2.0     /* seconds between squeue calls */
+#define RESULT_GRACE 10.0    /* a task Slurm says ended may still have a
+                                result on its way (NFS attribute caches) */
+#define INFRA_RETRIES 3      /* resubmissions after node failures etc. */
+#define SLURM_JSON "slurm.json"
+
+enum { PH_READY, PH_QUEUED };
+
+typedef struct {
+    int wl;
+    gpu_config cfg;
+    char key[65];
+    char dir[PATH_MAX];
+    int attempt;               /* resubmissions for the job's own failures */
+    int infra;                 /* ... for the cluster's */
+    int phase;
+    double ready_at;           /* PH_READY: not before (retry backoff) */
+    long jobid;                /* PH_QUEUED: the array's job id */
+    int task;                  /* ... and the task index */
+    double ended_at;           /* Slurm reported it ended (or lost it)
+                                  without a result; 0 while alive */
+    char state[24];            /* last squeue state, "" when unknown */
+    char sreason[64];          /* last squeue reason */
+} sjob;
+
+typedef struct {
+    const batch_opts *o;
+    batch_counts *n;
+    const camp_cluster *k;
+    int nwl;
+    strat **st;
+    gpu_config **props;
+    size_t *nprops, *pos;
+    size_t *fixed_pos;         /* with batch_opts.fixed */
+    const wl_workload *wls;    /* the workloads jobs run as */
+    int *exhausted, *inflight;
+    int cur;
+    sjob *jobs;                /* WINDOW slots, njobs used */
+    size_t njobs;
+    int news;                  /* something happened since the last nap */
+    double last_squeue;
+    char bin[PATH_MAX];        /* the gpudse the tasks run */
+    char sdir[PATH_MAX];       /* RUN/slurm: scripts, lists, task logs */
+    char script[PATH_MAX];
+    char campaign[PATH_MAX];   /* RUN/campaign.xml */
+} coord;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void logline(const coord *co, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void logline(const coord *co, const char *fmt, ...)
+{
+    if (!co->o->log)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(co->o->log, fmt, ap);
+    va_end(ap);
+    fputc('\n', co->o->log);
+    fflush(co->o->log);
+}
+
+static int stopped(const coord *co)
+{
+    return co->o->stop && *co->o->stop;
+}
+
+int slurm_wanted(const batch_opts *o)
+{
+    const char *e = o->executor ? o->executor : o->c->cluster.executor;
+    return e && strcmp(e, "slurm") == 0;
+}
+
+/* ---- Slurm states ---- */
+
+int slurm_state_class(const char *state, int *infra, char *reason, size_t n)
+{
+    static const char *const alive[] = {"PENDING", "CONFIGURING", "RUNNING",
+        "COMPLETING", "SUSPENDED", "REQUEUED", "REQUEUE_HOLD", "REQUEUE_FED",
+        "RESIZING", "SIGNALING", "STAGE_OUT", "STOPPED", "RESV_DEL_HOLD",
+        "POWER_UP_NODE", "UPDATE_DB"};
+    static const struct {
+        const char *state;
+        int status, infra;
+        const char *why;
+    } ended[] = {
+        {"TIMEOUT", ST_TIMEOUT, 0, "Slurm's time limit (--time) ended it"},
+        {"DEADLINE", ST_TIMEOUT, 0, "Slurm ended it at its deadline"},
+        {"OUT_OF_MEMORY", ST_OOM, 0,
+         "out of memory: Slurm's memory limit (--mem) ended it"},
+        {"NODE_FAIL", ST_CRASHED, 1, "its node failed"},
+        {"BOOT_FAIL", ST_CRASHED, 1, "its node failed to boot"},
+        {"PREEMPTED", ST_FAILED, 1, "preempted by a higher-priority job"},
+        {"CANCELLED", ST_FAILED, 0,
+         "cancelled outside gpudse (scancel or an administrator)"},
+        {"FAILED", ST_FAILED, 0, "job-run failed before writing a result"},
+        {"COMPLETED", ST_FAILED, 0, "job-run ended without a result"},
+        {"", ST_FAILED, 1, "Slurm no longer knows the job and it left no "
+         "result"},
+    };
+    *infra = 0;
+    for (size_t i = 0; i < sizeof alive / sizeof alive[0]; i++)
+        if (!strcmp(state, alive[i]))
+            return -1;
+    for (size_t i = 0; i < sizeof ended / sizeof ended[0]; i++)
+        if (!strcmp(state, ended[i].state)) {
+            *infra = ended[i].infra;
+            snprintf(reason, n, "%s", ended[i].why);
+            return ended[i].status;
+        }
+    snprintf(reason, n, "Slurm state %s without a result", state);
+    return ST_FAILED;
+}
+
+/* ---- running Slurm's commands ---- */
+
+/* Read both pipes to their end (a full one would block the child). */
+static void drain(int ofd, int efd, util_buf *out, util_buf *errs)
+{
+    struct pollfd p[2] = {{ofd, POLLIN, 0}, {efd, POLLIN, 0}};
+    util_buf *to[2] = {out, errs};
+    int open_ = 2;
+    char buf[4096];
+    while (open_ > 0 && poll(p, 2, -1) >= 0) {
+        for (int i = 0; i < 2; i++) {
+            if (p[i].fd < 0 || !p[i].revents)
+                continue;
+            ssize_t k = read(p[i].fd, buf, sizeof buf);
+            if (k > 0) {
+                util_buf_add(to[i], buf, (size_t)k);
+            } else if (k == 0 || errno != EINTR) {
+                close(p[i].fd);
+                p[i].fd = -1;
+                open_--;
+            }
+        }
+    }
+}
+
+/* Run argv (no shell), its stdout into out and stderr into errs (both
+ * NUL-terminated); returns its exit status, or -1 when it could not run. */
+static int run_tool(char *const *argv, util_buf *out, util_buf *errs)
+{
+    int po[2], pe[2];
+    if (pipe(po) != 0)
+        return -1;
+    if (pipe(pe) != 0) {
+        close(po[0]);
+        close(po[1]);
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(po[1], 1);
+        dup2(pe[1], 2);
+        close(po[0]);
+        close(pe[0]);
+        close(po[1]);
+        close(pe[1]);
+        execvp(argv[0], argv);
+        fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    close(po[1]);
+    close(pe[1]);
+    if (pid < 0) {
+        close(po[0]);
+        close(pe[0]);
+        return -1;
+    }
+    drain(po[0], pe[0], out, errs);
+    util_buf_add(out, "", 1);
+    util_buf_add(errs, "", 1);
+    out->len--;
+    errs->len--;
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* ---- proposals and records (as batch.c) ---- */
+
+static size_t propose(coord *co, int i, size_t want)
+{
+    if (!co->o->fixed)
+        return strat_next(co->st[i], co->props[i], want);
+    size_t n = 0;  /* a fixed list: hand it out once, in order */
+    while (n < want && co->fixed_pos[i] < co->o->nfixed[i])
+        co->props[i][n++] = co->o->fixed[i][co->fixed_pos[i]++];
+    return n;
+}
+
+static int next_config(coord *co, size_t want, int *wl, gpu_config *cfg)
+{
+    for (int tries = 0; tries < co->nwl; tries++) {
+        int i = co->cur;
+        if (!co->exhausted[i]) {
+            if (co->pos[i] == co->nprops[i]) {
+                co->nprops[i] = propose(co, i, want);
+                co->pos[i] = 0;
+                if (co->nprops[i] == 0 && co->inflight[i] == 0)
+                    co->exhausted[i] = 1;
+            }
+            if (co->pos[i] < co->nprops[i]) {
+                *wl = i;
+                *cfg = co->props[i][co->pos[i]++];
+                co->n->planned++;
+                return 1;
+            }
+        }
+        co->cur = (co->cur + 1) % co->nwl;
+    }
+    return 0;
+}
+
+static be_job make_be_job(const coord *co, const sjob *j)
+{
+    const camp_campaign *c = co->o->c;
+    be_job bj;
+    memset(&bj, 0, sizeof bj);
+    bj.camp = c;
+    bj.wl_index = j->wl;
+    bj.workload = &co->wls[j->wl];
+    bj.cfg = j->cfg;
+    bj.seed = c->seed;
+    memcpy(bj.key, j->key, sizeof bj.key);
+    bj.job_dir = j->dir;
+    return bj;
+}
+
+static int record(coord *co, const sjob *j, store_record *rec, gd_err *err)
+{
+    const batch_opts *o = co->o;
+    memcpy(rec->key, j->key, sizeof rec->key);
+    util_strlcpy(rec->workload, o->c->workloads[j->wl].name,
+                 sizeof rec->workload);
+    util_strlcpy(rec->backend, o->be->name, sizeof rec->backend);
+    util_strlcpy(rec->fidelity, o->be->fidelity, sizeof rec->fidelity);
+    rec->cfg = j->cfg;
+    int rc = store_append(o->st, rec, err);
+    if (rc)
+        return rc;
+    co->n->ran++;
+    co->n->failed += rec->status != ST_OK;
+    if (co->st[j->wl])
+        strat_observe(co->st[j->wl], &j->cfg, rec);
+    if (o->on_result)
+        o->on_result(rec, o->cb_arg);
+    if (o->pg)
+        progress_job(o->pg, rec->status != ST_OK);
+    if (rec->status != ST_OK)
+        logline(co, "job %s %s: %s", j->key, store_status_name(rec->status),
+                rec->reason);
+    co->news = 1;
+    return GD_OK;
+}
+
+static int skip_finished(coord *co, const sjob *j, gd_err *err)
+{
+    store_record rec;
+    int rc = store_get(co->o->st, j->key, &rec, err);
+    if (rc)
+        return rc;
+    if (co->st[j->wl])
+        strat_observe(co->st[j->wl], &j->cfg, &rec);
+    co->n->skipped++;
+    if (co->o->pg)
+        progress_skip(co->o->pg);
+    return GD_OK;
+}
+
+/* Take job i off the list (its record is journaled). */
+static void drop(coord *co, size_t i)
+{
+    co->inflight[co->jobs[i].wl]--;
+    co->jobs[i] = co->jobs[--co->njobs];
+}
+
+/* ---- job directories ---- */
+
+static void job_file(const sjob *j, const char *name, char *out, size_t n)
+{
+    snprintf(out, n, "%s/%s", j->dir, name);
+}
+
+static int write_slurm_json(const sjob *j, gd_err *err)
+{
+    char text[256], path[PATH_MAX + 16];
+    int len = snprintf(text, sizeof text, "{\"job\": %ld, \"task\": %d, "
+                       "\"attempt\": %d, \"infra\": %d}\n", j->jobid, j->task,
+                       j->attempt, j->infra);
+    job_file(j, SLURM_JSON, path, sizeof path);
+    return util_write_file_atomic(path, text, (size_t)len, err);
+}
+
+/* A job a coordinator that died had submitted: its ids from slurm.json. */
+static int read_slurm_json(sjob *j)
+{
+    char path[PATH_MAX + 16], *text;
+    job_file(j, SLURM_JSON, path, sizeof path);
+    if (util_read_file(path, &text, NULL, NULL) != GD_OK)
+        return -1;
+    cJSON *o = cJSON_Parse(text);
+    free(text);
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(o, "job");
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "task");
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "attempt");
+    const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, "infra");
+    int ok = cJSON_IsNumber(id) && cJSON_IsNumber(t) && cJSON_IsNumber(a)
+             && cJSON_IsNumber(f);
+    if (ok) {
+        j->jobid = (long)id->valuedouble;
+        j->task = t->valueint;
+        j->attempt = a->valueint;
+        j->infra = f->valueint;
+    }
+    cJSON_Delete(o);
+    return ok ? 0 : -1;
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int type,
+                    struct FTW *ftw)
+{
+    (void)sb;
+    (void)type;
+    if (ftw->level == 0)
+        return 0;
+    return remove(path) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+static int fresh_dir(const sjob *j, gd_err *err)
+{
+    if (util_is_dir(j->dir)
+        && nftw(j->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+        return gd_errf(err, GD_EENV, "%s: cannot clear a job directory left "
+                       "by an earlier run: %s", j->dir, strerror(errno));
+    int rc = util_mkdirs(j->dir, err);
+    if (rc)
+        return gd_errf(err, GD_EENV, "cannot create job directory %s: %s",
+                       j->dir, err->msg);
+    return GD_OK;
+}
+
+/* A new job: its directory, the backend's files and job.json. An invalid
+ * config is journaled at once (1 in *done). */
+static int prepare_job(coord *co, sjob *j, int *done, gd_err *err)
+{
+    *done = 0;
+    int rc = fresh_dir(j, err);
+    if (rc)
+        return rc;
+    be_job bj = make_be_job(co, j);
+    be_exec x;
+    be_exec_init(&x);
+    gd_err why = {0, ""};
+    rc = co->o->be->prepare(&bj, &x, &why);
+    if (rc == GD_EINPUT) {
+        be_exec_free(&x);
+        store_record rec;
+        memset(&rec, 0, sizeof rec);
+        rec.status = ST_INVALID_CONFIG;
+        util_strlcpy(rec.reason, why.msg, sizeof rec.reason);
+        *done = 1;
+        return record(co, j, &rec, err);
+    }
+    if (!rc)
+        rc = jobrun_write_spec(co->o->be, &bj, &x, co->campaign, &why);
+    be_exec_free(&x);
+    return rc ? gd_errf(err, rc, "%s", why.msg) : GD_OK;
+}
+
+/* Keep the finished attempt's files under attemptN.* (N from 1, as the
+ * local executor names them) and queue the job again after delay. */
+static void requeue(coord *co, sjob *j, double delay)
+{
+    static const char *const files[] = {"stdout.log", "stderr.log",
+                                        JOBRUN_RESULT, "status.json"};
+    int n = j->attempt + j->infra;  /* already counts this resubmission */
+    for (int i = 0; i < 4; i++) {
+        char from[PATH_MAX + 16], to[PATH_MAX + 32];
+        job_file(j, files[i], from, sizeof from);
+        snprintf(to, sizeof to, "%s/attempt%d.%s", j->dir, n, files[i]);
+        rename(from, to);
+    }
+    char sj[PATH_MAX + 16];
+    job_file(j, SLURM_JSON, sj, sizeof sj);
+    remove(sj);
+    j->phase = PH_READY;
+    j->ready_at = now_s() + delay;
+    j->jobid = 0;
+    j->ended_at = 0;
+    j->state[0] = '\0';
+    co->n->retried++;
+    co->news = 1;
+}
+
+/* A finished job: resubmit it when its class is retried, else journal. */
+static int conclude(coord *co, size_t i, store_record *rec, int infra,
+                    gd_err *err)
+{
+    sjob *j = &co->jobs[i];
+    const camp_campaign *c = co->o->c;
+    if (infra && j->infra < INFRA_RETRIES) {
+        logline(co, "resubmit %s after Slurm %s: %s", j->key, j->state,
+                rec->reason);
+        j->infra++;
+        requeue(co, j, 0);
+        return GD_OK;
+    }
+    if (rec->status != ST_OK && (c->retry_mask & (1u << rec->status))
+        && j->attempt < c->retries) {
+        logline(co, "retry %s attempt %d after %s: %s", j->key,
+                j->attempt + 2, store_status_name(rec->status), rec->reason);
+        double delay = c->backoff_s * pow(2, j->attempt);
+        j->attempt++;
+        requeue(co, j, delay);
+        return GD_OK;
+    }
+    sjob done = *j;
+    drop(co, i);
+    return record(co, &done, rec, err);
+}
+
+/* ---- proposing and adopting ---- */
+
+/* A job submitted by a coordinator that died: take it over. */
+static int adopt(coord *co, sjob *j)
+{
+    char spec[PATH_MAX + 16];
+    job_file(j, JOBRUN_SPEC, spec, sizeof spec);
+    if (!util_path_exists(spec) || read_slurm_json(j) != 0)
+        return 0;
+    j->phase = PH_QUEUED;
+    logline(co, "adopted %s: Slurm job %ld_%d", j->key, j->jobid, j->task);
+    return 1;
+}
+
+static int add_job(coord *co, int wl, const gpu_config *cfg, gd_err *err)
+{
+    sjob *j = &co->jobs[co->njobs];
+    memset(j, 0, sizeof *j);
+    j->wl = wl;
+    j->cfg = *cfg;
+    const camp_campaign *c = co->o->c;
+    be_job_key(co->o->be, c->sim_fingerprint, &co->wls[wl], cfg, c->seed,
+               j->key);
+    snprintf(j->dir, sizeof j->dir, "%s/jobs/%s", co->o->rundir, j->key);
+    if (store_has(co->o->st, j->key))
+        return skip_finished(co, j, err);
+    co->inflight[wl]++;
+    co->njobs++;
+    if (adopt(co, j))
+        return GD_OK;
+    int done;
+    int rc = prepare_job(co, j, &done, err);
+    if (rc || done) {
+        co->njobs--;
+        co->inflight[wl]--;
+        return rc;
+    }
+    j->phase = PH_READY;
+    return GD_OK;
+}
+
+/* Take proposals until the window is full; 1 in *drained when none is
+ * left right now. */
+static int fill(coord *co, int *drained, gd_err *err)
+{
+    *drained = 0;
+    while (!stopped(co) && co->njobs < WINDOW) {
+        int wl;
+        gpu_config cfg;
+        if (!next_config(co, WINDOW - co->njobs, &wl, &cfg)) {
+            *drained = 1;
+            return GD_OK;
+        }
+        int rc = add_job(co, wl, &cfg, err);
+        if (rc)
+            return rc;
+    }
+    return GD_OK;
+}
+
+/* ---- submitting ---- */
+
+static void add_arg(char **argv, int *argc, int max, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void add_arg(char **argv, int *argc, int max, const char *fmt, ...)
+{
+    if (*argc >= max)
+        return;
+    char buf[PATH_MAX + 64];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if ((argv[*argc] = strdup(buf)) != NULL)
+        (*argc)++;
+}
+
+#define MAXARGS 64
+
+/* sbatch's argument vector for an array of ntasks listed in list. */
+static int sbatch_argv(const coord *co, int ntasks, const char *list,
+                       char **argv)
+{
+    const camp_campaign *c = co->o->c;
+    int n = 0;
+    add_arg(argv, &n, MAXARGS, "sbatch");
+    add_arg(argv, &n, MAXARGS, "--parsable");
+    if (co->k->array_limit > 0)
+        add_arg(argv, &n, MAXARGS, "--array=0-%d%%%d", ntasks - 1,
+                co->k->array_limit);
+    else
+        add_arg(argv, &n, MAXARGS, "--array=0-%d", ntasks - 1);
+    add_arg(argv, &n, MAXARGS, "--job-name=gpudse-%s", c->name);
+    add_arg(argv, &n, MAXARGS, "--output=%s/%%A_%%a.log", co->sdir);
+    add_arg(argv, &n, MAXARGS, "--chdir=%s", co->sdir);
+    if (c->timeout_s > 0) /* job-run's own timeout and grace come first */
+        add_arg(argv, &n, MAXARGS, "--time=%ld",
+                (long)ceil((c->timeout_s + c->grace_s + 60) / 60));
+    if (c->memory_mb > 0)
+        add_arg(argv, &n, MAXARGS, "--mem=%ldM",
+                (long)ceil(c->memory_mb) + 64);
+    if (co->k->partition[0])
+        add_arg(argv, &n, MAXARGS, "--partition=%s", co->k->partition);
+    if (co->k->account[0])
+        add_arg(argv, &n, MAXARGS, "--account=%s", co->k->account);
+    char extra[sizeof co->k->sbatch_options], *save = NULL;
+    util_strlcpy(extra, co->k->sbatch_options, sizeof extra);
+    for (char *t = strtok_r(extra, " \t\n", &save); t;
+         t = strtok_r(NULL, " \t\n", &save))
+        add_arg(argv, &n, MAXARGS - 3, "%s", t);
+    add_arg(argv, &n, MAXARGS, "%s", co->script);
+    add_arg(argv, &n, MAXARGS, "%s", list);
+    argv[n] = NULL;
+    return n;
+}
+
+static void free_argv(char **argv)
+{
+    for (int i = 0; argv[i]; i++)
+        free(argv[i]);
+}
+
+/* One sbatch for the listed jobs; their array job id into *jobid. */
+static int sbatch(coord *co, const char *list, int ntasks, long *jobid,
+                  gd_err *err)
+{
+    char *argv[MAXARGS + 1];
+    sbatch_argv(co, ntasks, list, argv);
+    util_buf out, errs;
+    util_buf_init(&out);
+    util_buf_init(&errs);
+    int st = run_tool(argv, &out, &errs);
+    free_argv(argv);
+    char *end = NULL;
+    *jobid = out.s ? strtol(out.s, &end, 10) : 0;
+    int rc = GD_OK;
+    if (st != 0 || *jobid <= 0 || !end || (*end && *end != ';'
+                                           && *end != '\n'))
+        rc = gd_errf(err, GD_EENV, "sbatch failed (exit %d): %s%s; check "
+                     "the <execution> partition, account and sbatch-options, "
+                     "then run again to resume", st,
+                     errs.s ? errs.s : "", out.s ? out.s : "");
+    util_buf_free(&out);
+    util_buf_free(&errs);
+    return rc;
+}
+
+/* Submit every job that is ready as one array job. */
+static int submit(coord *co, gd_err *err)
+{
+    double now = now_s();
+    size_t *pick = malloc(co->njobs ? co->njobs * sizeof *pick : 1);
+    if (!pick)
+        return gd_errf(err, GD_EENV, "out of memory");
+    util_buf list;
+    util_buf_init(&list);
+    int n = 0;
+    for (size_t i = 0; i < co->njobs; i++)
+        if (co->jobs[i].phase == PH_READY && co->jobs[i].ready_at <= now) {
+            pick[n++] = i;
+            util_buf_printf(&list, "%s\n", co->jobs[i].dir);
+        }
+    int rc = GD_OK;
+    if (n > 0) {
+        const sjob *first = &co->jobs[pick[0]];
+        char lpath[PATH_MAX + 96];
+        snprintf(lpath, sizeof lpath, "%s/array-%.16s-%d.txt", co->sdir,
+                 first->key, first->attempt + first->infra);
+        long id = 0;
+        rc = util_write_file_atomic(lpath, list.s, list.len, err);
+        if (!rc)
+            rc = sbatch(co, lpath, n, &id, err);
+        for (int t = 0; !rc && t < n; t++) {
+            sjob *j = &co->jobs[pick[t]];
+            j->phase = PH_QUEUED;
+            j->jobid = id;
+            j->task = t;
+            j->ended_at = 0;
+            rc = write_slurm_json(j, err);
+        }
+        if (!rc)
+            logline(co, "submitted Slurm array job %ld: %d task(s)", id, n);
+        co->news = 1;
+    }
+    util_buf_free(&list);
+    free(pick);
+    return rc;
+}
+
+/* ---- collecting ---- */
+
+static int has_result(const sjob *j)
+{
+    char path[PATH_MAX + 16];
+    job_file(j, JOBRUN_RESULT, path, sizeof path);
+    return util_path_exists(path);
+}
+
+/* Merge result.json of job i. */
+static int merge(coord *co, size_t i, gd_err *err)
+{
+    sjob *j = &co->jobs[i];
+    store_record rec;
+    gd_err why = {0, ""};
+    if (jobrun_read_result(j->dir, &rec, &why) != GD_OK
+        || strcmp(rec.key, j->key) != 0) {
+        memset(&rec, 0, sizeof rec);
+        rec.status = ST_FAILED;
+        snprintf(rec.reason, sizeof rec.reason, "unreadable result: %s",
+                 why.msg[0] ? why.msg : "key differs");
+    }
+    return conclude(co, i, &rec, 0, err);
+}
+
+static int collect(coord *co, gd_err *err)
+{
+    for (size_t i = 0; i < co->njobs;) {
+        size_t before = co->njobs;
+        if (co->jobs[i].phase == PH_QUEUED && has_result(&co->jobs[i])) {
+            int rc = merge(co, i, err);
+            if (rc)
+                return rc;
+            if (co->njobs < before)
+                continue;  /* slot i holds another job now */
+        }
+        i++;
+    }
+    return GD_OK;
+}
+
+static sjob *find_task(coord *co, long id, int task)
+{
+    for (size_t i = 0; i < co->njobs; i++)
+        if (co->jobs[i].phase == PH_QUEUED && co->jobs[i].jobid == id
+            && co->jobs[i].task == task)
+            return &co->jobs[i];
+    return NULL;
+}
+
+/* Parse squeue's "%F|%K|%T|%r" lines into the jobs' states. */
+static void read_states(coord *co, char *text)
+{
+    char *save = NULL;
+    for (char *l = strtok_r(text, "\n", &save); l;
+         l = strtok_r(NULL, "\n", &save)) {
+        char *f[4] = {l, NULL, NULL, NULL};
+        for (int k = 1; k < 4 && f[k - 1]; k++) {
+            char *bar = strchr(f[k - 1], '|');
+            if (bar) {
+                *bar = '\0';
+                f[k] = bar + 1;
+            }
+        }
+        if (!f[3])
+            continue;
+        sjob *j = find_task(co, strtol(f[0], NULL, 10),
+                            (int)strtol(f[1], NULL, 10));
+        if (j) {
+            util_strlcpy(j->state, f[2], sizeof j->state);
+            util_strlcpy(j->sreason, f[3], sizeof j->sreason);
+        }
+    }
+}
+
+/* A task Slurm ended (or forgot) without a result: its record. */
+static int conclude_by_state(coord *co, size_t i, gd_err *err)
+{
+    sjob *j = &co->jobs[i];
+    store_record rec;
+    memset(&rec, 0, sizeof rec);
+    int infra;
+    char why[160];
+    rec.status = slurm_state_class(j->state, &infra, why, sizeof why);
+    snprintf(rec.reason, sizeof rec.reason, "Slurm job %ld_%d %s%s%s: %s; "
+             "see slurm/%ld_%d.log", j->jobid, j->task,
+             j->state[0] ? j->state : "unknown",
+             j->sreason[0] && strcmp(j->sreason, "None") ? " " : "",
+             j->sreason[0] && strcmp(j->sreason, "None") ? j->sreason : "",
+             why, j->jobid, j->task);
+    return conclude(co, i, &rec, infra, err);
+}
+
+static int any_queued(const coord *co)
+{
+    for (size_t i = 0; i < co->njobs; i++)
+        if (co->jobs[i].phase == PH_QUEUED)
+            return 1;
+    return 0;
+}
+
+static int poll_squeue(coord *co, gd_err *err)
+{
+    co->last_squeue = now_s();
+    for (size_t i = 0; i < co->njobs; i++)
+        co->jobs[i].state[0] = co->jobs[i].sreason[0] = '\0';
+    char user[32];
+    snprintf(user, sizeof user, "--user=%ld", (long)getuid());
+    char *argv[] = {"squeue", "--noheader", "--array", "--states=all",
+                    "--format=%F|%K|%T|%r", user, NULL};
+    util_buf out, errs;
+    util_buf_init(&out);
+    util_buf_init(&errs);
+    int st = run_tool(argv, &out, &errs);
+    if (st != 0) {  /* the controller may be busy: ask again later */
+        logline(co, "squeue failed (exit %d): %s", st,
+                errs.s ? errs.s : "");
+        util_buf_free(&out);
+        util_buf_free(&errs);
+        return GD_OK;
+    }
+    read_states(co, out.s ? out.s : (char *)"");
+    util_buf_free(&out);
+    util_buf_free(&errs);
+    double now = now_s();
+    int rc = GD_OK;
+    for (size_t i = 0; !rc && i < co->njobs;) {
+        sjob *j = &co->jobs[i];
+        int infra;
+        char why[8];
+        size_t before = co->njobs;
+        if (j->phase != PH_QUEUED
+            || slurm_state_class(j->state, &infra, why, sizeof why) < 0) {
+            j->ended_at = 0;
+        } else if (j->ended_at == 0) {
+            j->ended_at = now;
+        } else if (now - j->ended_at >= RESULT_GRACE && !has_result(j)) {
+            rc = conclude_by_state(co, i, err);
+            if (co->njobs < before)
+                continue;  /* slot i holds another job now */
+        }
+        i++;
+    }
+    return rc;
+}
+
+/* ---- stopping ---- */
+
+/* SIGINT: cancel every queued or running task; they run again on resume. */
+static void cancel_all(coord *co)
+{
+    gd_err ignore;
+    collect(co, &ignore);  /* what finished meanwhile is kept */
+    char *argv[MAXARGS + 1];
+    int n = 0;
+    add_arg(argv, &n, MAXARGS, "scancel");
+    int ncancel = 0;
+    for (size_t i = 0; i < co->njobs; i++) {
+        sjob *j = &co->jobs[i];
+        if (j->phase != PH_QUEUED)
+            continue;
+        ncancel++;
+        char sj[PATH_MAX + 16];
+        job_file(j, SLURM_JSON, sj, sizeof sj);
+        remove(sj);
+        int seen = 0;
+        for (int a = 1; a < n; a++)
+            seen |= strtol(argv[a], NULL, 10) == j->jobid;
+        if (!seen)
+            add_arg(argv, &n, MAXARGS, "%ld", j->jobid);
+        logline(co, "interrupted %s: cancelled Slurm job %ld_%d, it runs "
+                "again on resume", j->key, j->jobid, j->task);
+    }
+    argv[n] = NULL;
+    if (n > 1) {
+        util_buf out, errs;
+        util_buf_init(&out);
+        util_buf_init(&errs);
+        int st = run_tool(argv, &out, &errs);
+        if (st != 0)
+            logline(co, "scancel failed (exit %d): %s", st,
+                    errs.s ? errs.s : "");
+        util_buf_free(&out);
+        util_buf_free(&errs);
+    }
+    free_argv(argv);
+    co->n->interrupted += (uint64_t)ncancel;
+}
+
+/* ---- the loop ---- */
+
+static void nap(const coord *co, double s)
+{
+    for (double t = 0; t < s && !stopped(co); t += 0.05) {
+        struct timespec ts = {0, 50000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
+static int loop(coord *co, gd_err *err)
+{
+    double wait = POLL_MIN;
+    int rc = GD_OK;
+    for (;;) {
+        int drained = 0;
+        co->news = 0;
+        if (!stopped(co))
+            rc = fill(co, &drained, err);
+        if (!rc && !stopped(co))
+            rc = submit(co, err);
+        if (!rc)
+            rc = collect(co, err);
+        if (!rc && any_queued(co)
+            && now_s() - co->last_squeue >= SQUEUE_EVERY)
+            rc = poll_squeue(co, err);
+        if (rc || stopped(co) || (drained && co->njobs == 0))
+            break;
+        wait = co->news ? POLL_MIN : fmin(wait * 1.5, POLL_MAX);
+        nap(co, wait);
+    }
+    /* On an error the tasks keep running: a resumed run adopts them. */
+    if (stopped(co) && co->njobs > 0)
+        cancel_all(co);
+    return rc;
+}
+
+/* ---- set-up ---- */
+
+static void put_quoted(util_buf *b, const char *s)
+{
+    util_buf_puts(b, "'");
+    for (const char *p = s; *p; p++)
+        util_buf_puts(b, *p == '\'' ? "'\\''" : (char[]){*p, '\0'});
+    util_buf_puts(b, "'");
+}
+
+/* RUN/slurm/job-run.sh: an array task runs the job directory on line
+ * SLURM_ARRAY_TASK_ID + 1 of the list file given as $1, with the same data
+ * folder (schemas) as this coordinator. */
+static int write_script(coord *co, gd_err *err)
+{
+    char data[PATH_MAX], abs[PATH_MAX];
+    int rc = util_datadir(data, sizeof data, err);
+    if (rc)
+        return rc;
+    if (!realpath(data, abs))
+        return gd_errf(err, GD_EENV, "%s: %s", data, strerror(errno));
+    util_buf b;
+    util_buf_init(&b);
+    util_buf_puts(&b, "#!/bin/sh\n# gpudse: one Slurm array task runs one "
+                  "job directory of the list file $1\n"
+                  "dir=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" \"$1\")\n"
+                  "[ -n \"$dir\" ] || { echo \"gpudse: no job directory for "
+                  "task $SLURM_ARRAY_TASK_ID in $1\" >&2; exit 3; }\n"
+                  "GPUDSE_DATA=");
+    put_quoted(&b, abs);
+    util_buf_puts(&b, "\nexport GPUDSE_DATA\nexec ");
+    put_quoted(&b, co->bin);
+    util_buf_puts(&b, " job-run \"$dir\"\n");
+    util_path_join(co->script, sizeof co->script, co->sdir, "job-run.sh");
+    rc = util_write_file_atomic(co->script, b.s, b.len, err);
+    util_buf_free(&b);
+    if (!rc && chmod(co->script, 0755) != 0)
+        rc = gd_errf(err, GD_EENV, "%s: %s", co->script, strerror(errno));
+    return rc;
+}
+
+/* The gpudse the tasks run: $GPUDSE_BIN, else this program. */
+static int find_bin(coord *co, gd_err *err)
+{
+    const char *env = getenv("GPUDSE_BIN");
+    if (env && *env ? !realpath(env, co->bin)
+                    : !realpath("/proc/self/exe", co->bin))
+        return gd_errf(err, GD_EENV, "cannot find the gpudse program for "
+                       "the Slurm tasks (%s): %s", env && *env ? env
+                       : "/proc/self/exe", strerror(errno));
+    return GD_OK;
+}
+
+static void coord_free(coord *co)
+{
+    for (int i = 0; i < co->nwl; i++) {
+        if (co->st)
+            strat_free(co->st[i]);
+        if (co->props)
+            free(co->props[i]);
+    }
+    free(co->st);
+    free(co->props);
+    free(co->nprops);
+    free(co->pos);
+    free(co->fixed_pos);
+    free(co->exhausted);
+    free(co->inflight);
+    free(co->jobs);
+}
+
+static int coord_init(coord *co, const batch_opts *o, batch_counts *n,
+                      gd_err *err)
+{
+    memset(co, 0, sizeof *co);
+    co->o = o;
+    co->n = n;
+    co->k = &o->c->cluster;
+    co->nwl = o->c->nworkloads;
+    size_t nw = (size_t)co->nwl;
+    co->st = calloc(nw, sizeof *co->st);
+    co->props = calloc(nw, sizeof *co->props);
+    co->nprops = calloc(nw, sizeof *co->nprops);
+    co->pos = calloc(nw, sizeof *co->pos);
+    co->fixed_pos = calloc(nw, sizeof *co->fixed_pos);
+    co->wls = o->workloads ? o->workloads : o->c->workloads;
+    co->exhausted = calloc(nw, sizeof *co->exhausted);
+    co->inflight = calloc(nw, sizeof *co->inflight);
+    co->jobs = calloc(WINDOW, sizeof *co->jobs);
+    if (!co->st || !co->props || !co->nprops || !co->pos || !co->fixed_pos
+        || !co->exhausted
+        || !co->inflight || !co->jobs)
+        return gd_errf(err, GD_EENV, "out of memory");
+    for (int i = 0; i < co->nwl; i++) {
+        co->props[i] = calloc(WINDOW, sizeof **co->props);
+        if (!co->props[i])
+            return gd_errf(err, GD_EENV, "out of memory");
+        int rc = o->fixed ? GD_OK
+                          : strat_new(o->c->strategy, &o->c->space,
+                                      o->c->budget, o->c->seed, &co->st[i],
+                                      err);
+        if (rc)
+            return rc;
+    }
+    util_path_join(co->sdir, sizeof co->sdir, o->rundir, "slurm");
+    util_path_join(co->campaign, sizeof co->campaign, o->rundir,
+                   "campaign.xml");
+    int rc = find_bin(co, err);
+    if (!rc)
+        rc = util_mkdirs(co->sdir, err);
+    if (!rc)
+        rc = write_script(co, err);
+    co->last_squeue = -1e9;
+    return rc;
+}
+
+int slurm_run(const batch_opts *o, batch_counts *n, gd_err *err)
+{
+    memset(n, 0, sizeof *n);
+    coord co;
+    int rc = coord_init(&co, o, n, err);
+    if (!rc) {
+        logline(&co, "executor slurm: tasks run %s job-run", co.bin);
+        rc = loop(&co, err);
+    }
+    coord_free(&co);
+    return rc;
+}

@@ -1,0 +1,35 @@
+/* slurm: the Slurm executor — a coordinator that runs a campaign's external
+ * jobs as Slurm array jobs on a shared run directory. It prepares each job
+ * directory and its job.json, submits arrays (throttle %P, --time from the
+ * job timeout, --mem from the memory cap) whose tasks run `gpudse job-run`
+ * (jobrun.h), and polls squeue and the tasks' result.json files — no
+ * slurmdbd/sacct needed — to merge results into the journal, resubmit
+ * retryable failures, and classify tasks Slurm ended without a result.
+ * SIGINT cancels its jobs (scancel). Each submitted job's Slurm id is kept
+ * in jobs/<key>/slurm.json, so a coordinator that died is resumed by
+ * adopting its queued and running tasks instead of submitting them again. */
+#ifndef GPUDSE_SLURM_H
+#define GPUDSE_SLURM_H
+
+#include <stddef.h>
+#include "batch.h"
+
+/* Whether o's external jobs go to Slurm: o->executor when set, else the
+ * campaign's <execution executor="...">. */
+int slurm_wanted(const batch_opts *o);
+
+/* batch_run for external backends on Slurm: same contract (GD_OK when every
+ * proposed job finished or the stop flag was raised). */
+int slurm_run(const batch_opts *o, batch_counts *n, gd_err *err);
+
+/* What a Slurm job state (squeue %T, e.g. "TIMEOUT") means for a task that
+ * left no result: -1 while the task is still alive (PENDING, RUNNING, ...),
+ * else its store_status (TIMEOUT and DEADLINE: timeout; OUT_OF_MEMORY: oom;
+ * NODE_FAIL and BOOT_FAIL: crashed; PREEMPTED, CANCELLED, FAILED, COMPLETED
+ * and a state Slurm no longer knows (""): failed), with why in reason. *infra
+ * is set when the cluster, not the job, is at fault (node failure, boot
+ * failure, preemption, a lost job): those are resubmitted whatever the
+ * campaign's retry-on says. */
+int slurm_state_class(const char *state, int *infra, char *reason, size_t n);
+
+#endif

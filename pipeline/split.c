@@ -1,0 +1,1039 @@
+/* split: load a <split-study> campaign (libxml2, no network, no DTD; RELAX
+ * NG schema templates/split-study.rng; then meaning checks, FILE:LINE
+ * errors with exit class 2) and run it: per machine, calibrate from
+ * single-device ladders when measuring, then for every task x size x
+ * policy decide, validate, predict (PREDICTED(costmodel)) and measure
+ * (MEASURED(cpu|cuda)); write the run directory atomically. */
+#include "split.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+#include <libxml/parser.h>
+#include <libxml/relaxng.h>
+#include <libxml/tree.h>
+
+#include "machine.h"
+
+#define SP_TOOL_VERSION "split-1"
+
+static const char *const backend_names[] = {"costmodel", "measure-cpu",
+                                            "measure-cuda"};
+static const char *const labels[] = {"PREDICTED(costmodel)", "MEASURED(cpu)",
+                                     "MEASURED(cuda)"};
+
+const char *sp_backend_name(int b) { return b >= 0 && b < 3 ? backend_names[b] : "?"; }
+const char *sp_label(int b) { return b >= 0 && b < 3 ? labels[b] : "?"; }
+
+/* ---- loading ---- */
+
+typedef struct {
+    int seen, line;
+    char msg[512];
+} first_error;
+
+static void capture_error(void *ctx, xmlErrorPtr e)
+{
+    first_error *fe = ctx;
+    if (fe->seen || !e || e->level < XML_ERR_ERROR)
+        return;
+    fe->seen = 1;
+    fe->line = e->line;
+    util_strlcpy(fe->msg, e->message ? e->message : "invalid", sizeof fe->msg);
+    size_t n = strlen(fe->msg);
+    while (n && (fe->msg[n - 1] == '\n' || fe->msg[n - 1] == ' '))
+        fe->msg[--n] = '\0';
+}
+
+static int read_doc(const char *path, xmlDocPtr *out, gd_err *err)
+{
+    if (!util_path_exists(path))
+        return gd_errf(err, GD_EINPUT, "%s: no such file", path);
+    first_error fe = {0};
+    xmlParserCtxtPtr ctx = xmlNewParserCtxt();
+    if (!ctx)
+        return gd_errf(err, GD_EENV, "out of memory");
+    xmlSetStructuredErrorFunc(&fe, capture_error);
+    xmlDocPtr doc = xmlCtxtReadFile(ctx, path, NULL,
+                                    XML_PARSE_NONET | XML_PARSE_NOCDATA);
+    xmlSetStructuredErrorFunc(NULL, NULL);
+    xmlFreeParserCtxt(ctx);
+    if (!doc || fe.seen) {
+        xmlFreeDoc(doc);
+        return gd_errf(err, GD_EINPUT, "%s:%d: not well-formed XML: %s", path,
+                       fe.line > 0 ? fe.line : 1, fe.seen ? fe.msg : "cannot parse");
+    }
+    if (doc->intSubset || doc->extSubset) {
+        xmlFreeDoc(doc);
+        return gd_errf(err, GD_EINPUT, "%s:1: a DOCTYPE is not allowed in a "
+                       "split study", path);
+    }
+    *out = doc;
+    return GD_OK;
+}
+
+static int schema_check(const char *path, xmlDocPtr doc, gd_err *err)
+{
+    char dir[PATH_MAX], rng[PATH_MAX];
+    int rc = util_datadir(dir, sizeof dir, err);
+    if (rc)
+        return rc;
+    util_path_join(rng, sizeof rng, dir, "split-study.rng");
+    xmlRelaxNGParserCtxtPtr pctx = xmlRelaxNGNewParserCtxt(rng);
+    xmlRelaxNGPtr schema = pctx ? xmlRelaxNGParse(pctx) : NULL;
+    xmlRelaxNGFreeParserCtxt(pctx);
+    if (!schema)
+        return gd_errf(err, GD_EENV, "%s: cannot load the split-study schema", rng);
+    xmlRelaxNGValidCtxtPtr vctx = xmlRelaxNGNewValidCtxt(schema);
+    first_error fe = {0};
+    xmlRelaxNGSetValidStructuredErrors(vctx, capture_error, &fe);
+    int bad = xmlRelaxNGValidateDoc(vctx, doc);
+    xmlRelaxNGFreeValidCtxt(vctx);
+    xmlRelaxNGFree(schema);
+    if (bad == 0)
+        return GD_OK;
+    return gd_errf(err, GD_EINPUT, "%s:%d: does not match the split-study "
+                   "schema: %s", path, fe.line > 0 ? fe.line : 1,
+                   fe.seen ? fe.msg : "invalid");
+}
+
+typedef struct {
+    const char *path;
+    sp_campaign *c;
+    gd_err *err;
+} lctx;
+
+static int line_of(xmlNodePtr n)
+{
+    long l = xmlGetLineNo(n);
+    return l > 0 ? (int)l : 1;
+}
+
+static int is_elem(xmlNodePtr n, const char *name)
+{
+    return n->type == XML_ELEMENT_NODE && !strcmp((const char *)n->name, name);
+}
+
+static char *attr(xmlNodePtr n, const char *name)
+{
+    return (char *)xmlGetProp(n, (const xmlChar *)name);
+}
+
+static long attr_long(xmlNodePtr n, const char *name, long dflt)
+{
+    char *v = attr(n, name);
+    long x = dflt;
+    if (v && util_parse_long(v, 0, 1L << 40, &x) != 0)
+        x = dflt;
+    xmlFree(v);
+    return x;
+}
+
+/* Whitespace-separated doubles of an attribute into out (max n). */
+static int attr_doubles(xmlNodePtr n, const char *name, double *out, int max)
+{
+    char *v = attr(n, name);
+    int k = 0;
+    if (v) {
+        for (char *save = NULL, *t = strtok_r(v, " \t\n", &save); t && k < max;
+             t = strtok_r(NULL, " \t\n", &save))
+            if (util_parse_double(t, &out[k]) == 0)
+                k++;
+    }
+    xmlFree(v);
+    return k;
+}
+
+static int lfail(lctx *x, xmlNodePtr n, const char *msg, const char *arg)
+{
+    return gd_errf(x->err, GD_EINPUT, "%s:%d: %s%s", x->path, line_of(n), msg,
+                   arg ? arg : "");
+}
+
+static int parse_backend(lctx *x, xmlNodePtr n)
+{
+    char *b = attr(n, "name");
+    for (int i = 0; i < 3; i++)
+        if (b && !strcmp(b, backend_names[i]))
+            x->c->backend = i;
+    xmlFree(b);
+    x->c->repeats = (int)attr_long(n, "repeats", 5);
+    x->c->warmups = (int)attr_long(n, "warmups", 1);
+    if (x->c->repeats > 1000 || x->c->warmups > 100)
+        return lfail(x, n, "repeats must be at most 1000 and warmups at most 100", NULL);
+    return GD_OK;
+}
+
+static int parse_machine(lctx *x, xmlNodePtr n, sp_mach *m)
+{
+    memset(m, 0, sizeof *m);
+    m->line = line_of(n);
+    char *name = attr(n, "name"), *file = attr(n, "file"), *probe = attr(n, "probe");
+    util_strlcpy(m->name, name ? name : "", sizeof m->name);
+    m->probe = probe && !strcmp(probe, "yes");
+    int rc = GD_OK;
+    if (file) {
+        char dir[PATH_MAX];
+        util_dirname(dir, sizeof dir, x->path);
+        if (file[0] == '/')
+            util_strlcpy(m->file, file, sizeof m->file);
+        else
+            util_path_join(m->file, sizeof m->file, dir, file);
+        if (!util_path_exists(m->file))
+            rc = lfail(x, n, "machine file not found: ", m->file);
+    }
+    if (!rc && m->probe && file)
+        rc = lfail(x, n, "a machine is either probed or read from a file, not both", NULL);
+    if (!rc && m->probe && x->c->backend != SP_MEASURE_CPU)
+        rc = lfail(x, n, "probe=\"yes\" describes this machine by measurement; "
+                   "it needs <backend name=\"measure-cpu\"/>", NULL);
+    m->nslowdown = attr_doubles(n, "slowdown", m->slowdown, CM_MAXDEV);
+    for (int i = 0; !rc && i < m->nslowdown; i++)
+        if (!(m->slowdown[i] >= 1 && m->slowdown[i] <= 100))
+            rc = lfail(x, n, "slowdown factors must be between 1 and 100", NULL);
+    if (!rc && m->nslowdown && !m->probe)
+        rc = lfail(x, n, "slowdown applies to probed machines; a machine file "
+                   "sets each device's slowdown param", NULL);
+    if (!rc && !m->probe && !file) {
+        cm_machine tmp;
+        gd_err e2 = {0, ""};
+        if (mach_load(m->name, &tmp, &e2) != GD_OK)
+            rc = gd_errf(x->err, GD_EINPUT, "%s:%d: %s", x->path, m->line, e2.msg);
+    }
+    xmlFree(name);
+    xmlFree(file);
+    xmlFree(probe);
+    return rc;
+}
+
+static int parse_task(lctx *x, xmlNodePtr n, sp_task *t)
+{
+    memset(t, 0, sizeof *t);
+    t->line = line_of(n);
+    char *kind = attr(n, "kind"), *dtype = attr(n, "dtype");
+    t->kind = cm_kind_parse(kind);
+    t->dtype_bytes = dtype && !strcmp(dtype, "fp64") ? 8 : 4;
+    xmlFree(kind);
+    xmlFree(dtype);
+    double s[SP_MAXSIZE + 1];
+    int ns = attr_doubles(n, "sizes", s, SP_MAXSIZE + 1);
+    if (ns > SP_MAXSIZE)
+        return lfail(x, n, "at most 16 sizes per task", NULL);
+    for (int i = 0; i < ns; i++) {
+        if (s[i] < 1 || s[i] > 1e9)
+            return lfail(x, n, "sizes must be between 1 and 1e9 units", NULL);
+        t->sizes[t->nsizes++] = (long)s[i];
+    }
+    static const char *const need1[] = {NULL, NULL, "n", "cols", "k"};
+    static const char *const need2[] = {NULL, NULL, "k", "iters", NULL};
+    if (need1[t->kind]) {
+        t->p1 = attr_long(n, need1[t->kind], 0);
+        if (t->p1 < 1)
+            return gd_errf(x->err, GD_EINPUT, "%s:%d: a %s task needs %s=\"...\"",
+                           x->path, t->line, cm_kind_name(t->kind), need1[t->kind]);
+    }
+    if (need2[t->kind]) {
+        t->p2 = attr_long(n, need2[t->kind], 0);
+        if (t->p2 < 1)
+            return gd_errf(x->err, GD_EINPUT, "%s:%d: a %s task needs %s=\"...\"",
+                           x->path, t->line, cm_kind_name(t->kind), need2[t->kind]);
+    }
+    if (t->kind == CM_JACOBI && t->p1 < 3)
+        return lfail(x, n, "jacobi needs cols >= 3", NULL);
+    if (x->c->backend != SP_COSTMODEL && t->dtype_bytes != 4)
+        return lfail(x, n, "measured backends run fp32 kernels only; use "
+                     "dtype=\"fp32\"", NULL);
+    return GD_OK;
+}
+
+static int parse_policies(lctx *x, xmlNodePtr n)
+{
+    xmlChar *txt = xmlNodeGetContent(n);
+    char *save = NULL;
+    x->c->npol = 0;
+    for (char *t = strtok_r((char *)txt, " \t\n", &save); t;
+         t = strtok_r(NULL, " \t\n", &save)) {
+        int p = cm_policy_parse(t), dup = 0;
+        for (int i = 0; i < x->c->npol; i++)
+            dup |= x->c->pol[i] == p;
+        if (dup) {
+            xmlFree(txt);
+            return lfail(x, n, "policy listed twice: ", cm_policy_name(p));
+        }
+        x->c->pol[x->c->npol++] = p;
+    }
+    xmlFree(txt);
+    int even = 0;
+    for (int i = 0; i < x->c->npol; i++)
+        even |= x->c->pol[i] == CM_POL_EVEN;
+    if (!even)
+        return lfail(x, n, "policies must include \"even\" (speedups are "
+                     "reported over the even split)", NULL);
+    return GD_OK;
+}
+
+static int parse_children(lctx *x, xmlNodePtr root)
+{
+    int rc = GD_OK;
+    for (xmlNodePtr n = root->children; n && !rc; n = n->next)
+        if (is_elem(n, "backend"))
+            rc = parse_backend(x, n);
+    for (xmlNodePtr n = root->children; n && !rc; n = n->next) {
+        if (is_elem(n, "machines")) {
+            for (xmlNodePtr m = n->children; m && !rc; m = m->next) {
+                if (!is_elem(m, "machine"))
+                    continue;
+                if (x->c->nmach == SP_MAXMACH)
+                    return lfail(x, m, "at most 8 machines", NULL);
+                rc = parse_machine(x, m, &x->c->mach[x->c->nmach]);
+                for (int i = 0; !rc && i < x->c->nmach; i++)
+                    if (!strcmp(x->c->mach[i].name, x->c->mach[x->c->nmach].name))
+                        rc = lfail(x, m, "machine listed twice: ", x->c->mach[i].name);
+                x->c->nmach++;
+            }
+        } else if (is_elem(n, "tasks")) {
+            for (xmlNodePtr t = n->children; t && !rc; t = t->next) {
+                if (!is_elem(t, "task"))
+                    continue;
+                if (x->c->ntask == SP_MAXTASK)
+                    return lfail(x, t, "at most 16 tasks", NULL);
+                rc = parse_task(x, t, &x->c->task[x->c->ntask++]);
+            }
+        } else if (is_elem(n, "policies")) {
+            rc = parse_policies(x, n);
+        } else if (is_elem(n, "calibration")) {
+            x->c->nladder = attr_doubles(n, "ladder", x->c->ladder, 8);
+            if (x->c->nladder < 2)
+                rc = lfail(x, n, "the calibration ladder needs 2 to 8 fractions", NULL);
+            for (int i = 0; !rc && i < x->c->nladder; i++)
+                if (!(x->c->ladder[i] > 0 && x->c->ladder[i] <= 1))
+                    rc = lfail(x, n, "ladder fractions must be in (0, 1]", NULL);
+        }
+    }
+    return rc;
+}
+
+static void campaign_defaults(sp_campaign *c)
+{
+    c->seed = 1;
+    c->repeats = 5;
+    c->warmups = 1;
+    c->npol = CM_NPOL;
+    for (int i = 0; i < CM_NPOL; i++)
+        c->pol[i] = i;
+    double lad[4] = {0.125, 0.25, 0.5, 1.0};
+    memcpy(c->ladder, lad, sizeof lad);
+    c->nladder = 4;
+}
+
+int sp_load(const char *path, sp_campaign *c, gd_err *err)
+{
+    memset(c, 0, sizeof *c);
+    campaign_defaults(c);
+    util_strlcpy(c->path, path, sizeof c->path);
+    xmlDocPtr doc;
+    int rc = read_doc(path, &doc, err);
+    if (rc)
+        return rc;
+    xmlNodePtr root = xmlDocGetRootElement(doc);
+    if (!root || !is_elem(root, "split-study"))
+        rc = gd_errf(err, GD_EINPUT, "%s:%d: the root element of a split study "
+                     "is <split-study>", path, root ? line_of(root) : 1);
+    if (!rc)
+        rc = schema_check(path, doc, err);
+    if (!rc) {
+        char *name = attr(root, "name"), *seed = attr(root, "seed");
+        util_strlcpy(c->name, name ? name : "", sizeof c->name);
+        if (seed)
+            c->seed = strtoul(seed, NULL, 10);
+        xmlFree(name);
+        xmlFree(seed);
+        lctx x = {path, c, err};
+        rc = parse_children(&x, root);
+    }
+    xmlFreeDoc(doc);
+    if (!rc)
+        rc = util_sha256_file(path, c->sha256, err);
+    return rc;
+}
+
+void sp_task_at(const sp_task *ts, int si, cm_task *t)
+{
+    memset(t, 0, sizeof *t);
+    t->kind = ts->kind;
+    t->dims[0] = ts->sizes[si];
+    t->dims[1] = ts->p1;
+    t->dims[2] = ts->p2;
+    t->dtype_bytes = ts->dtype_bytes;
+}
+
+/* ---- running ---- */
+
+typedef struct {
+    const sp_campaign *c;
+    sp_run run;
+    const char *dir;
+    int quiet;
+    cJSON *ladder_records;         /* measured ladder rungs, in order */
+    size_t cap;
+    char mach_sha[SP_MAXMACH][65];
+    int cuda_missing;
+} runner;
+
+static void say(const runner *r, const char *fmt, const char *a, long b)
+{
+    if (r->quiet)
+        return;
+    fprintf(stderr, "split: ");
+    fprintf(stderr, fmt, a, b);
+    fputc('\n', stderr);
+}
+
+static void job_key(const runner *r, int mi, const char *backend,
+                    const char *task, const char *decision, const char *role,
+                    char key[65])
+{
+    util_buf b;
+    util_buf_init(&b);
+    util_buf_printf(&b, "split\nbackend=%s %s\nmachine=%s\ntask=%s\n"
+                    "decision=%s\nrole=%s\nseed=%lu\nrepeats=%d warmups=%d\n",
+                    backend, SP_TOOL_VERSION, r->mach_sha[mi], task, decision,
+                    role, r->c->seed, r->c->repeats, r->c->warmups);
+    util_sha256_hex(b.s, b.len, key);
+    util_buf_free(&b);
+}
+
+static void add_decision(cJSON *o, const cm_decision *d)
+{
+    char text[1024], hash[65];
+    cm_decision_text(d, text, sizeof text);
+    cm_decision_hash(d, hash);
+    cJSON_AddStringToObject(o, "decision", text);
+    cJSON_AddStringToObject(o, "decision_hash", hash);
+}
+
+static cJSON *base_record(const runner *r, int mi, int backend,
+                          const char *role, const cm_task *t,
+                          const cm_decision *d, const char *policy)
+{
+    char task[96], text[1024], key[65];
+    cm_task_text(t, task, sizeof task);
+    cm_decision_text(d, text, sizeof text);
+    job_key(r, mi, backend_names[backend], task, text, role, key);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "key", key);
+    cJSON_AddStringToObject(o, "kind", "split");
+    cJSON_AddStringToObject(o, "label", labels[backend]);
+    cJSON_AddStringToObject(o, "backend", backend_names[backend]);
+    cJSON_AddStringToObject(o, "role", role);
+    cJSON_AddStringToObject(o, "machine", r->run.mach[mi].m.name);
+    cJSON_AddStringToObject(o, "task", task);
+    cJSON_AddStringToObject(o, "task_kind", cm_kind_name(t->kind));
+    cJSON_AddNumberToObject(o, "units", (double)t->dims[0]);
+    if (policy)
+        cJSON_AddStringToObject(o, "policy", policy);
+    add_decision(o, d);
+    return o;
+}
+
+static void add_measured(cJSON *o, int status, const ms_stat *st,
+                         const char *reason, int repeats, int warmups)
+{
+    static const char *const names[] = {"none", "ok", "skipped", "failed"};
+    cJSON_AddStringToObject(o, "status", names[status]);
+    if (status == SP_MEAS_OK) {
+        cJSON_AddNumberToObject(o, "time_s", st->median);
+        cJSON_AddNumberToObject(o, "q1_s", st->q1);
+        cJSON_AddNumberToObject(o, "q3_s", st->q3);
+        cJSON_AddNumberToObject(o, "repeats", repeats);
+        cJSON_AddNumberToObject(o, "warmups_discarded", warmups);
+    } else {
+        cJSON_AddStringToObject(o, "reason", reason);
+    }
+}
+
+static void add_terms(cJSON *o, const cm_machine *m, const sp_result *x)
+{
+    cJSON_AddStringToObject(o, "status", "ok");
+    cJSON_AddNumberToObject(o, "time_s", x->pred);
+    cJSON *t = cJSON_AddObjectToObject(o, "terms");
+    cJSON_AddNumberToObject(t, "t_setup", x->terms.t_setup);
+    cJSON_AddNumberToObject(t, "t_max", x->terms.t_max);
+    cJSON_AddNumberToObject(t, "t_merge", x->terms.t_merge);
+    cJSON_AddStringToObject(t, "critical", m->dev[x->d.idx[x->terms.critical]].name);
+    cJSON *ds = cJSON_AddArrayToObject(t, "devices");
+    for (int i = 0; i < x->d.n; i++) {
+        cJSON *d = cJSON_CreateObject();
+        cJSON_AddStringToObject(d, "device", x->d.dev[i]);
+        cJSON_AddNumberToObject(d, "units", x->terms.u[i]);
+        cJSON_AddNumberToObject(d, "chunks", x->terms.n_chunks[i]);
+        cJSON_AddNumberToObject(d, "t_in", x->terms.t_in[i]);
+        cJSON_AddNumberToObject(d, "t_comp", x->terms.t_comp[i]);
+        cJSON_AddNumberToObject(d, "t_out", x->terms.t_out[i]);
+        cJSON_AddNumberToObject(d, "t_launch", x->terms.t_launch[i]);
+        cJSON_AddNumberToObject(d, "t_dev", x->terms.t_dev[i]);
+        cJSON_AddItemToArray(ds, d);
+    }
+}
+
+/* Timing callback of the calibration: measures and journals each rung. */
+typedef struct {
+    runner *r;
+    int mi;
+} ladder_ctx;
+
+static int measure_any(runner *r, const cm_machine *m, const cm_task *t,
+                       const cm_decision *d, ms_stat *st, gd_err *err)
+{
+    ms_opts o = {r->c->repeats, r->c->warmups};
+    if (r->c->backend == SP_MEASURE_CUDA)
+        return ms_run_cuda(m, t, d, &o, st, err);
+    return ms_run_cpu(m, t, d, &o, st, err);
+}
+
+static int ladder_measure(void *ctx, const cm_machine *m, const cm_task *t,
+                          const cm_decision *d, ms_stat *st, gd_err *err)
+{
+    ladder_ctx *lc = ctx;
+    int rc = measure_any(lc->r, m, t, d, st, err);
+    if (rc)
+        return rc;
+    cJSON *o = base_record(lc->r, lc->mi, lc->r->c->backend, "ladder", t, d, NULL);
+    add_measured(o, SP_MEAS_OK, st, "", lc->r->c->repeats, lc->r->c->warmups);
+    cJSON_AddItemToArray(lc->r->ladder_records, o);
+    return GD_OK;
+}
+
+static int load_machine(runner *r, int mi, gd_err *err)
+{
+    const sp_mach *sm = &r->c->mach[mi];
+    cm_machine *m = &r->run.mach[mi].m;
+    int rc;
+    if (sm->probe) {
+        say(r, "probing this machine as %s (%ld devices)", sm->name,
+            sm->nslowdown ? sm->nslowdown : 0);
+        rc = mach_probe(sm->nslowdown, sm->nslowdown ? sm->slowdown : NULL, m, err);
+        if (!rc)
+            util_strlcpy(m->name, sm->name, sizeof m->name);
+    } else {
+        rc = mach_load(sm->file[0] ? sm->file : sm->name, m, err);
+    }
+    if (rc)
+        return rc;
+    for (int i = 0; r->c->backend == SP_MEASURE_CPU && i < m->ndev; i++)
+        if (strcmp(m->dev[i].kind, "cpu") != 0)
+            return gd_errf(err, GD_EINPUT, "%s:%d: measure-cpu needs a machine "
+                           "of cpu devices (probe=\"yes\"); %s has %s device %s",
+                           r->c->path, sm->line, m->name, m->dev[i].kind,
+                           m->dev[i].name);
+    util_buf b;
+    util_buf_init(&b);
+    mach_to_xml(m, &b);
+    util_sha256_hex(b.s, b.len, r->mach_sha[mi]);
+    util_buf_free(&b);
+    return GD_OK;
+}
+
+static int calibrate(runner *r, int mi, gd_err *err)
+{
+    cm_task tasks[SP_MAXTASK * SP_MAXSIZE];
+    int nt = 0;
+    for (int i = 0; i < r->c->ntask; i++)
+        for (int s = 0; s < r->c->task[i].nsizes; s++)
+            sp_task_at(&r->c->task[i], s, &tasks[nt++]);
+    ladder_ctx lc = {r, mi};
+    sp_machine_out *mo = &r->run.mach[mi];
+    say(r, "calibrating %s from single-device ladders (%ld rungs each)",
+        mo->m.name, r->c->nladder);
+    int rc = GD_OK;
+    if (r->c->backend == SP_MEASURE_CPU) {
+        ms_opts o = {r->c->repeats, r->c->warmups};
+        rc = scal_parallel_efficiency(&mo->m, &o, &mo->par_eff, err);
+        if (!rc)
+            rc = scal_fit_links_cpu(&mo->m, &o, &mo->links, err);
+    }
+    if (!rc)
+        rc = scal_fit_machine(&mo->m, tasks, nt, r->c->ladder, r->c->nladder,
+                              ladder_measure, &lc, &mo->fit, err);
+    mo->calibrated = rc == GD_OK;
+    return rc;
+}
+
+static int grow(runner *r)
+{
+    if (r->run.nres < r->cap)
+        return 0;
+    size_t cap = r->cap ? 2 * r->cap : 64;
+    sp_result *p = realloc(r->run.res, cap * sizeof *p);
+    if (!p)
+        return -1;
+    r->run.res = p;
+    r->cap = cap;
+    return 0;
+}
+
+static int run_job(runner *r, int mi, int ti, int si, int pi, gd_err *err)
+{
+    if (grow(r))
+        return gd_errf(err, GD_EENV, "out of memory");
+    sp_result *x = &r->run.res[r->run.nres++];
+    memset(x, 0, sizeof *x);
+    x->mach = mi; x->task = ti; x->size = si; x->policy = r->c->pol[pi];
+    const cm_machine *m = &r->run.mach[mi].m;
+    sp_task_at(&r->c->task[ti], si, &x->t);
+    cm_task_text(&x->t, x->task_text, sizeof x->task_text);
+    cm_profile prof;
+    cm_profile_from_model(m, &x->t, &prof);
+    gd_err e2 = {0, ""};
+    x->valid = cm_policy_decide(x->policy, m, &x->t, &prof, &x->d, &e2) == GD_OK;
+    if (!x->valid) {
+        util_strlcpy(x->reason, e2.msg, sizeof x->reason);
+        return GD_OK;
+    }
+    x->pred = cm_predict_any(m, &x->t, &x->d, &x->terms);
+    if (r->c->backend == SP_COSTMODEL)
+        return GD_OK;
+    if (r->cuda_missing) {
+        x->meas_status = SP_MEAS_SKIPPED;
+        util_strlcpy(x->meas_reason, "no CUDA device: skipped", sizeof x->meas_reason);
+        return GD_OK;
+    }
+    e2 = (gd_err){0, ""};
+    int rc = measure_any(r, m, &x->t, &x->d, &x->meas, &e2);
+    x->meas_status = rc ? SP_MEAS_FAILED : SP_MEAS_OK;
+    if (rc)
+        util_strlcpy(x->meas_reason, e2.msg, sizeof x->meas_reason);
+    return GD_OK;
+}
+
+/* Held-out score: multi-device policy decisions with both numbers. */
+static void score_machine(runner *r, int mi)
+{
+    size_t n = 0;
+    double *p = malloc(sizeof *p * (r->run.nres + 1));
+    double *q = malloc(sizeof *q * (r->run.nres + 1));
+    int *g = malloc(sizeof *g * (r->run.nres + 1));
+    for (size_t i = 0; p && q && g && i < r->run.nres; i++) {
+        const sp_result *x = &r->run.res[i];
+        if (x->mach != mi || !x->valid || x->meas_status != SP_MEAS_OK ||
+            (x->d.n < 2 && !x->d.dynamic))
+            continue;
+        p[n] = x->pred;
+        q[n] = x->meas.median;
+        g[n] = x->task * SP_MAXSIZE + x->size;
+        n++;
+    }
+    sp_machine_out *mo = &r->run.mach[mi];
+    if (n >= 2) {
+        scal_score_pairs(p, q, g, n, &mo->score);
+        mo->has_score = 1;
+    }
+    free(p);
+    free(q);
+    free(g);
+}
+
+static int run_machine(runner *r, int mi, gd_err *err)
+{
+    r->run.mach[mi].par_eff = NAN;
+    int rc = load_machine(r, mi, err);
+    if (rc)
+        return rc;
+    if (r->c->backend == SP_MEASURE_CUDA && ms_cuda_devices() <= 0) {
+        r->cuda_missing = 1;
+        fprintf(stderr, "split: no CUDA device: skipped (measure-cuda jobs on "
+                "%s are recorded as skipped; predictions still run)\n",
+                r->run.mach[mi].m.name);
+    }
+    if (r->c->backend != SP_COSTMODEL && !r->cuda_missing) {
+        rc = calibrate(r, mi, err);
+        if (rc)
+            return rc;
+    }
+    for (int ti = 0; ti < r->c->ntask; ti++)
+        for (int si = 0; si < r->c->task[ti].nsizes; si++) {
+            say(r, "%s: %ld units", cm_kind_name(r->c->task[ti].kind),
+                r->c->task[ti].sizes[si]);
+            for (int pi = 0; pi < r->c->npol; pi++) {
+                rc = run_job(r, mi, ti, si, pi, err);
+                if (rc)
+                    return rc;
+            }
+        }
+    score_machine(r, mi);
+    return GD_OK;
+}
+
+/* ---- writing ---- */
+
+static int write_json(const char *dir, const char *name, cJSON *o, gd_err *err)
+{
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, dir, name);
+    char *text = cJSON_Print(o);
+    if (!text)
+        return gd_errf(err, GD_EENV, "out of memory");
+    util_buf b;
+    util_buf_init(&b);
+    util_buf_puts(&b, text);
+    util_buf_add(&b, "\n", 1);
+    cJSON_free(text);
+    int rc = util_write_file_atomic(path, b.s, b.len, err);
+    util_buf_free(&b);
+    return rc;
+}
+
+static void journal_line(util_buf *b, cJSON *o)
+{
+    char *text = cJSON_PrintUnformatted(o);
+    if (text) {
+        util_buf_puts(b, text);
+        util_buf_add(b, "\n", 1);
+        cJSON_free(text);
+    }
+}
+
+static int write_results(runner *r, gd_err *err)
+{
+    util_buf b;
+    util_buf_init(&b);
+    for (cJSON *o = r->ladder_records ? r->ladder_records->child : NULL; o; o = o->next)
+        journal_line(&b, o);
+    for (size_t i = 0; i < r->run.nres; i++) {
+        const sp_result *x = &r->run.res[i];
+        const cm_machine *m = &r->run.mach[x->mach].m;
+        const char *pol = cm_policy_name(x->policy);
+        cJSON *o = base_record(r, x->mach, SP_COSTMODEL, "policy", &x->t, &x->d, pol);
+        if (x->valid)
+            add_terms(o, m, x);
+        else {
+            cJSON_AddStringToObject(o, "status", "invalid");
+            cJSON_AddStringToObject(o, "reason", x->reason);
+        }
+        journal_line(&b, o);
+        cJSON_Delete(o);
+        if (x->meas_status == SP_MEAS_NONE)
+            continue;
+        o = base_record(r, x->mach, r->c->backend, "policy", &x->t, &x->d, pol);
+        add_measured(o, x->meas_status, &x->meas, x->meas_reason,
+                     r->c->repeats, r->c->warmups);
+        journal_line(&b, o);
+        cJSON_Delete(o);
+    }
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, r->dir, "results.jsonl");
+    int rc = util_write_file_atomic(path, b.s ? b.s : "", b.len, err);
+    util_buf_free(&b);
+    return rc;
+}
+
+static const sp_result *find_even(const runner *r, const sp_result *x)
+{
+    for (size_t i = 0; i < r->run.nres; i++) {
+        const sp_result *y = &r->run.res[i];
+        if (y->mach == x->mach && y->task == x->task && y->size == x->size &&
+            y->policy == CM_POL_EVEN)
+            return y;
+    }
+    return NULL;
+}
+
+static void add_num_or_null(cJSON *o, const char *k, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, k, v);
+    else
+        cJSON_AddNullToObject(o, k);
+}
+
+static cJSON *machine_analysis(const runner *r, int mi)
+{
+    const sp_machine_out *mo = &r->run.mach[mi];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "machine", mo->m.name);
+    cJSON_AddBoolToObject(o, "induced", mo->m.induced);
+    cJSON *cal = cJSON_AddObjectToObject(o, "calibration");
+    cJSON_AddStringToObject(cal, "label", mo->calibrated ? labels[r->c->backend]
+                                                         : "none (machine file numbers)");
+    cJSON *rows = cJSON_AddArrayToObject(cal, "fits");
+    for (int i = 0; mo->calibrated && i < mo->fit.nrows; i++) {
+        const scal_row *f = &mo->fit.rows[i];
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "device", mo->m.dev[f->dev].name);
+        cJSON_AddStringToObject(x, "class", cm_kind_name(f->kind));
+        cJSON_AddStringToObject(x, "roof", f->compute_bound ? "flops" : "bytes");
+        add_num_or_null(x, "eta", f->eta);
+        add_num_or_null(x, "fixed_s", f->fixed_s);
+        add_num_or_null(x, "r2", f->r2);
+        cJSON_AddNumberToObject(x, "ladder_points", f->npts);
+        cJSON_AddItemToArray(rows, x);
+    }
+    add_num_or_null(cal, "parallel_efficiency_measured", mo->par_eff);
+    cJSON *lk = cJSON_AddArrayToObject(cal, "links");
+    for (int i = 0; mo->calibrated && i < mo->links.nlinks; i++) {
+        const scal_link *l = &mo->links.links[i];
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "from", mo->m.dev[l->a].name);
+        cJSON_AddStringToObject(x, "to", mo->m.dev[l->b].name);
+        add_num_or_null(x, "latency_s", l->lat);
+        add_num_or_null(x, "bandwidth_Bps", l->bw);
+        add_num_or_null(x, "r2", l->r2);
+        cJSON_AddItemToArray(lk, x);
+    }
+    cJSON *h = cJSON_AddObjectToObject(cal, "heldout");
+    if (mo->has_score) {
+        cJSON_AddStringToObject(h, "compares", "PREDICTED(costmodel) vs measured, multi-device policy decisions");
+        cJSON_AddNumberToObject(h, "n", (double)mo->score.n);
+        add_num_or_null(h, "median_ape_pct", mo->score.median_ape);
+        add_num_or_null(h, "p90_ape_pct", mo->score.p90_ape);
+        add_num_or_null(h, "spearman_rho", mo->score.spearman);
+        add_num_or_null(h, "kendall_tau_b", mo->score.kendall_tau_b);
+        add_num_or_null(h, "regret", mo->score.regret);
+        cJSON_AddBoolToObject(h, "warning_ape_above_30pct", mo->score.warn);
+    }
+    cJSON *sp = cJSON_AddArrayToObject(o, "speedup_over_even");
+    for (size_t i = 0; i < r->run.nres; i++) {
+        const sp_result *x = &r->run.res[i];
+        const sp_result *e = find_even(r, x);
+        if (x->mach != mi || !e)
+            continue;
+        cJSON *s = cJSON_CreateObject();
+        cJSON_AddStringToObject(s, "task", x->task_text);
+        cJSON_AddStringToObject(s, "policy", cm_policy_name(x->policy));
+        add_num_or_null(s, "predicted", x->valid && e->valid ? e->pred / x->pred : NAN);
+        if (x->meas_status == SP_MEAS_OK && e->meas_status == SP_MEAS_OK) {
+            cJSON_AddNumberToObject(s, "measured", e->meas.median / x->meas.median);
+            cJSON_AddNumberToObject(s, "measured_lo", e->meas.median / x->meas.q3);
+            cJSON_AddNumberToObject(s, "measured_hi", e->meas.median / x->meas.q1);
+        }
+        cJSON_AddItemToArray(sp, s);
+    }
+    return o;
+}
+
+static int write_analysis(runner *r, gd_err *err)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "kind", "split");
+    cJSON_AddStringToObject(o, "campaign", r->c->name);
+    cJSON_AddStringToObject(o, "predicted_label", labels[SP_COSTMODEL]);
+    cJSON_AddStringToObject(o, "measured_label", r->c->backend == SP_COSTMODEL
+                                                     ? "none" : labels[r->c->backend]);
+    cJSON *ms = cJSON_AddArrayToObject(o, "machines");
+    for (int i = 0; i < r->c->nmach; i++)
+        cJSON_AddItemToArray(ms, machine_analysis(r, i));
+    int rc = write_json(r->dir, "split-analysis.json", o, err);
+    cJSON_Delete(o);
+    return rc;
+}
+
+static void utc_now(char *buf, size_t n)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static int write_manifest(runner *r, const char *started, gd_err *err)
+{
+    cJSON *m = cJSON_CreateObject();
+    char fin[32], host[256] = "unknown";
+    utc_now(fin, sizeof fin);
+    gethostname(host, sizeof host - 1);
+    cJSON_AddStringToObject(m, "tool", "gpudse");
+    cJSON_AddStringToObject(m, "version", GPUDSE_VERSION);
+    cJSON_AddStringToObject(m, "kind", "split");
+    cJSON_AddStringToObject(m, "campaign", r->c->name);
+    cJSON_AddStringToObject(m, "campaign_file", r->c->path);
+    cJSON_AddStringToObject(m, "campaign_sha256", r->c->sha256);
+    cJSON_AddNumberToObject(m, "seed", (double)r->c->seed);
+    cJSON_AddStringToObject(m, "backend", backend_names[r->c->backend]);
+    cJSON_AddStringToObject(m, "backend_version", SP_TOOL_VERSION);
+    cJSON *ml = cJSON_AddArrayToObject(m, "machines");
+    for (int i = 0; i < r->c->nmach; i++) {
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "name", r->run.mach[i].m.name);
+        cJSON_AddStringToObject(x, "sha256", r->mach_sha[i]);
+        cJSON_AddStringToObject(x, "source", r->c->mach[i].probe ? "probe (measured)"
+                                : r->run.mach[i].m.source);
+        cJSON_AddItemToArray(ml, x);
+    }
+    cJSON_AddStringToObject(m, "host", host);
+    char load[64] = "";
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {              /* measured timings depend on what else ran */
+        if (!fgets(load, sizeof load, f))
+            load[0] = '\0';
+        fclose(f);
+        load[strcspn(load, "\n")] = '\0';
+    }
+    cJSON_AddStringToObject(m, "loadavg_at_finish", load);
+    cJSON_AddStringToObject(m, "started", started);
+    cJSON_AddStringToObject(m, "finished", fin);
+    cJSON_AddNumberToObject(m, "jobs", (double)r->run.nres);
+    int rc = write_json(r->dir, "manifest.json", m, err);
+    cJSON_Delete(m);
+    return rc;
+}
+
+static int copy_campaign(const runner *r, gd_err *err)
+{
+    char dst[PATH_MAX];
+    util_path_join(dst, sizeof dst, r->dir, "campaign.xml");
+    char *data;
+    size_t len;
+    int rc = util_read_file(r->c->path, &data, &len, err);
+    if (rc)
+        return rc;
+    rc = util_write_file_atomic(dst, data, len, err);
+    free(data);
+    return rc;
+}
+
+/* Machines as used for the predictions (calibrated ones included). */
+static int write_machines(const runner *r, gd_err *err)
+{
+    char sub[PATH_MAX];
+    util_path_join(sub, sizeof sub, r->dir, "machines");
+    int rc = util_mkdirs(sub, err);
+    for (int i = 0; !rc && i < r->c->nmach; i++) {
+        char file[96], path[PATH_MAX];
+        snprintf(file, sizeof file, "%s.xml", r->run.mach[i].m.name);
+        util_path_join(path, sizeof path, sub, file);
+        rc = mach_save(&r->run.mach[i].m, path, err);
+    }
+    return rc;
+}
+
+static int check_dir(const runner *r, gd_err *err)
+{
+    char path[PATH_MAX], sha[65];
+    util_path_join(path, sizeof path, r->dir, "campaign.xml");
+    if (!util_path_exists(path))
+        return GD_OK;
+    gd_err e2 = {0, ""};
+    if (util_sha256_file(path, sha, &e2) == GD_OK && strcmp(sha, r->c->sha256) != 0)
+        return gd_errf(err, GD_EINPUT, "%s holds another campaign; choose "
+                       "another directory with -o", r->dir);
+    return GD_OK;
+}
+
+static int finish(runner *r, const char *started, gd_err *err)
+{
+    int rc = write_results(r, err);
+    if (!rc)
+        rc = write_analysis(r, err);
+    if (!rc)
+        rc = write_machines(r, err);
+    if (!rc) {
+        char path[PATH_MAX];
+        util_path_join(path, sizeof path, r->dir, "report.pdf");
+        rc = split_report(&r->run, path, err);
+    }
+    if (!rc)
+        rc = write_manifest(r, started, err);
+    return rc;
+}
+
+int split_run(const char *campaign_path, const char *outdir, int quiet,
+              gd_err *err)
+{
+    sp_campaign *c = malloc(sizeof *c);
+    runner *r = calloc(1, sizeof *r);
+    if (!c || !r) {
+        free(c);
+        free(r);
+        return gd_errf(err, GD_EENV, "out of memory");
+    }
+    int rc = sp_load(campaign_path, c, err);
+    char dir[PATH_MAX], started[32];
+    utc_now(started, sizeof started);
+    if (!rc) {
+        if (outdir)
+            util_strlcpy(dir, outdir, sizeof dir);
+        else
+            snprintf(dir, sizeof dir, "runs/%s", c->name);
+        r->c = c;
+        r->run.c = c;
+        r->dir = dir;
+        r->quiet = quiet;
+        r->ladder_records = cJSON_CreateArray();
+        rc = check_dir(r, err);
+    }
+    for (int i = 0; !rc && i < c->nmach; i++)
+        rc = run_machine(r, i, err);
+    if (!rc)
+        rc = util_mkdirs(dir, err);
+    if (!rc)
+        rc = copy_campaign(r, err);
+    if (!rc)
+        rc = finish(r, started, err);
+    if (!rc && !quiet)
+        fprintf(stderr, "split: %zu policy jobs on %d machine(s); run "
+                "directory %s\n", r->run.nres, c->nmach, dir);
+    cJSON_Delete(r->ladder_records);
+    free(r->run.res);
+    free(r);
+    free(c);
+    return rc;
+}
+
+int cmd_split(int argc, char **argv)
+{
+    const char *camp = NULL, *out = NULL;
+    int quiet = 0, validate = 0;
+    if (argc >= 1 && (!strcmp(argv[0], "run") || !strcmp(argv[0], "validate"))) {
+        validate = argv[0][0] == 'v';
+        argc--;
+        argv++;
+    } else {
+        argc = -1;
+    }
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            out = argv[++i];
+        else if (!strcmp(argv[i], "-q"))
+            quiet = 1;
+        else if (argv[i][0] != '-' && !camp)
+            camp = argv[i];
+        else
+            camp = NULL, argc = -1;
+    }
+    if (!camp) {
+        fprintf(stderr, "usage: gpudse split run CAMPAIGN [-o DIR] [-q]\n"
+                "       gpudse split validate CAMPAIGN\n");
+        return GD_EINPUT;
+    }
+    gd_err err = {0, ""};
+    if (validate) {
+        sp_campaign *c = malloc(sizeof *c);
+        int rc = c ? sp_load(camp, c, &err) : gd_errf(&err, GD_EENV, "out of memory");
+        if (!rc)
+            printf("%s: ok: split study %s, backend %s, %d machine(s), %d "
+                   "task(s), %d policies\n", camp, c->name,
+                   backend_names[c->backend], c->nmach, c->ntask, c->npol);
+        free(c);
+        if (rc)
+            fprintf(stderr, "gpudse: %s\n", err.msg);
+        return rc;
+    }
+    int rc = split_run(camp, out, quiet, &err);
+    if (rc) {
+        fprintf(stderr, "gpudse: %s\n", err.msg);
+        return rc;
+    }
+    if (out) {
+        printf("report: %s/report.pdf\n", out);
+    } else {
+        sp_campaign *c = malloc(sizeof *c);
+        if (c && sp_load(camp, c, &err) == GD_OK)
+            printf("report: runs/%s/report.pdf\n", c->name);
+        free(c);
+    }
+    return GD_OK;
+}

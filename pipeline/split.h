@@ -1,0 +1,108 @@
+/* split: the split-study campaign kind — a <split-study> file (checked
+ * against templates/split-study.rng, then for meaning; errors FILE:LINE,
+ * exit class 2) declaring tasks x sizes x machines x policies, and
+ * split_run, which takes it to a run directory: campaign.xml copy,
+ * manifest.json, results.jsonl (one labelled record per job),
+ * split-analysis.json (speedups, calibration error) and report.pdf. */
+#ifndef GPUDSE_SPLIT_H
+#define GPUDSE_SPLIT_H
+
+#include <limits.h>
+#include <stddef.h>
+#include "costmodel.h"
+#include "measure.h"
+#include "splitcal.h"
+#include "util.h"
+
+#define SP_MAXMACH 8
+#define SP_MAXTASK 16
+#define SP_MAXSIZE 16
+
+enum { SP_COSTMODEL, SP_MEASURE_CPU, SP_MEASURE_CUDA };
+const char *sp_backend_name(int b);
+/* "PREDICTED(costmodel)", "MEASURED(cpu)", "MEASURED(cuda)". */
+const char *sp_label(int backend);
+
+typedef struct {
+    int kind;                      /* cm_kind */
+    long sizes[SP_MAXSIZE];        /* units along the split axis */
+    int nsizes;
+    long p1, p2;                   /* gemm N K; jacobi cols iters; map k */
+    int dtype_bytes;
+    int line;
+} sp_task;
+
+typedef struct {
+    char name[64];
+    char file[PATH_MAX];           /* resolved path, "" for a preset */
+    int probe;                     /* describe this machine by measurement */
+    double slowdown[CM_MAXDEV];
+    int nslowdown;
+    int line;
+} sp_mach;
+
+typedef struct {
+    char path[PATH_MAX];
+    char name[64];
+    unsigned long seed;
+    char sha256[65];
+    int backend;
+    int repeats, warmups;
+    sp_mach mach[SP_MAXMACH];
+    int nmach;
+    sp_task task[SP_MAXTASK];
+    int ntask;
+    int pol[CM_NPOL];
+    int npol;
+    double ladder[8];
+    int nladder;
+} sp_campaign;
+
+int sp_load(const char *path, sp_campaign *c, gd_err *err);
+/* The concrete task of task spec ts at size index si. */
+void sp_task_at(const sp_task *ts, int si, cm_task *t);
+
+/* One policy job of a run: its decision, prediction and measurement. */
+enum { SP_MEAS_NONE, SP_MEAS_OK, SP_MEAS_SKIPPED, SP_MEAS_FAILED };
+typedef struct {
+    int mach, task, size, policy;
+    cm_task t;
+    char task_text[96];
+    cm_decision d;
+    int valid;
+    char reason[256];
+    double pred;
+    cm_terms terms;
+    int meas_status;
+    ms_stat meas;
+    char meas_reason[256];
+} sp_result;
+
+typedef struct {
+    cm_machine m;                  /* as used for predictions */
+    int calibrated;
+    scal_fit fit;
+    scal_links links;              /* fitted p2p links (measure-cpu) */
+    double par_eff;                /* measured parallel efficiency; NaN: none */
+    int has_score;
+    scal_score score;
+} sp_machine_out;
+
+typedef struct {
+    const sp_campaign *c;
+    sp_machine_out mach[SP_MAXMACH];
+    sp_result *res;
+    size_t nres;
+} sp_run;
+
+/* Run a split study into outdir (NULL: runs/<name>). */
+int split_run(const char *campaign_path, const char *outdir, int quiet,
+              gd_err *err);
+
+/* report/split_report.c: report.pdf of a finished split run. */
+int split_report(const sp_run *r, const char *path, gd_err *err);
+
+/* gpudse split run CAMPAIGN [-o DIR] [-q] | split validate CAMPAIGN */
+int cmd_split(int argc, char **argv);
+
+#endif

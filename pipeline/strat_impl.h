@@ -1,0 +1,79 @@
+/* strat_impl: what the search strategies share inside pipeline/ — the
+ * strategy state, observations, and helpers to propose distinct configs.
+ * Not for use outside strategy*.c / strat_*.c. */
+#ifndef GPUDSE_STRAT_IMPL_H
+#define GPUDSE_STRAT_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <gsl/gsl_rng.h>
+#include "campaign.h"
+#include "strategy.h"
+
+/* What an adaptive strategy keeps of one observed result. */
+typedef struct {
+    uint64_t idx;               /* index in the strategy's space */
+    int ok;                     /* status ok and every objective finite */
+    double y[CAMP_MAXOBJ];      /* objectives, all minimised; NaN if !ok */
+    char bottleneck[24], limit[16];
+    double occupancy, l1d_miss_rate, l2_miss_rate, dram_bw_gbps, l2_bw_gbps;
+} strat_obs;
+
+typedef struct strat_kind strat_kind;
+
+struct strat {
+    const strat_kind *kind;
+    space_def space;
+    uint64_t size;              /* points in the space */
+    uint64_t cap;               /* proposals allowed: min(budget, size) */
+    uint64_t issued;            /* proposed so far */
+    unsigned char *seen;        /* per index: proposed or observed */
+    gsl_rng *rng;
+    int nobj;
+    camp_objective obj[CAMP_MAXOBJ];
+    size_t batch;               /* adaptive batch size */
+    strat_obs *obs;             /* adaptive strategies only */
+    size_t nobs, capobs;
+    long *obs_at;               /* per index: position in obs, or -1 */
+    uint64_t *order;            /* precomputed proposals (non-adaptive) */
+    uint64_t norder, next;
+    void *impl;                 /* per-kind state */
+};
+
+struct strat_kind {
+    const char *name;
+    int adaptive;               /* keeps observations */
+    int (*init)(strat *st);     /* 0 or -1 (out of memory) */
+    size_t (*next)(strat *st, gpu_config *out, size_t max);
+    void (*observed)(strat *st, size_t obs_pos);   /* may be NULL */
+    void (*free_impl)(strat *st);                  /* may be NULL */
+};
+
+extern const strat_kind strat_kind_nsga2, strat_kind_surrogate,
+    strat_kind_agent;
+
+/* Proposals still allowed. */
+uint64_t strat_left(const strat *st);
+/* Mark idx proposed and write its config to out[*k], ++*k. */
+void strat_emit(strat *st, uint64_t idx, gpu_config *out, size_t *k);
+/* A uniformly random index not yet seen; -1 when every point is seen. */
+int64_t strat_random_unseen(strat *st);
+/* Level positions (in st->space) of a config at index idx, and back. */
+void strat_levels(const strat *st, uint64_t idx, int lv[SPACE_NKNOBS]);
+uint64_t strat_index_of(const strat *st, const int lv[SPACE_NKNOBS]);
+/* m distinct unseen indices laid out as a Latin hypercube over the knob
+ * levels (collisions repaired by the nearest unseen point); returns how
+ * many were written (fewer only when the space runs out). Does not mark. */
+size_t strat_lhs(strat *st, size_t m, uint64_t *out);
+/* Observed ok rows in non-dominated order: writes positions in st->obs of
+ * the current Pareto front into pos (room for nobs); returns the count. */
+size_t strat_front(const strat *st, size_t *pos);
+/* The queue of planned proposals (st->order): add idx (up to the
+ * budget), and emit up to max queued unseen configs without waiting for
+ * results (a start design fills all workers). */
+void strat_queue(strat *st, const uint64_t *idx, size_t n);
+size_t strat_emit_queued(strat *st, gpu_config *out, size_t max);
+/* Pending: proposed but not yet observed. */
+uint64_t strat_pending(const strat *st);
+
+#endif

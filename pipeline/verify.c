@@ -1,0 +1,110 @@
+/* verify: picks the configs a multi-fidelity campaign re-runs on its
+ * expensive backend. The choice depends only on the screening records, so
+ * a resumed run picks the same configs and finds them in the journal. */
+#include "verify.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pareto.h"
+
+typedef struct {
+    const store_record *r;
+    double first;              /* first objective, to minimise */
+    int64_t index;             /* position in the space: a total order */
+} cand;
+
+static double objective(const store_record *r, const camp_objective *o)
+{
+    double v;
+    if (met_get(&r->metrics, o->metric, &v) != 0 || !isfinite(v))
+        return NAN;
+    return o->maximize ? -v : v;
+}
+
+static int cmp_cand(const void *a, const void *b)
+{
+    const cand *x = a, *y = b;
+    if (x->first != y->first)
+        return x->first < y->first ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* The front of one workload, sorted, into v (room for n); returns its size. */
+static size_t workload_front(const camp_campaign *c, const char *wl,
+                             const store_record *recs, size_t n, cand *v)
+{
+    size_t k = (size_t)c->nobjectives, m = 0;
+    const store_record **ok = malloc((n ? n : 1) * sizeof *ok);
+    double *pts = malloc((n ? n : 1) * k * sizeof *pts);
+    size_t *idx = malloc((n ? n : 1) * sizeof *idx);
+    if (!ok || !pts || !idx)
+        abort();
+    for (size_t i = 0; i < n; i++) {
+        const store_record *r = &recs[i];
+        if (strcmp(r->workload, wl) || strcmp(r->backend, c->backend)
+            || r->status != ST_OK)
+            continue;
+        for (size_t j = 0; j < k; j++)
+            pts[m * k + j] = objective(r, &c->obj[j]);
+        ok[m++] = r;
+    }
+    size_t nf = pareto_front(pts, m, k, idx);
+    for (size_t i = 0; i < nf; i++) {
+        v[i].r = ok[idx[i]];
+        v[i].first = pts[idx[i] * k];
+        v[i].index = space_index(&c->space, &ok[idx[i]]->cfg);
+    }
+    qsort(v, nf, sizeof *v, cmp_cand);
+    free(ok);
+    free(pts);
+    free(idx);
+    return nf;
+}
+
+int verify_pick(const camp_campaign *c, const store_record *recs, size_t n,
+                gpu_config ***fixed, size_t **nfixed, gd_err *err)
+{
+    size_t nw = (size_t)c->nworkloads, top = (size_t)c->verify_top;
+    *fixed = calloc(nw, sizeof **fixed);
+    *nfixed = calloc(nw, sizeof **nfixed);
+    cand *v = malloc((n ? n : 1) * sizeof *v);
+    if (!*fixed || !*nfixed || !v) {
+        free(v);
+        return gd_errf(err, GD_EENV, "out of memory");
+    }
+    for (size_t w = 0; w < nw; w++) {
+        size_t nf = workload_front(c, c->workloads[w].name, recs, n, v);
+        size_t take = nf < top ? nf : top;
+        (*fixed)[w] = malloc((take ? take : 1) * sizeof ***fixed);
+        if (!(*fixed)[w]) {
+            free(v);
+            return gd_errf(err, GD_EENV, "out of memory");
+        }
+        for (size_t i = 0; i < take; i++) {
+            /* evenly along the front, both ends included */
+            size_t at = take == 1 ? 0 : i * (nf - 1) / (take - 1);
+            (*fixed)[w][i] = v[at].r->cfg;
+        }
+        (*nfixed)[w] = take;
+    }
+    free(v);
+    return GD_OK;
+}
+
+void verify_free(const camp_campaign *c, gpu_config **fixed, size_t *nfixed)
+{
+    for (int w = 0; fixed && w < c->nworkloads; w++)
+        free(fixed[w]);
+    free(fixed);
+    free(nfixed);
+}
+
+void verify_workloads(const camp_campaign *c, wl_workload *out)
+{
+    for (int w = 0; w < c->nworkloads; w++) {
+        out[w] = c->workloads[w];
+        camp_run_identity(c->workloads[w].name, &c->wlrun[w], out[w].sha256);
+    }
+}

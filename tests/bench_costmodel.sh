@@ -1,0 +1,19 @@
+#!/bin/sh
+# bench_costmodel: figures for the split cost model (issue 8), never
+# pass/fail. Prints Eq. (1) predictions per second on one core, the
+# optimum's gap to the exhaustive grid, and the held-out calibration error
+# of the cost model on this machine's cores (local-cpu, second core slowed
+# 2x) from `gpudse calibrate-machine`: median/p90 APE, Spearman rho,
+# Kendall tau-b, regret. Run from the repository root after `make`.
+set -e
+export GPUDSE_DATA="${GPUDSE_DATA:-$(pwd)/templates}"
+if [ ! -x build/tests/bench_costmodel ]; then
+    make --no-print-directory build/tests/bench_costmodel >/dev/null 2>&1 || \
+    cc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Ipipeline -Ianalysis -Ireport \
+       $(pkg-config --cflags gsl libxml-2.0 cairo pangocairo libcjson) \
+       -o build/tests/bench_costmodel tests/bench_costmodel.c build/libgpudse.a \
+       $(pkg-config --libs gsl libxml-2.0 cairo pangocairo libcjson libcurl libcrypto) -lm
+fi
+taskset -c 0 build/tests/bench_costmodel 2>/dev/null || build/tests/bench_costmodel
+echo "local-cpu calibration (MEASURED(cpu) timings; load average: $(cut -d' ' -f1-3 /proc/loadavg))"
+./gpudse calibrate-machine --slowdown 1,2 --repeats 7 | sed 's/^/  /'

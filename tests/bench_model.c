@@ -1,0 +1,138 @@
+/* bench_model: figures for `make bench` (never pass/fail) — embedded-model
+ * evaluations per second on one core, and per reference kernel the IPC
+ * error of the built-in descriptor (uncalibrated), of a descriptor from the
+ * kernel's baseline log alone, and held out of a calibration (leave-one-out
+ * over the kernel's reference runs). Usage: bench_model REF.csv LOGDIR
+ * (LOGDIR holds the gunzipped KERNEL-baseline.log files). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "calib_metrics.h"
+#include "calibrate.h"
+#include "fromlog.h"
+#include "model.h"
+#include "space.h"
+#include "workload.h"
+
+static const char *const kernels[] = {
+    "vecadd", "sgemm", "reduction", "dct8x8", "histogram", "transpose", "sfu"
+};
+#define NK (sizeof kernels / sizeof kernels[0])
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+/* Evaluations per second over the whole space, every reference kernel. */
+static void speed(void)
+{
+    space_def s;
+    space_def_full(&s);
+    uint64_t size = space_size(&s);
+    double sink = 0, t0 = now();
+    long n = 0;
+    for (int rep = 0; rep < 3; rep++)
+        for (size_t k = 0; k < NK; k++) {
+            wl_workload w;
+            gd_err e;
+            if (wl_load_builtin(kernels[k], &w, &e))
+                continue;
+            for (uint64_t i = 0; i < size; i++, n++) {
+                gpu_config c = space_at(&s, i);
+                model_out o;
+                if (model_eval(&w, &c, &o, NULL) == 0)
+                    sink += o.ipc;
+            }
+        }
+    double dt = now() - t0;
+    printf("model %s: %.0f evaluations/s on one core (%ld evaluations: 7 "
+           "reference kernels x 15,552 configs x 3; checksum %.6g)\n\n",
+           model_version(), n / dt, n, sink);
+}
+
+static void row(const char *kernel, const char *what, const cal_row *rows,
+                size_t n, const double *pred)
+{
+    double *ref = malloc(n * sizeof *ref), *p = malloc(n * sizeof *p);
+    size_t m = 0;
+    for (size_t i = 0; ref && p && i < n; i++)
+        if (isfinite(pred[i])) {
+            ref[m] = rows[i].ipc;
+            p[m++] = pred[i];
+        }
+    cm_metrics cm;
+    if (m && cm_compute(ref, p, m, &cm) == 0)
+        printf("%-10s %-14s %3zu %6.1f%% %6.1f%% %6.3f %6.3f %6.3f %6.1f%% "
+               "%4zu %6.1f%% %6.1f%% %6.1f%%\n", kernel, what, cm.n,
+               100 * cm.mape, 100 * cm.agg_err, cm.pearson_r,
+               cm.spearman_rho, cm.kendall_tau, 100 * cm.nrmse,
+               cm.n_under_10, 100 * cm.max_ape, 100 * cm.median_ape,
+               100 * cm.p90_ape);
+    free(ref);
+    free(p);
+}
+
+static void table(const char *ref_csv, const char *logdir)
+{
+    printf("IPC error against %s (modelled vs measured GPGPU-Sim 4.0)\n",
+           ref_csv);
+    printf("%-10s %-14s %3s %7s %7s %6s %6s %6s %7s %4s %7s %7s %7s\n",
+           "kernel", "descriptor", "n", "MAPE", "agg", "r", "rho", "tau",
+           "NRMSE", "<10%", "max", "median", "p90");
+    cal_opts o;
+    cal_opts_default(&o);
+    for (size_t k = 0; k < NK; k++) {
+        cal_row *rows = NULL;
+        size_t n = 0;
+        gd_err e = {0, ""};
+        wl_workload w, fl;
+        if (wl_load_builtin(kernels[k], &w, &e)
+            || cal_read_csv(ref_csv, kernels[k], 1, &rows, &n, &e)) {
+            printf("%-10s %s\n", kernels[k], e.msg);
+            continue;
+        }
+        double *pred = malloc(n * sizeof *pred);
+        cal_predict(&w, rows, n, pred);
+        row(kernels[k], "built-in", rows, n, pred);
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s-baseline.log", logdir,
+                 kernels[k]);
+        if (fl_from_file(path, kernels[k], NULL, &fl, NULL, &e) == GD_OK) {
+            cal_predict(&fl, rows, n, pred);
+            row(kernels[k], "from-log", rows, n, pred);
+            if (cal_heldout(&fl, rows, n, (int)n, &o, pred, &e) == GD_OK)
+                row(kernels[k], "from-log+LOO", rows, n, pred);
+        } else {
+            printf("%-10s from-log: %s\n", kernels[k], e.msg);
+        }
+        if (cal_heldout(&w, rows, n, (int)n, &o, pred, &e) == GD_OK)
+            row(kernels[k], "built-in+LOO", rows, n, pred);
+        else
+            printf("%-10s calibrate: %s\n", kernels[k], e.msg);
+        free(pred);
+        free(rows);
+    }
+    printf("(built-in: templates/workloads, uncalibrated; from-log: gpudse "
+           "workload from-log of the baseline log alone, no --mix; +LOO: "
+           "each row predicted by a calibration on the other %s rows of "
+           "its kernel)\n", "25");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: bench_model REF.csv LOGDIR\n");
+        return 2;
+    }
+    speed();
+    double t0 = now();
+    table(argv[1], argv[2]);
+    printf("calibration table computed in %.1f s\n", now() - t0);
+    return 0;
+}

@@ -1,0 +1,440 @@
+/* test_backends: external jobs end to end through eng_run — the GPGPU-Sim
+ * backend driving tests/fakesim/fakesim.sh (a real log replayed, a crash, a
+ * hang, a deadlock, garbage, exit 1: each in its class, the campaign
+ * completes), kill -9 mid-campaign then resume (every key once), and the
+ * command backend (placeholders, templated files, regex metrics). */
+#include "testutil.h"
+#include <limits.h>
+#include <stdarg.h>
+#include <signal.h>
+#include <dirent.h>
+#include <sys/wait.h>
+#include "campaign.h"
+#include "engine.h"
+#include "store.h"
+
+/* Per-process scratch folder: concurrent runs of this suite never meet. */
+static char T[256];
+
+/* T + suffix, from a small rotating pool (several live in one call). */
+static const char *tp(const char *suffix)
+{
+    static char pool[8][512];
+    static int next;
+    char *b = pool[next++ % 8];
+    snprintf(b, 512, "%s%s", T, suffix);
+    return b;
+}
+
+/* system() with printf-style formatting; returns the exit status. */
+static int shf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int shf(const char *fmt, ...)
+{
+    char cmd[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    return WEXITSTATUS(system(cmd));
+}
+
+static char root[PATH_MAX];
+
+static void write_modes_campaign(const char *path, const char *name,
+                                 const char *const *modes, int nmodes,
+                                 int retries)
+{
+    char text[8192];
+    int off = snprintf(text, sizeof text,
+        "<campaign name=\"%s\" seed=\"1\">\n"
+        "  <simulator backend=\"gpgpusim\" root=\"%s/%s\"/>\n"
+        "  <workloads>\n", name, root, T);
+    for (int i = 0; i < nmodes; i++)
+        off += snprintf(text + off, sizeof text - (size_t)off,
+            "    <workload name=\"%s\"><command>%s/tests/fakesim/fakesim.sh "
+            "%s %s/tests/data/gpgpusim/vecadd-baseline.log.gz</command>"
+            "<env name=\"FAKESIM_POWER_W\" value=\"110.31\"/></workload>\n",
+            modes[i], root, modes[i], root);
+    snprintf(text + off, sizeof text - (size_t)off,
+        "  </workloads>\n"
+        "  <space><knob name=\"n_clusters\" values=\"15 30\"/></space>\n"
+        "  <objectives><maximize metric=\"ipc\"/></objectives>\n"
+        "  <search strategy=\"exhaustive\" budget=\"2\"/>\n"
+        "  <execution jobs=\"4\" timeout=\"1.5\" retries=\"%d\" grace=\"0.3\" "
+        "backoff=\"0.05\"/>\n"
+        "  <report formats=\"svg\"/>\n"
+        "</campaign>\n", retries);
+    tu_write(path, text);
+}
+
+static void write_gpgpusim_campaign(const char *path, const char *name)
+{
+    static const char *const modes[] = {"replay", "crash", "hang",
+                                        "deadlock", "garbage", "exit1"};
+    write_modes_campaign(path, name, modes, 6, 1);
+}
+
+static int run(const char *camp, const char *dir, gd_err *err,
+               void (*cb)(const store_record *, void *), void *arg)
+{
+    eng_opts o;
+    memset(&o, 0, sizeof o);
+    o.campaign_path = camp;
+    o.outdir = dir;
+    o.quiet = 1;
+    o.on_result = cb;
+    o.cb_arg = arg;
+    memset(err, 0, sizeof *err);
+    return eng_run(&o, NULL, 0, err);
+}
+
+static store_record *load(const char *dir, size_t *n)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/results.jsonl", dir);
+    store_record *r;
+    gd_err err;
+    ck_assert_msg(store_load_all(path, &r, n, &err) == 0, "%s", err.msg);
+    for (size_t i = 0; i < *n; i++)
+        for (size_t j = i + 1; j < *n; j++)
+            ck_assert_msg(strcmp(r[i].key, r[j].key) != 0, "key twice");
+    return r;
+}
+
+static const store_record *find(const store_record *r, size_t n,
+                                const char *wl, int clusters)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(r[i].workload, wl) && r[i].cfg.n_clusters == clusters)
+            return &r[i];
+    ck_abort_msg("no record for %s at %d clusters", wl, clusters);
+    return NULL;
+}
+
+START_TEST(gpgpusim_failures_land_in_their_classes)
+{
+    write_gpgpusim_campaign(tp("/gs.xml"), "gs");
+    shf("rm -rf %s/gs-run", T);
+    gd_err err;
+    int rc = run(tp("/gs.xml"), tp("/gs-run"), &err, NULL, NULL);
+    ck_assert_msg(rc == GD_EJOBS, "rc %d: %s", rc, err.msg);
+    size_t n;
+    store_record *r = load(tp("/gs-run"), &n);
+    ck_assert_uint_eq(n, 12);
+    for (int c = 15; c <= 30; c += 15) {
+        const store_record *ok = find(r, n, "replay", c);
+        ck_assert_msg(ok->status == ST_OK, "replay: %s", ok->reason);
+        double ipc, pw;
+        ck_assert(met_get(&ok->metrics, "ipc", &ipc) == 0);
+        ck_assert_double_eq_tol(ipc, 280.4393, 1e-9);
+        ck_assert(met_get(&ok->metrics, "power_w", &pw) == 0);
+        ck_assert_double_eq_tol(pw, 110.31, 1e-9);
+        ck_assert_str_eq(ok->fidelity, "measured");
+        ck_assert_int_eq(find(r, n, "crash", c)->status, ST_CRASHED);
+        ck_assert_int_eq(find(r, n, "hang", c)->status, ST_TIMEOUT);
+        ck_assert_int_eq(find(r, n, "deadlock", c)->status, ST_DEADLOCK);
+        ck_assert_int_eq(find(r, n, "garbage", c)->status, ST_BAD_OUTPUT);
+        ck_assert_int_eq(find(r, n, "exit1", c)->status, ST_FAILED);
+    }
+    free(r);
+    /* the job directory holds the rewritten config and the capped logs */
+    ck_assert_int_eq(shf("ls %s/gs-run/jobs/*/gpgpusim.config >/dev/null && "
+        "grep -q '^-gpgpu_n_clusters 30' %s/gs-run/jobs/*/gpgpusim.config",
+        T, T), 0);
+    /* a timed-out job was retried once: its first attempt's log is kept */
+    ck_assert_int_eq(shf("ls %s/gs-run/jobs/*/attempt1.stdout.log "
+                         ">/dev/null 2>&1", T), 0);
+}
+END_TEST
+
+static void kill_after(const store_record *r, void *arg)
+{
+    (void)r;
+    int *left = arg;
+    if (--*left == 0)
+        raise(SIGKILL);
+}
+
+START_TEST(kill9_mid_campaign_then_resume)
+{
+    write_gpgpusim_campaign(tp("/k9.xml"), "k9");
+    shf("rm -rf %s/k9-run", T);
+    for (int at = 2; at <= 7; at += 5) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            gd_err e;
+            int left = at;
+            run(tp("/k9.xml"), tp("/k9-run"), &e, kill_after, &left);
+            _exit(99);
+        }
+        int st;
+        waitpid(pid, &st, 0);
+        ck_assert_msg(WIFSIGNALED(st), "child not killed at %d", at);
+        size_t n;
+        free(load(tp("/k9-run"), &n));
+        ck_assert_uint_ge(n, (size_t)at);
+    }
+    gd_err err;
+    int rc = run(tp("/k9.xml"), tp("/k9-run"), &err, NULL, NULL);
+    ck_assert_msg(rc == GD_EJOBS, "rc %d: %s", rc, err.msg);
+    size_t n;
+    free(load(tp("/k9-run"), &n));
+    ck_assert_uint_eq(n, 12);
+}
+END_TEST
+
+/* stdout of a command, into buf */
+static void capture(const char *cmd, char *buf, size_t n)
+{
+    FILE *p = popen(cmd, "r");
+    ck_assert(p != NULL);
+    size_t got = fread(buf, 1, n - 1, p);
+    buf[got] = '\0';
+    pclose(p);
+}
+
+/* Processes whose working directory lies under dir (a job's leftovers). */
+static int procs_in(const char *dir)
+{
+    char abs[PATH_MAX];
+    if (!realpath(dir, abs))
+        return 0;
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    int n = 0;
+    while (d && (e = readdir(d))) {
+        char link[64], cwd[PATH_MAX];
+        snprintf(link, sizeof link, "/proc/%s/cwd", e->d_name);
+        ssize_t k = readlink(link, cwd, sizeof cwd - 1);
+        if (k <= 0)
+            continue;
+        cwd[k] = '\0';
+        n += strncmp(cwd, abs, strlen(abs)) == 0;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+START_TEST(sigint_stops_and_stays_resumable)
+{
+    static const char *const modes[] = {"replay", "hang"};
+    write_modes_campaign(tp("/int.xml"), "int", modes, 2, 0);
+    shf("rm -rf %s/int-run", T);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execl(tu_bin(), "gpudse", "run", tp("/int.xml"), "-o", tp("/int-run"),
+              "-q", (char *)NULL);
+        _exit(127);
+    }
+    usleep(700000);  /* the replays finish, the hangs are running */
+    char out[4096];
+    char st_cmd[512];
+    snprintf(st_cmd, sizeof st_cmd, "%s status %s/int-run", tu_bin(), T);
+    capture(st_cmd, out, sizeof out);
+    ck_assert_msg(strstr(out, "running") && !strstr(out, "not running"),
+                  "%s", out);
+    kill(pid, SIGINT);
+    int st;
+    waitpid(pid, &st, 0);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 3, "status %d", st);
+    capture(st_cmd, out, sizeof out);
+    ck_assert_msg(strstr(out, "not running") && strstr(out, "2 of 4"), "%s",
+                  out);
+    /* no hanging job survived the stop */
+    int left = procs_in(tp("/int-run"));
+    ck_assert_msg(left == 0, "%d processes left in the run directory", left);
+    gd_err err;
+    ck_assert_int_eq(run(tp("/int.xml"), tp("/int-run"), &err, NULL, NULL),
+                     GD_EJOBS);
+    size_t n;
+    free(load(tp("/int-run"), &n));
+    ck_assert_uint_eq(n, 4);
+}
+END_TEST
+
+START_TEST(command_backend)
+{
+    tu_write(tp("/sim.sh"),
+             "#!/bin/sh\n"
+             "# args: clusters scheduler workload; reads sim.cfg\n"
+             ". ./sim.cfg\n"
+             "case \"$3\" in\n"
+             "  nostats) echo 'no numbers here' ;;\n"
+             "  weird) echo 'IPC = 1.2.3'; echo 'cycles = 7' ;;\n"
+             "  *) echo \"IPC = $(($1 * 10))\"; echo \"cycles = $CYCLES\"; "
+             "echo \"sched=$2 dir=$JOBDIR\" ;;\n"
+             "esac\n");
+    shf("chmod +x %s/sim.sh", T);
+    tu_write(tp("/sim.cfg.in"), "CYCLES={l2_sets}000\nJOBDIR={job_dir}\n");
+    tu_write(tp("/cmd.xml"),
+             "<campaign name=\"cmd\" seed=\"1\">\n"
+             "  <simulator backend=\"command\">\n"
+             "    <command>{campaign_dir}/sim.sh {n_clusters} {scheduler} "
+             "{workload}</command>\n"
+             "    <file name=\"sim.cfg\" template=\"sim.cfg.in\"/>\n"
+             "    <metric name=\"ipc\" regex=\"IPC\\s*=\\s*([0-9.]+)\"/>\n"
+             "    <metric name=\"cycles\" regex=\"cycles\\s*=\\s*([0-9]+)\"/>\n"
+             "  </simulator>\n"
+             "  <workloads><workload name=\"app\"/><workload name=\"nostats\"/>"
+             "<workload name=\"weird\"/></workloads>\n"
+             "  <space><knob name=\"n_clusters\" values=\"8 60\"/></space>\n"
+             "  <objectives><maximize metric=\"ipc\"/><minimize "
+             "metric=\"cycles\"/></objectives>\n"
+             "  <search strategy=\"exhaustive\" budget=\"2\"/>\n"
+             "  <execution jobs=\"2\" timeout=\"10\"/>\n"
+             "  <report formats=\"svg\"/>\n"
+             "</campaign>\n");
+    shf("rm -rf %s/cmd-run", T);
+    gd_err err;
+    int rc = run(tp("/cmd.xml"), tp("/cmd-run"), &err, NULL, NULL);
+    ck_assert_msg(rc == GD_EJOBS, "rc %d: %s", rc, err.msg);
+    size_t n;
+    store_record *r = load(tp("/cmd-run"), &n);
+    ck_assert_uint_eq(n, 6);
+    double v;
+    const store_record *a = find(r, n, "app", 60);
+    ck_assert_msg(a->status == ST_OK, "%s", a->reason);
+    ck_assert(met_get(&a->metrics, "ipc", &v) == 0);
+    ck_assert_double_eq(v, 600);
+    ck_assert(met_get(&a->metrics, "cycles", &v) == 0);
+    ck_assert_double_eq(v, 64000);
+    ck_assert_int_eq(find(r, n, "nostats", 8)->status, ST_NO_STATS);
+    ck_assert_int_eq(find(r, n, "weird", 8)->status, ST_BAD_OUTPUT);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "grep -q 'sched=gto dir=%s/%s/cmd-run/jobs/%s'"
+             " %s/cmd-run/jobs/%s/stdout.log", root, T, a->key, T, a->key);
+    ck_assert_int_eq(WEXITSTATUS(system(cmd)), 0);
+    free(r);
+}
+END_TEST
+
+START_TEST(multi_fidelity_verifies_predicted_front)
+{
+    tu_write(tp("/mf.sh"),
+             "#!/bin/sh\n"
+             "# a stand-in expensive simulator: IPC grows with clusters\n"
+             "echo \"IPC = $(($1 * 7 + $2))\"\n"
+             "echo \"area = $(($1 * 10 + $2 * 3))\"\n");
+    shf("chmod +x %s/mf.sh", T);
+    tu_write(tp("/mf.xml"),
+             "<campaign name=\"mf\" seed=\"3\">\n"
+             "  <simulator backend=\"analytic\"/>\n"
+             "  <verify backend=\"command\" top=\"3\">\n"
+             "    <command>{campaign_dir}/mf.sh {n_clusters} {n_mem}</command>\n"
+             "    <metric name=\"ipc\" regex=\"IPC = ([0-9]+)\"/>\n"
+             "    <metric name=\"area_mm2\" regex=\"area = ([0-9]+)\"/>\n"
+             "  </verify>\n"
+             "  <workloads><workload name=\"vecadd\"/><workload name=\"sgemm\"/>"
+             "</workloads>\n"
+             "  <space><knob name=\"n_clusters\" values=\"8 15 30 60\"/>"
+             "<knob name=\"n_mem\" values=\"4 6 8 12\"/></space>\n"
+             "  <objectives><maximize metric=\"ipc\"/><minimize "
+             "metric=\"area_mm2\"/></objectives>\n"
+             "  <search strategy=\"exhaustive\" budget=\"16\"/>\n"
+             "  <execution jobs=\"2\" timeout=\"10\"/>\n"
+             "  <report formats=\"svg\"/>\n"
+             "</campaign>\n");
+    gd_err err;
+    int rc = run(tp("/mf.xml"), tp("/mf-run"), &err, NULL, NULL);
+    ck_assert_msg(rc == GD_OK, "rc %d: %s", rc, err.msg);
+    size_t n;
+    store_record *r = load(tp("/mf-run"), &n);
+    size_t modelled = 0, measured = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!strcmp(r[i].backend, "analytic")) {
+            modelled++;
+            ck_assert_str_eq(r[i].fidelity, "modelled");
+            continue;
+        }
+        measured++;
+        ck_assert_str_eq(r[i].backend, "command");
+        ck_assert_str_eq(r[i].fidelity, "measured");
+        ck_assert_int_eq(r[i].status, ST_OK);
+        double ipc;
+        ck_assert(met_get(&r[i].metrics, "ipc", &ipc) == 0);
+        ck_assert_double_eq(ipc, r[i].cfg.n_clusters * 7 + r[i].cfg.n_mem);
+    }
+    ck_assert_uint_eq(modelled, 32);
+    ck_assert_uint_eq(measured, 6);  /* top 3 of each workload's front */
+    free(r);
+    /* a second run finds everything, the verification included */
+    rc = run(tp("/mf.xml"), tp("/mf-run"), &err, NULL, NULL);
+    ck_assert_int_eq(rc, GD_OK);
+    free(load(tp("/mf-run"), &n));
+    ck_assert_uint_eq(n, 38);
+}
+END_TEST
+
+START_TEST(bad_external_campaigns)
+{
+    camp_campaign c;
+    gd_err err;
+    tu_write(tp("/bad1.xml"),
+             "<campaign name=\"b\">\n"
+             "  <simulator backend=\"command\">\n"
+             "    <command>run {n_clustrs}</command>\n"
+             "    <metric name=\"ipc\" regex=\"IPC=([0-9]+)\"/>\n"
+             "  </simulator>\n"
+             "  <workloads><workload name=\"a\"/></workloads>\n"
+             "  <objectives><maximize metric=\"ipc\"/></objectives>\n"
+             "  <search strategy=\"random\" budget=\"2\"/>\n"
+             "</campaign>\n");
+    ck_assert_int_eq(camp_load(tp("/bad1.xml"), &c, &err), GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "bad1.xml:3: command: unknown placeholder "
+                         "{n_clustrs}"), "%s", err.msg);
+    tu_write(tp("/bad2.xml"),
+             "<campaign name=\"b\">\n"
+             "  <simulator backend=\"command\">\n"
+             "    <command>run</command>\n"
+             "    <metric name=\"ipc\" regex=\"IPC=[0-9]+\"/>\n"
+             "  </simulator>\n"
+             "  <workloads><workload name=\"a\"/></workloads>\n"
+             "  <objectives><maximize metric=\"ipc\"/></objectives>\n"
+             "  <search strategy=\"random\" budget=\"2\"/>\n"
+             "</campaign>\n");
+    ck_assert_int_eq(camp_load(tp("/bad2.xml"), &c, &err), GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "bad2.xml:4: regex of metric ipc has no "
+                         "capture group"), "%s", err.msg);
+    tu_write(tp("/bad3.xml"),
+             "<campaign name=\"b\">\n"
+             "  <simulator backend=\"command\">\n"
+             "    <command>run</command>\n"
+             "    <metric name=\"ipc\" regex=\"IPC=([0-9]+)\"/>\n"
+             "  </simulator>\n"
+             "  <workloads><workload name=\"a\"/></workloads>\n"
+             "  <objectives><minimize metric=\"area_mm2\"/></objectives>\n"
+             "  <search strategy=\"random\" budget=\"2\"/>\n"
+             "</campaign>\n");
+    ck_assert_int_eq(camp_load(tp("/bad3.xml"), &c, &err), GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "bad3.xml:7: objective on unknown metric"),
+                  "%s", err.msg);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("backends");
+    TCase *t = tcase_create("backends");
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, gpgpusim_failures_land_in_their_classes);
+    tcase_add_test(t, kill9_mid_campaign_then_resume);
+    tcase_add_test(t, command_backend);
+    tcase_add_test(t, sigint_stops_and_stays_resumable);
+    tcase_add_test(t, bad_external_campaigns);
+    tcase_add_test(t, multi_fidelity_verifies_predicted_front);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    snprintf(T, sizeof T, "tests/tmp/backends-%ld", (long)getpid());
+    shf("rm -rf %s; mkdir -p %s", T, T);
+    if (!getcwd(root, sizeof root))
+        return 1;
+    int rc = tu_run_suite(suite());
+    if (rc == 0)
+        shf("rm -rf %s", T);  /* keep the evidence only when it failed */
+    return rc;
+}

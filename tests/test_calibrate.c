@@ -1,0 +1,292 @@
+/* test_calibrate: the error-metrics module against hand-computed values,
+ * the reference-CSV reader, recovery of known free parameters from
+ * synthetic (model-generated) data, held-out error, `gpudse calibrate` and
+ * `gpudse sim` argument handling. */
+#include "testutil.h"
+
+#include <math.h>
+#include <sys/stat.h>
+
+#include "calib_metrics.h"
+#include "calibrate.h"
+#include "model.h"
+#include "simcmd.h"
+#include "space.h"
+#include "workload.h"
+
+#define TMP "tests/tmp/calibrate"
+#define REF_CSV "tests/data/reference_results.csv"
+
+static void tmpdir(void)
+{
+    mkdir("tests/tmp", 0755);
+    mkdir(TMP, 0755);
+}
+
+static void load(const char *name, wl_workload *w)
+{
+    gd_err e = {0, ""};
+    ck_assert_msg(wl_load_builtin(name, w, &e) == GD_OK, "%s", e.msg);
+}
+
+#define CLOSE(a, b, tol) \
+    ck_assert_msg(fabs((a) - (b)) <= (tol), "%s = %.9g, want %.9g", #a, \
+                  (double)(a), (double)(b))
+
+START_TEST(metrics_hand_computed)
+{
+    /* APE = 0.05, 0.2, 0, 0.25 (see calib_metrics.h for definitions). */
+    const double ref[] = {1, 2, 3, 4}, pred[] = {1.05, 2.4, 3, 3};
+    cm_metrics m;
+    ck_assert_int_eq(cm_compute(ref, pred, 4, &m), 0);
+    ck_assert_int_eq((int)m.n, 4);
+    CLOSE(m.mape, 0.125, 1e-12);
+    CLOSE(m.median_ape, 0.125, 1e-12);
+    CLOSE(m.p90_ape, 0.235, 1e-12);         /* 0.2 + 0.7 x (0.25 - 0.2) */
+    CLOSE(m.max_ape, 0.25, 1e-12);
+    CLOSE(m.agg_err, 1.45 / 10, 1e-12);
+    ck_assert_int_eq((int)m.n_under_10, 2);
+    CLOSE(m.nrmse, sqrt(1.1625 / 4) / 2.5, 1e-12);
+    /* ranks of pred 1 2 3.5 3.5: rho = 4.5 / sqrt(4.5 x 5). */
+    CLOSE(m.spearman_rho, 4.5 / sqrt(22.5), 1e-12);
+    /* 5 concordant pairs, 1 tied in pred, 6 pairs: 5 / sqrt(5 x 6). */
+    CLOSE(m.kendall_tau, 5 / sqrt(30.0), 1e-12);
+    /* Pearson by its definition. */
+    double mp = (1.05 + 2.4 + 3 + 3) / 4, sxy = 0, sxx = 0, syy = 0;
+    for (int i = 0; i < 4; i++) {
+        sxy += (pred[i] - mp) * (ref[i] - 2.5);
+        sxx += (pred[i] - mp) * (pred[i] - mp);
+        syy += (ref[i] - 2.5) * (ref[i] - 2.5);
+    }
+    CLOSE(m.pearson_r, sxy / sqrt(sxx * syy), 1e-12);
+    /* Perfect and reversed predictions. */
+    const double rev[] = {4, 3, 2, 1};
+    ck_assert_int_eq(cm_compute(ref, ref, 4, &m), 0);
+    CLOSE(m.mape, 0, 0);
+    CLOSE(m.pearson_r, 1, 1e-12);
+    CLOSE(m.spearman_rho, 1, 1e-12);
+    CLOSE(m.kendall_tau, 1, 1e-12);
+    ck_assert_int_eq((int)m.n_under_10, 4);
+    CLOSE(cm_spearman(ref, rev, 4), -1, 1e-12);
+    CLOSE(cm_kendall_tau_b(ref, rev, 4), -1, 1e-12);
+    /* Odd n: the median is the middle value. */
+    const double r3[] = {10, 10, 10}, p3[] = {11, 13, 10};
+    ck_assert_int_eq(cm_compute(r3, p3, 3, &m), 0);
+    CLOSE(m.median_ape, 0.1, 1e-12);
+    CLOSE(m.pearson_r, 0, 0);               /* constant reference */
+    /* Bad input. */
+    const double bad[] = {1, NAN};
+    ck_assert_int_eq(cm_compute(ref, pred, 0, &m), -1);
+    ck_assert_int_eq(cm_compute(bad, bad, 2, &m), -1);
+    char line[512];
+    cm_format(&m, line, sizeof line);
+    ck_assert(strstr(line, "MAPE") != NULL);
+}
+END_TEST
+
+START_TEST(csv_reader)
+{
+    cal_row *rows = NULL;
+    size_t n = 0;
+    gd_err e = {0, ""};
+    ck_assert_int_eq(cal_read_csv(REF_CSV, "sgemm", 1, &rows, &n, &e),
+                     GD_OK);
+    ck_assert_int_eq((int)n, 26);
+    ck_assert_str_eq(rows[0].design, "baseline");
+    CLOSE(rows[0].ipc, 422.0989, 1e-9);
+    ck_assert_int_eq(rows[0].line, 4);      /* the header is line 1 */
+    free(rows);
+    tmpdir();
+    /* A configs CSV may name only some knobs; the rest stay baseline. */
+    tu_write(TMP "/cfg.csv", "l1_sets,scheduler\n64,lrr\n16,gto\n");
+    ck_assert_int_eq(cal_read_csv(TMP "/cfg.csv", NULL, 0, &rows, &n, &e),
+                     GD_OK);
+    ck_assert_int_eq((int)n, 2);
+    ck_assert_int_eq(rows[0].c.l1_sets, 64);
+    ck_assert_int_eq(rows[0].c.scheduler, SCHED_LRR);
+    ck_assert_int_eq(rows[0].c.n_clusters, 15);
+    ck_assert(isnan(rows[0].ipc));
+    free(rows);
+    /* Errors name FILE:LINE. */
+    tu_write(TMP "/bad.csv", "n_clusters,ipc\n15,300\n17,200\n");
+    ck_assert_int_eq(cal_read_csv(TMP "/bad.csv", NULL, 1, &rows, &n, &e),
+                     GD_EINPUT);
+    ck_assert_msg(strstr(e.msg, TMP "/bad.csv:3:") == e.msg, "%s", e.msg);
+    tu_write(TMP "/noipc.csv", "n_clusters\n15\n");
+    ck_assert_int_eq(cal_read_csv(TMP "/noipc.csv", NULL, 1, &rows, &n, &e),
+                     GD_EINPUT);
+    ck_assert_msg(strstr(e.msg, "ipc") != NULL, "%s", e.msg);
+    tu_write(TMP "/noknob.csv", "a,b\n1,2\n");
+    ck_assert_int_eq(cal_read_csv(TMP "/noknob.csv", NULL, 0, &rows, &n, &e),
+                     GD_EINPUT);
+    tu_write(TMP "/fields.csv", "n_clusters,ipc\n15\n");
+    ck_assert_int_eq(cal_read_csv(TMP "/fields.csv", NULL, 1, &rows, &n, &e),
+                     GD_EINPUT);
+    ck_assert_msg(strstr(e.msg, ":2:") != NULL, "%s", e.msg);
+}
+END_TEST
+
+/* Synthetic data: the model itself at known parameters, at every
+ * reference config of sgemm (26 configs). */
+static size_t synth_rows(const wl_workload *truth, cal_row **out)
+{
+    cal_row *rows = NULL;
+    size_t n = 0;
+    gd_err e = {0, ""};
+    ck_assert_int_eq(cal_read_csv(REF_CSV, "sgemm", 1, &rows, &n, &e),
+                     GD_OK);
+    for (size_t i = 0; i < n; i++) {
+        model_out o;
+        ck_assert_int_eq(model_eval(truth, &rows[i].c, &o, &e), 0);
+        rows[i].ipc = o.ipc;
+    }
+    *out = rows;
+    return n;
+}
+
+START_TEST(recovers_known_parameters)
+{
+    wl_workload truth, start;
+    load("sgemm", &truth);
+    truth.k[0].ilp = 1.6;
+    truth.k[0].mem_waits = 3.0;
+    truth.k[0].l1_reuse = 0.3;
+    cal_row *rows;
+    size_t n = synth_rows(&truth, &rows);
+    start = truth;
+    start.k[0].ilp = 3.0;
+    start.k[0].mem_waits = 1.0;
+    start.k[0].l1_reuse = 0.6;
+    cal_opts o;
+    cal_opts_default(&o);
+    o.prior = 0;
+    gd_err e = {0, ""};
+    ck_assert_int_eq(cal_parse_params("ilp,mem_waits,l1_reuse", &o.params,
+                                      &e), GD_OK);
+    double cost = -1;
+    ck_assert_int_eq(cal_fit(&start, rows, n, &o, &cost, &e), GD_OK);
+    printf("recovered ilp %.4f (1.6) mem_waits %.4f (3.0) l1_reuse %.4f "
+           "(0.3), cost %.3g\n", start.k[0].ilp, start.k[0].mem_waits,
+           start.k[0].l1_reuse, cost);
+    CLOSE(start.k[0].ilp, 1.6, 0.016);
+    CLOSE(start.k[0].mem_waits, 3.0, 0.03);
+    CLOSE(start.k[0].l1_reuse, 0.3, 0.003);
+    ck_assert(cost < 1e-8);
+    /* Held-out predictions of noiseless data are near exact. */
+    double *pred = malloc(n * sizeof *pred), *ref = malloc(n * sizeof *ref);
+    start.k[0].ilp = 3.0;
+    start.k[0].mem_waits = 1.0;
+    start.k[0].l1_reuse = 0.6;
+    ck_assert_int_eq(cal_heldout(&start, rows, n, 5, &o, pred, &e), GD_OK);
+    for (size_t i = 0; i < n; i++)
+        ref[i] = rows[i].ipc;
+    cm_metrics m;
+    ck_assert_int_eq(cm_compute(ref, pred, n, &m), 0);
+    ck_assert_msg(m.mape < 0.01, "held-out MAPE %.4f", m.mape);
+    free(pred);
+    free(ref);
+    free(rows);
+}
+END_TEST
+
+START_TEST(fit_improves_real_data)
+{
+    /* On the real sgemm rows the fit cannot be worse than the start. */
+    wl_workload w;
+    load("sgemm", &w);
+    cal_row *rows = NULL;
+    size_t n = 0;
+    gd_err e = {0, ""};
+    ck_assert_int_eq(cal_read_csv(REF_CSV, "sgemm", 1, &rows, &n, &e),
+                     GD_OK);
+    double before = 0, after = 0, *p = malloc(n * sizeof *p);
+    cal_predict(&w, rows, n, p);
+    for (size_t i = 0; i < n; i++)
+        before += pow(log(p[i] / rows[i].ipc), 2);
+    cal_opts o;
+    cal_opts_default(&o);
+    ck_assert_int_eq(cal_fit(&w, rows, n, &o, &after, &e), GD_OK);
+    ck_assert_msg(after <= before, "%g > %g", after, before);
+    /* Every fitted value stays in the descriptor's ranges. */
+    ck_assert(w.k[0].ilp >= 1 && w.k[0].ilp <= 16);
+    ck_assert(w.k[0].l1_reuse >= 0 && w.k[0].l1_reuse <= 1);
+    ck_assert(w.k[0].mem_eff >= 0.05 && w.k[0].mem_eff <= 1);
+    free(p);
+    free(rows);
+}
+END_TEST
+
+START_TEST(cli_calibrate)
+{
+    tmpdir();
+    unlink(TMP "/out.xml");
+    char *argv[] = {"-w", "templates/workloads/sfu.xml", "-r", REF_CSV, "-o",
+                    TMP "/out.xml", "--folds", "5", "--params",
+                    "ilp,mem_waits", NULL};
+    ck_assert_int_eq(cmd_calibrate(10, argv), 0);
+    wl_workload w;
+    gd_err e = {0, ""};
+    ck_assert_msg(wl_load_file(TMP "/out.xml", &w, &e) == GD_OK, "%s",
+                  e.msg);
+    ck_assert_str_eq(w.name, "sfu");
+    /* Bad input: exit 2, nothing written. */
+    unlink(TMP "/bad.xml");
+    char *a1[] = {"-w", "sfu", "-r", REF_CSV, "-o", TMP "/bad.xml",
+                  "--params", "ilp,speed", NULL};
+    ck_assert_int_eq(cmd_calibrate(8, a1), GD_EINPUT);
+    char *a2[] = {"-w", "sfu", "-r", REF_CSV, "-o", TMP "/bad.xml",
+                  "--kernel", "nosuch", NULL};
+    ck_assert_int_eq(cmd_calibrate(8, a2), GD_EINPUT);
+    char *a3[] = {"-w", "sfu", "-r", REF_CSV, NULL};
+    ck_assert_int_eq(cmd_calibrate(4, a3), GD_EINPUT);
+    char *a4[] = {"-w", "sfu", "-r", TMP "/absent.csv", "-o",
+                  TMP "/bad.xml", NULL};
+    ck_assert_int_eq(cmd_calibrate(6, a4), GD_EINPUT);
+    ck_assert(access(TMP "/bad.xml", F_OK) != 0);
+}
+END_TEST
+
+START_TEST(sim_config_parsing)
+{
+    gpu_config c;
+    gd_err e = {0, ""};
+    ck_assert_int_eq(sim_parse_config("n_clusters=30,l1_sets=64,"
+                                      "scheduler=two_level_active", &c, &e),
+                     GD_OK);
+    ck_assert_int_eq(c.n_clusters, 30);
+    ck_assert_int_eq(c.l1_sets, 64);
+    ck_assert_int_eq(c.scheduler, SCHED_TWO_LEVEL);
+    ck_assert_int_eq(c.n_mem, 6);           /* baseline */
+    ck_assert_int_eq(sim_parse_config("", &c, &e), GD_OK);
+    ck_assert_int_eq(c.n_clusters, 15);
+    ck_assert_int_eq(sim_parse_config("n_cluster=30", &c, &e), GD_EINPUT);
+    ck_assert_msg(strstr(e.msg, "n_clusters") != NULL, "%s", e.msg);
+    ck_assert_int_eq(sim_parse_config("l1_sets=33", &c, &e), GD_EINPUT);
+    ck_assert_msg(strstr(e.msg, "16 32 64 128") != NULL, "%s", e.msg);
+    ck_assert_int_eq(sim_parse_config("l1_sets", &c, &e), GD_EINPUT);
+    char *bad[] = {"-w", "sgemm", "--config", "l2_sets=1", NULL};
+    ck_assert_int_eq(cmd_sim(4, bad), GD_EINPUT);
+    char *nofit[] = {"-w", "nosuchworkload", NULL};
+    ck_assert_int_eq(cmd_sim(2, nofit), GD_EINPUT);
+}
+END_TEST
+
+static Suite *calibrate_suite(void)
+{
+    Suite *s = suite_create("calibrate");
+    TCase *t = tcase_create("core");
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, metrics_hand_computed);
+    tcase_add_test(t, csv_reader);
+    tcase_add_test(t, recovers_known_parameters);
+    tcase_add_test(t, fit_improves_real_data);
+    tcase_add_test(t, cli_calibrate);
+    tcase_add_test(t, sim_config_parsing);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    return tu_run_suite(calibrate_suite());
+}

@@ -1,0 +1,232 @@
+/* test_fromlog: `gpudse workload from-log` — the seed's two-kernel fixture
+ * log gives back its instruction counts and CTA shapes, the reference logs
+ * give descriptors that load, match kernels.csv and predict their own
+ * baseline; bad logs are refused with FILE:LINE. Logs are gunzipped from
+ * tests/data/gpgpusim into tests/tmp/fromlog/. */
+#include "testutil.h"
+
+#include <math.h>
+#include <sys/stat.h>
+
+#include "fromlog.h"
+#include "model.h"
+#include "space.h"
+#include "workload.h"
+
+#define TMP "tests/tmp/fromlog"
+#define LOGS "tests/data/gpgpusim"
+
+/* Gunzip tests/data/gpgpusim/NAME.gz into tests/tmp/fromlog/NAME; path out. */
+static void gunzip(const char *name, char *out, size_t n)
+{
+    mkdir("tests/tmp", 0755);
+    mkdir(TMP, 0755);
+    snprintf(out, n, TMP "/%s", name);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "gzip -dc " LOGS "/%s.gz > %s", name, out);
+    ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+}
+
+static void parse(const char *name, const char *wname, const fl_extra *x,
+                  wl_workload *w, fl_kernel_info *info)
+{
+    char path[512];
+    gunzip(name, path, sizeof path);
+    gd_err e = {0, ""};
+    int rc = fl_from_file(path, wname, x, w, info, &e);
+    ck_assert_msg(rc == GD_OK, "%s: %s", name, e.msg);
+}
+
+START_TEST(fixture_two_kernels)
+{
+    wl_workload w;
+    fl_kernel_info info[WL_MAXKERNELS];
+    parse("dct8x8-baseline-gpgpusim4.2.log", "jpeg", NULL, &w, info);
+    ck_assert_int_eq(w.nkernels, 2);
+    /* pushing kernel lines: gridDim (16,32,1) blockDim (8,4,2); (64,64,1),
+     * (8,8,1); ptxas: regs 14 smem 2140; regs 5 smem 28. */
+    ck_assert_str_eq(w.k[0].name, "CUDAkernel2DCT");
+    ck_assert_str_eq(w.k[1].name, "CUDAkernelQuantizationFloat");
+    ck_assert_int_eq(w.k[0].grid_ctas, 512);
+    ck_assert_int_eq(w.k[0].threads_per_cta, 64);
+    ck_assert_int_eq(w.k[1].grid_ctas, 4096);
+    ck_assert_int_eq(w.k[1].threads_per_cta, 64);
+    ck_assert_int_eq(w.k[0].regs_per_thread, 14);
+    ck_assert_int_eq(w.k[0].smem_per_cta, 2140);
+    ck_assert_int_eq(w.k[1].regs_per_thread, 5);
+    ck_assert_int_eq(w.k[1].smem_per_cta, 28);
+    ck_assert_int_eq(w.k[0].launches, 1);
+    ck_assert_int_eq(info[0].log_cta_per_core, 8);
+    /* Instructions: gpu_sim_insn 7438336 and 11272192 (total 18710528). */
+    double i0 = w.k[0].thread_insns * 512 * 64;
+    double i1 = w.k[1].thread_insns * 4096 * 64;
+    ck_assert(fabs(i0 - 7438336) < 0.5 && fabs(i1 - 11272192) < 0.5);
+    /* Warp instructions: gpgpu_n_tot_w_icount 232448 then 592896
+     * (cumulative) over 1024 and 8192 warps. */
+    ck_assert(fabs(w.k[0].warp_insns * 1024 - 232448) < 0.5);
+    ck_assert(fabs(w.k[1].warp_insns * 8192 - (592896 - 232448)) < 0.5);
+    /* Memory: L2 / L1 GLOBAL_ACC_W = 32768 / 8192 sectors per store. */
+    ck_assert(fabs(w.k[0].st_sectors - 4) < 1e-9);
+    /* The model runs it and reproduces the instruction total. */
+    gpu_config c = space_baseline();
+    model_out o;
+    gd_err e = {0, ""};
+    ck_assert_int_eq(model_eval(&w, &c, &o, &e), 0);
+    ck_assert(fabs(o.instructions - 18710528.0) < 1.0);
+    ck_assert_int_eq(o.ctas_per_sm, 8);
+    ck_assert_int_eq(o.limit, LIMIT_CTAS);
+}
+END_TEST
+
+START_TEST(reference_logs_round_trip)
+{
+    /* kernels.csv: CTA per core and the binding limit at baseline. */
+    static const struct { const char *k; int ctas, limit; double ipc; }
+    want[] = {
+        {"vecadd", 6, LIMIT_THREADS, 280.4393},
+        {"sgemm", 4, LIMIT_REGS, 422.0989},
+        {"reduction", 6, LIMIT_THREADS, 491.6026},
+        {"dct8x8", 4, LIMIT_REGS, 429.9009},
+        {"histogram", 6, LIMIT_THREADS, 72.7697},
+        {"transpose", 6, LIMIT_THREADS, 126.2931},
+        {"sfu", 6, LIMIT_THREADS, 132.8779},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char name[128], xmlpath[256];
+        snprintf(name, sizeof name, "%s-baseline.log", want[i].k);
+        wl_workload w, back;
+        fl_kernel_info info[WL_MAXKERNELS];
+        parse(name, want[i].k, NULL, &w, info);
+        ck_assert_int_eq(w.nkernels, 1);
+        /* Serialise, read back: the same numbers. */
+        char *xml = NULL;
+        gd_err e = {0, ""};
+        ck_assert_int_eq(wl_to_xml(&w, "test -- comment", &xml, &e), GD_OK);
+        snprintf(xmlpath, sizeof xmlpath, TMP "/%s.xml", want[i].k);
+        tu_write(xmlpath, xml);
+        free(xml);
+        ck_assert_msg(wl_load_file(xmlpath, &back, &e) == GD_OK, "%s: %s",
+                      xmlpath, e.msg);
+        ck_assert(fabs(back.k[0].warp_insns - w.k[0].warp_insns)
+                  <= 1e-8 * w.k[0].warp_insns);
+        ck_assert(fabs(back.k[0].insn_alu - w.k[0].insn_alu) <= 1e-6);
+        gpu_config c = space_baseline();
+        model_out o;
+        ck_assert_int_eq(model_eval(&back, &c, &o, &e), 0);
+        ck_assert_msg(o.ctas_per_sm == want[i].ctas
+                      && o.limit == want[i].limit, "%s: %d %s", want[i].k,
+                      o.ctas_per_sm, model_limit_name(o.limit));
+        ck_assert_int_eq(info[0].log_cta_per_core, want[i].ctas);
+        /* The log's own IPC is gpu_sim_insn / gpu_sim_cycle. */
+        ck_assert(fabs(info[0].log_thread_insns / info[0].log_cycles
+                       - want[i].ipc) < 1e-3);
+        printf("from-log %-9s baseline: model IPC %.1f, log %.1f\n",
+               want[i].k, o.ipc, want[i].ipc);
+    }
+}
+END_TEST
+
+START_TEST(histogram_atomics_from_traffic)
+{
+    wl_workload w;
+    fl_kernel_info info[WL_MAXKERNELS];
+    parse("histogram-baseline.log", "histogram", NULL, &w, info);
+    /* gpgpu_n_load_insn 131072 = 4 per thread: 2 loads (L1 GLOBAL_ACC_R
+     * 2048 accesses = 2 per warp) and 2 atomics; 42090 GLOBAL_ATOMIC
+     * packets over 2048 warp atomics; busiest L2 bank 14602 of 44288. */
+    ck_assert(fabs(w.k[0].insn_ld_global - 2) < 1e-9);
+    ck_assert(fabs(w.k[0].insn_atomic - 2) < 1e-9);
+    ck_assert(fabs(w.k[0].atom_tx - 42090.0 / 2048) < 1e-9);
+    ck_assert(fabs(w.k[0].atom_hot - 14602.0 / 44288) < 1e-9);
+    /* sgemm: bank conflicts 69632 stall cycles over 512 x 272 accesses. */
+    parse("sgemm-baseline.log", "sgemm", NULL, &w, info);
+    ck_assert(fabs(w.k[0].shared_conflict - 1.5) < 1e-9);
+    ck_assert(fabs(w.k[0].ld_tx - 2) < 1e-9);
+    /* --mix adds what the statistics do not count. */
+    fl_extra x = {0, 4, 0, 0};
+    parse("sgemm-baseline.log", "sgemm", &x, &w, info);
+    ck_assert(fabs(w.k[0].insn_sync - 4) < 1e-9);
+}
+END_TEST
+
+START_TEST(bad_logs)
+{
+    gd_err e = {0, ""};
+    wl_workload w;
+    /* Compressed: refused, says to gunzip. */
+    ck_assert_int_eq(fl_from_file(LOGS "/sgemm-baseline.log.gz", "x", NULL,
+                                  &w, NULL, &e), GD_EINPUT);
+    ck_assert_msg(strstr(e.msg, "gzip") != NULL, "%s", e.msg);
+    /* Not a GPGPU-Sim log. */
+    mkdir("tests/tmp", 0755);
+    mkdir(TMP, 0755);
+    tu_write(TMP "/notalog.log", "hello\nworld\n");
+    ck_assert_int_eq(fl_from_file(TMP "/notalog.log", "x", NULL, &w, NULL,
+                                  &e), GD_EINPUT);
+    ck_assert_msg(strstr(e.msg, TMP "/notalog.log:2:") == e.msg, "%s",
+                  e.msg);
+    /* A launch that never finished: no statistics after it. */
+    tu_write(TMP "/cut.log",
+             "GPGPU-Sim PTX: Kernel '_Z1kv' : regs=8, lmem=0, smem=0, "
+             "cmem=0\n"
+             "GPGPU-Sim PTX: pushing kernel '_Z1kv' to stream 0, gridDim= "
+             "(4,1,1) blockDim = (64,1,1) \n");
+    ck_assert_int_eq(fl_from_file(TMP "/cut.log", "x", NULL, &w, NULL, &e),
+                     GD_EINPUT);
+    ck_assert_msg(strstr(e.msg, TMP "/cut.log:2:") == e.msg, "%s", e.msg);
+    /* A bad grid. */
+    tu_write(TMP "/grid.log",
+             "GPGPU-Sim PTX: pushing kernel '_Z1kv' to stream 0, gridDim= "
+             "(4,x,1) blockDim = (64,1,1) \n");
+    ck_assert_int_eq(fl_from_file(TMP "/grid.log", "x", NULL, &w, NULL, &e),
+                     GD_EINPUT);
+    ck_assert_msg(strstr(e.msg, TMP "/grid.log:1:") == e.msg, "%s", e.msg);
+    /* Missing file. */
+    ck_assert_int_eq(fl_from_file(TMP "/absent.log", "x", NULL, &w, NULL,
+                                  &e), GD_EINPUT);
+}
+END_TEST
+
+START_TEST(cli_writes_descriptor)
+{
+    char path[512];
+    gunzip("reduction-baseline.log", path, sizeof path);
+    char *argv[] = {"from-log", path, "-o", TMP "/cli.xml", "--mix",
+                    "sync=9", NULL};
+    unlink(TMP "/cli.xml");
+    ck_assert_int_eq(cmd_workload(6, argv), 0);
+    wl_workload w;
+    gd_err e = {0, ""};
+    ck_assert_msg(wl_load_file(TMP "/cli.xml", &w, &e) == GD_OK, "%s",
+                  e.msg);
+    ck_assert_str_eq(w.name, "reduction-baseline");
+    ck_assert(fabs(w.k[0].insn_sync - 9) < 1e-9);
+    /* Bad --mix: nothing written. */
+    char *bad[] = {"from-log", path, "-o", TMP "/cli2.xml", "--mix", "sfu",
+                   NULL};
+    unlink(TMP "/cli2.xml");
+    ck_assert_int_eq(cmd_workload(6, bad), GD_EINPUT);
+    ck_assert(access(TMP "/cli2.xml", F_OK) != 0);
+    char *noverb[] = {"to-log", NULL};
+    ck_assert_int_eq(cmd_workload(1, noverb), GD_EINPUT);
+}
+END_TEST
+
+static Suite *fromlog_suite(void)
+{
+    Suite *s = suite_create("fromlog");
+    TCase *t = tcase_create("core");
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, fixture_two_kernels);
+    tcase_add_test(t, reference_logs_round_trip);
+    tcase_add_test(t, histogram_atomics_from_traffic);
+    tcase_add_test(t, bad_logs);
+    tcase_add_test(t, cli_writes_descriptor);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    return tu_run_suite(fromlog_suite());
+}

@@ -1,0 +1,314 @@
+/* test_split: the split-study campaign kind end to end — a predicted run is
+ * byte-identical for a seed, every record is keyed and labelled, labels
+ * never mix (predicted records are PREDICTED(costmodel), measured ones
+ * MEASURED(cpu)), bad campaigns fail with FILE:LINE and exit 2 leaving
+ * nothing behind, measure-cuda without a GPU says it skipped, and the
+ * probe writes a loadable machine labelled measured. */
+#include "testutil.h"
+
+#include <math.h>
+#include <cjson/cJSON.h>
+#include <sys/wait.h>
+
+#include "machine.h"
+#include "split.h"
+
+#define TMP "tests/tmp/test_split"
+
+static char *slurp(const char *path)
+{
+    char *s = NULL;
+    size_t n;
+    gd_err err = {0, ""};
+    ck_assert_msg(util_read_file(path, &s, &n, &err) == GD_OK, "%s", err.msg);
+    return s;
+}
+
+static void fresh(const char *dir)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p " TMP, dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+static int count_lines_with(const char *text, const char *needle)
+{
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, needle)) != NULL; p++)
+        n++;
+    return n;
+}
+
+/* Every journal line: 64-hex key, kind split, label matching backend. */
+static void check_journal(const char *path, int *npred, int *nmeas)
+{
+    char *s = slurp(path);
+    *npred = *nmeas = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(s, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        cJSON *o = cJSON_Parse(line);
+        ck_assert_msg(o != NULL, "bad JSON line %s", line);
+        const char *key = cJSON_GetStringValue(cJSON_GetObjectItem(o, "key"));
+        ck_assert(key && strlen(key) == 64 && strspn(key, "0123456789abcdef") == 64);
+        ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(o, "kind")), "split");
+        const char *be = cJSON_GetStringValue(cJSON_GetObjectItem(o, "backend"));
+        const char *lb = cJSON_GetStringValue(cJSON_GetObjectItem(o, "label"));
+        const char *role = cJSON_GetStringValue(cJSON_GetObjectItem(o, "role"));
+        ck_assert(be && lb && role);
+        if (!strcmp(be, "costmodel")) {
+            ck_assert_str_eq(lb, "PREDICTED(costmodel)");
+            ck_assert_str_eq(role, "policy");          /* ladders are measured */
+            (*npred)++;
+        } else if (!strcmp(be, "measure-cpu")) {
+            ck_assert_str_eq(lb, "MEASURED(cpu)");
+            ck_assert(cJSON_GetObjectItem(o, "terms") == NULL);  /* no model terms */
+            (*nmeas)++;
+        } else {
+            ck_assert_str_eq(be, "measure-cuda");
+            ck_assert_str_eq(lb, "MEASURED(cuda)");
+            (*nmeas)++;
+        }
+        cJSON_Delete(o);
+    }
+    free(s);
+}
+
+START_TEST(predicted_run_is_deterministic_and_labelled)
+{
+    fresh(TMP "/a " TMP "/b");
+    gd_err err = {0, ""};
+    ck_assert_msg(split_run("campaigns/split-hetero4.xml", TMP "/a", 1, &err) == GD_OK, "%s", err.msg);
+    ck_assert_msg(split_run("campaigns/split-hetero4.xml", TMP "/b", 1, &err) == GD_OK, "%s", err.msg);
+    const char *files[] = {"results.jsonl", "split-analysis.json", "campaign.xml",
+                           "machines/hetero-4.xml", "report.pdf"};
+    for (int i = 0; i < 5; i++) {
+        char pa[256], pb[256];
+        snprintf(pa, sizeof pa, TMP "/a/%s", files[i]);
+        snprintf(pb, sizeof pb, TMP "/b/%s", files[i]);
+        char *x = slurp(pa), *y = slurp(pb);
+        ck_assert_msg(strcmp(x, y) == 0, "%s differs between runs", files[i]);
+        free(x);
+        free(y);
+    }
+    int np, nm;
+    check_journal(TMP "/a/results.jsonl", &np, &nm);
+    ck_assert_int_eq(np, 2 * 10 * 7);           /* machines x task sizes x policies */
+    ck_assert_int_eq(nm, 0);
+    char *an = slurp(TMP "/a/split-analysis.json");
+    ck_assert(strstr(an, "\"measured_label\":\t\"none\""));
+    free(an);
+    ck_assert(util_path_exists(TMP "/a/manifest.json"));
+}
+END_TEST
+
+START_TEST(measured_run_keeps_labels_apart)
+{
+    fresh(TMP "/m");
+    tu_write(TMP "/m.xml",
+             "<split-study name=\"tiny\" seed=\"3\">\n"
+             "  <backend name=\"measure-cpu\" repeats=\"2\" warmups=\"1\"/>\n"
+             "  <machines><machine name=\"local-cpu\" probe=\"yes\" slowdown=\"1 2\"/></machines>\n"
+             "  <tasks>\n"
+             "    <task kind=\"triad\" sizes=\"20000\"/>\n"
+             "    <task kind=\"dot\" sizes=\"20000\"/>\n"
+             "    <task kind=\"gemm\" sizes=\"16\" n=\"32\" k=\"32\"/>\n"
+             "    <task kind=\"jacobi\" sizes=\"32\" cols=\"32\" iters=\"3\"/>\n"
+             "    <task kind=\"map\" sizes=\"4000\" k=\"8\"/>\n"
+             "  </tasks>\n"
+             "  <calibration ladder=\"0.5 1\"/>\n"
+             "</split-study>\n");
+    gd_err err = {0, ""};
+    ck_assert_msg(split_run(TMP "/m.xml", TMP "/m", 1, &err) == GD_OK, "%s", err.msg);
+    int np, nm;
+    check_journal(TMP "/m/results.jsonl", &np, &nm);
+    ck_assert_int_eq(np, 5 * 7);
+    ck_assert_int_eq(nm, 5 * 7 + 5 * 2 * 2);    /* policy jobs + ladder rungs */
+    char *an = slurp(TMP "/m/split-analysis.json");
+    ck_assert(strstr(an, "MEASURED(cpu)"));
+    ck_assert(strstr(an, "median_ape_pct"));
+    ck_assert(strstr(an, "kendall_tau_b"));
+    free(an);
+    cm_machine m;
+    ck_assert_int_eq(mach_load(TMP "/m/machines/local-cpu.xml", &m, &err), GD_OK);
+    ck_assert_int_eq(m.dev[0].peak_flops.prov, CM_MEASURED);
+    ck_assert_int_eq(m.dev[1].slowdown.prov, CM_SPEC);
+    ck_assert_double_eq_tol(m.dev[1].slowdown.v, 2, 1e-12);
+    ck_assert_int_eq(m.dev[0].eta_f[CM_GEMM].prov, CM_MEASURED);
+}
+END_TEST
+
+static int run_cli(const char *args, char *out, size_t outsz)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", tu_bin(), args);
+    FILE *p = popen(cmd, "r");
+    ck_assert(p != NULL);
+    size_t n = fread(out, 1, outsz - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+START_TEST(bad_campaigns_fail_with_file_line_and_leave_nothing)
+{
+    fresh(TMP "/bad");
+    const char *cases[][2] = {
+        {"<split-study name=\"x\">\n  <backend name=\"costmodel\"/>\n"
+         "  <machines><machine name=\"hetero-4\"/></machines>\n"
+         "  <tasks><task kind=\"gemm\" sizes=\"64\" n=\"64\"/></tasks>\n</split-study>\n",
+         "b1.xml:4: a gemm task needs k="},
+        {"<split-study name=\"x\">\n  <backend name=\"costmodel\"/>\n"
+         "  <machines><machine name=\"hetero-4\"/></machines>\n"
+         "  <tasks><task kind=\"fft\" sizes=\"64\"/></tasks>\n</split-study>\n",
+         "b2.xml:4: does not match the split-study schema"},
+        {"<split-study name=\"x\">\n  <backend name=\"costmodel\"/>\n"
+         "  <machines>\n    <machine name=\"local-cpu\" probe=\"yes\"/>\n  </machines>\n"
+         "  <tasks><task kind=\"map\" sizes=\"64\" k=\"2\"/></tasks>\n</split-study>\n",
+         "b3.xml:4: probe=\"yes\""},
+        {"<split-study name=\"x\">\n  <backend name=\"costmodel\"/>\n"
+         "  <machines><machine name=\"hetero-5\"/></machines>\n"
+         "  <tasks><task kind=\"map\" sizes=\"64\" k=\"2\"/></tasks>\n</split-study>\n",
+         "b4.xml:3: unknown machine"},
+        {"<split-study name=\"x\">\n  <backend name=\"costmodel\"/>\n"
+         "  <machines><machine name=\"hetero-4\"/></machines>\n"
+         "  <tasks><task kind=\"map\" sizes=\"64\" k=\"2\"/></tasks>\n"
+         "  <policies>optimum dynamic</policies>\n</split-study>\n",
+         "b5.xml:5: policies must include \"even\""},
+        {"<campaign name=\"x\"/>\n", "b6.xml:1: the root element of a split study"},
+    };
+    for (int i = 0; i < 6; i++) {
+        char path[128], args[512], out[4096];
+        snprintf(path, sizeof path, TMP "/b%d.xml", i + 1);
+        tu_write(path, cases[i][0]);
+        snprintf(args, sizeof args, "split run %s -o " TMP "/bad/out -q", path);
+        ck_assert_int_eq(run_cli(args, out, sizeof out), 2);
+        ck_assert_msg(strstr(out, cases[i][1]) != NULL, "case %d: %s", i + 1, out);
+        ck_assert(!util_path_exists(TMP "/bad/out"));
+    }
+}
+END_TEST
+
+START_TEST(cuda_without_gpu_says_skipped)
+{
+    if (ms_cuda_devices() > 0)
+        return;                 /* a GPU answers: the skip path does not apply */
+    fresh(TMP "/cu");
+    tu_write(TMP "/cu.xml",
+             "<split-study name=\"cu\">\n  <backend name=\"measure-cuda\" repeats=\"1\"/>\n"
+             "  <machines><machine name=\"uni-server-2gpu-induced\"/></machines>\n"
+             "  <tasks><task kind=\"triad\" sizes=\"1000000\"/></tasks>\n"
+             "  <policies>even optimum</policies>\n</split-study>\n");
+    char out[8192];
+    ck_assert_int_eq(run_cli("split run " TMP "/cu.xml -o " TMP "/cu", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "no CUDA device: skipped"), "%s", out);
+    int np, nm;
+    check_journal(TMP "/cu/results.jsonl", &np, &nm);
+    ck_assert_int_eq(np, 2);
+    ck_assert_int_eq(nm, 2);
+    char *j = slurp(TMP "/cu/results.jsonl");
+    ck_assert_int_eq(count_lines_with(j, "\"status\":\"skipped\""), 2);
+    ck_assert_int_eq(count_lines_with(j, "no CUDA device: skipped"), 2);
+    free(j);
+}
+END_TEST
+
+START_TEST(probe_writes_measured_machine)
+{
+    fresh(TMP "/probe");
+    char out[4096];
+    ck_assert_int_eq(run_cli("machine probe -o " TMP "/local-cpu.xml --slowdown 1,3",
+                             out, sizeof out), 0);
+    cm_machine m;
+    gd_err err = {0, ""};
+    ck_assert_msg(mach_load(TMP "/local-cpu.xml", &m, &err) == GD_OK, "%s", err.msg);
+    ck_assert_int_eq(m.ndev, 2);
+    ck_assert(m.induced);
+    ck_assert_int_eq(m.dev[1].mem_bw.prov, CM_MEASURED);
+    ck_assert_int_eq(m.dev[1].h2d_bw.prov, CM_MEASURED);
+    ck_assert_int_eq(m.setup_s.prov, CM_MEASURED);
+    ck_assert_double_eq_tol(m.dev[1].slowdown.v, 3, 1e-12);
+    ck_assert_int_eq(run_cli("machine probe --slowdown 0.5", out, sizeof out), 2);
+}
+END_TEST
+
+START_TEST(measured_kernels_time_and_slow_down)
+{
+    cm_machine m;
+    gd_err err = {0, ""};
+    ck_assert_int_eq(mach_probe(2, (double[]){1, 4}, &m, &err), GD_OK);
+    cm_task t = {CM_MAP, {20000, 64, 0}, 4};
+    ms_opts o = {3, 1};
+    ms_stat fast, slow;
+    cm_decision d;
+    for (int dev = 0; dev < 2; dev++) {
+        memset(&d, 0, sizeof d);
+        d.n = 1;
+        util_strlcpy(d.dev[0], m.dev[dev].name, CM_NAMELEN);
+        d.share[0] = 1;
+        d.chunk = 20000;
+        d.block = 256;
+        ck_assert_int_eq(cm_validate(&m, &t, &d, &err), GD_OK);
+        ck_assert_msg(ms_run_cpu(&m, &t, &d, &o, dev ? &slow : &fast, &err) == GD_OK, "%s", err.msg);
+    }
+    ck_assert_int_eq(fast.n, 3);
+    ck_assert(fast.q1 <= fast.median && fast.median <= fast.q3);
+    /* a 4x induced slowdown makes the device clearly slower (kernel-bound) */
+    ck_assert_msg(slow.median > 2.0 * fast.median, "slow %g fast %g", slow.median, fast.median);
+    cm_task fp64 = {CM_MAP, {100, 2, 0}, 8};
+    ck_assert_int_eq(ms_run_cpu(&m, &fp64, &d, &o, &fast, &err), GD_EINPUT);
+}
+END_TEST
+
+START_TEST(split_results_equal_single_device_results)
+{
+    cm_machine m;
+    gd_err err = {0, ""};
+    ck_assert_int_eq(mach_probe(2, (double[]){1, 1.5}, &m, &err), GD_OK);
+    cm_task tasks[] = {{CM_TRIAD, {10007, 0, 0}, 4}, {CM_DOT, {10007, 0, 0}, 4},
+                       {CM_GEMM, {37, 24, 16}, 4}, {CM_JACOBI, {41, 19, 7}, 4},
+                       {CM_MAP, {5003, 9, 0}, 4}};
+    ms_opts o = {1, 0};
+    for (int k = 0; k < 5; k++)
+        for (int path = 0; path < 2; path++) {
+            cm_decision one, two;
+            memset(&one, 0, sizeof one);
+            one.n = 1;
+            util_strlcpy(one.dev[0], "cpu0", CM_NAMELEN);
+            one.share[0] = 1;
+            one.chunk = 7;
+            one.block = 64;
+            two = one;
+            two.n = 2;
+            util_strlcpy(two.dev[1], "cpu1", CM_NAMELEN);
+            two.share[0] = 0.37;
+            two.share[1] = 0.63;
+            two.path = path;
+            two.dynamic = k != CM_JACOBI && path;     /* queue on the p2p pass */
+            ck_assert_int_eq(cm_validate(&m, &tasks[k], &one, &err), GD_OK);
+            ck_assert_int_eq(cm_validate(&m, &tasks[k], &two, &err), GD_OK);
+            ms_stat a, b;
+            ck_assert_int_eq(ms_run_cpu(&m, &tasks[k], &one, &o, &a, &err), GD_OK);
+            ck_assert_msg(ms_run_cpu(&m, &tasks[k], &two, &o, &b, &err) == GD_OK, "%s", err.msg);
+            ck_assert_msg(fabs(a.checksum - b.checksum) <= 1e-9 * fabs(a.checksum) + 1e-9,
+                          "%s path %d: %.17g vs %.17g", cm_kind_name(k), path,
+                          a.checksum, b.checksum);
+            ck_assert(a.checksum != 0);
+        }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("split");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, predicted_run_is_deterministic_and_labelled);
+    tcase_add_test(tc, measured_run_keeps_labels_apart);
+    tcase_add_test(tc, bad_campaigns_fail_with_file_line_and_leave_nothing);
+    tcase_add_test(tc, cuda_without_gpu_says_skipped);
+    tcase_add_test(tc, probe_writes_measured_machine);
+    tcase_add_test(tc, measured_kernels_time_and_slow_down);
+    tcase_add_test(tc, split_results_equal_single_device_results);
+    suite_add_tcase(s, tc);
+    return tu_run_suite(s);
+}
