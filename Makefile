@@ -45,7 +45,7 @@ DEBS = gcc make pkg-config libgsl-dev libxml2-dev libcairo2-dev libpango1.0-dev 
 BIN      = gpudse
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all deps run check check-sanitize install uninstall clean bench
+.PHONY: all deps test-deps run check check-sanitize install uninstall clean bench
 all: $(BIN)
 
 $(BIN): $(B)/pipeline/main.o $(B)/libgpudse.a
@@ -72,8 +72,11 @@ $(B)/tests/%: tests/%.c tests/testutil.h $(B)/libgpudse.a
 	@$(CC) $(ALLCFLAGS) $(shell pkg-config --cflags check) -Itests -o $@ $< $(B)/libgpudse.a $(PKGLIBS) $(CHECKLIBS) -lm
 
 # Install the missing Debian packages (as root), or say exactly what to run.
-deps:
-	@missing=""; for p in $(DEBS); do \
+# deps: what building and `make run` need; test-deps: what only the tests
+# need (a single-node Slurm for the cluster executor's test).
+TEST_DEBS = munge slurmctld slurmd slurm-client
+define install_debs
+	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
@@ -84,18 +87,25 @@ deps:
 	echo "gpudse: installing$$missing"; \
 	export DEBIAN_FRONTEND=noninteractive; \
 	apt-get update -qq && apt-get install -y -qq --no-install-recommends$$missing
+endef
+
+deps:
+	$(call install_debs,$(DEBS))
+
+test-deps: deps
+	$(call install_debs,$(TEST_DEBS))
 
 run: deps
 	@$(MAKE) --no-print-directory gpudse
 	./gpudse run campaigns/quickstart.xml
 
-check: deps
+check: test-deps
 	@$(MAKE) --no-print-directory gpudse $(TESTBIN)
 	@sh tests/run_tests.sh $(TESTBIN)
 
 # The whole suite under AddressSanitizer, UBSan and LeakSanitizer, built
 # apart in build-san/ so it never mixes with the normal objects.
-check-sanitize: deps
+check-sanitize: test-deps
 	@$(MAKE) --no-print-directory B=build-san BIN=build-san/gpudse \
 	    CFLAGS="$(SANFLAGS)" build-san/gpudse $(TESTBIN:$(B)/%=build-san/%)
 	@GPUDSE_BIN=build-san/gpudse ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \

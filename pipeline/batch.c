@@ -2,11 +2,9 @@
  * keys decide what is already done; records reach the journal only when a
  * job has truly finished (a job stopped by Ctrl-C is not recorded, so it
  * runs again on resume). */
-#define _XOPEN_SOURCE 700  /* nftw */
 #include "batch.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -15,8 +13,8 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
+#include "jobsrc.h"
 #include "slurm.h"
-#include "strategy.h"
 
 #define INPROC_BATCH 256
 
@@ -32,14 +30,7 @@ typedef struct {
 typedef struct {
     const batch_opts *o;
     batch_counts *n;
-    int nwl;
-    strat **st;
-    gpu_config **props;        /* per workload: proposals not yet used */
-    size_t *nprops, *pos;
-    size_t *fixed_pos;         /* with batch_opts.fixed */
-    const wl_workload *wls;    /* the workloads jobs run as */
-    int *exhausted, *inflight;
-    int cur;
+    jobsrc src;                /* proposals, keys, journaling */
     exec_pool *pool;
     job_t *running;            /* o->workers slots */
     int *slot_used;
@@ -68,107 +59,14 @@ static void logline(const batch_t *b, const char *fmt, ...)
     fflush(b->o->log);
 }
 
-/* ---- proposals ---- */
-
-/* The next config to run, rotating to the next workload only when the
- * current one has nothing to propose right now. 0 when none. */
-static size_t propose(batch_t *b, int i, size_t want)
-{
-    if (!b->o->fixed)
-        return strat_next(b->st[i], b->props[i], want);
-    size_t n = 0;  /* a fixed list: hand it out once, in order */
-    while (n < want && b->fixed_pos[i] < b->o->nfixed[i])
-        b->props[i][n++] = b->o->fixed[i][b->fixed_pos[i]++];
-    return n;
-}
-
-static int next_config(batch_t *b, size_t want, int *wl, gpu_config *cfg)
-{
-    for (int tries = 0; tries < b->nwl; tries++) {
-        int i = b->cur;
-        if (!b->exhausted[i]) {
-            if (b->pos[i] == b->nprops[i]) {
-                b->nprops[i] = propose(b, i, want);
-                b->pos[i] = 0;
-                if (b->nprops[i] == 0 && b->inflight[i] == 0)
-                    b->exhausted[i] = 1;
-            }
-            if (b->pos[i] < b->nprops[i]) {
-                *wl = i;
-                *cfg = b->props[i][b->pos[i]++];
-                b->n->planned++;
-                return 1;
-            }
-        }
-        b->cur = (b->cur + 1) % b->nwl;
-    }
-    return 0;
-}
-
-static void fill_job(const batch_t *b, job_t *j)
-{
-    const camp_campaign *c = b->o->c;
-    be_job_key(b->o->be, c->sim_fingerprint, &b->wls[j->wl], &j->cfg,
-               c->seed, j->key);
-    snprintf(j->dir, sizeof j->dir, "%s/jobs/%s", b->o->rundir, j->key);
-    j->attempt = 0;
-    j->ready_at = 0;
-}
-
 static be_job make_be_job(const batch_t *b, const job_t *j)
 {
-    const camp_campaign *c = b->o->c;
-    be_job bj;
-    memset(&bj, 0, sizeof bj);
-    bj.camp = c;
-    bj.wl_index = j->wl;
-    bj.workload = &b->wls[j->wl];
-    bj.cfg = j->cfg;
-    bj.seed = c->seed;
-    memcpy(bj.key, j->key, sizeof bj.key);
-    bj.job_dir = j->dir;
-    return bj;
+    return jobsrc_be_job(&b->src, j->wl, &j->cfg, j->key, j->dir);
 }
-
-/* ---- records ---- */
 
 static int record(batch_t *b, const job_t *j, store_record *rec, gd_err *err)
 {
-    const batch_opts *o = b->o;
-    memcpy(rec->key, j->key, sizeof rec->key);
-    util_strlcpy(rec->workload, o->c->workloads[j->wl].name,
-                 sizeof rec->workload);
-    util_strlcpy(rec->backend, o->be->name, sizeof rec->backend);
-    util_strlcpy(rec->fidelity, o->be->fidelity, sizeof rec->fidelity);
-    rec->cfg = j->cfg;
-    int rc = store_append(o->st, rec, err);
-    if (rc)
-        return rc;
-    b->n->ran++;
-    b->n->failed += rec->status != ST_OK;
-    if (b->st[j->wl])
-        strat_observe(b->st[j->wl], &j->cfg, rec);
-    if (o->on_result)
-        o->on_result(rec, o->cb_arg);
-    if (o->pg)
-        progress_job(o->pg, rec->status != ST_OK);
-    return GD_OK;
-}
-
-/* A key finished in an earlier session: the strategy still sees it, so an
- * adaptive search resumes on the same path. */
-static int skip_finished(batch_t *b, const job_t *j, gd_err *err)
-{
-    store_record rec;
-    int rc = store_get(b->o->st, j->key, &rec, err);
-    if (rc)
-        return rc;
-    if (b->st[j->wl])
-        strat_observe(b->st[j->wl], &j->cfg, &rec);
-    b->n->skipped++;
-    if (b->o->pg)
-        progress_skip(b->o->pg);
-    return GD_OK;
+    return jobsrc_record(&b->src, j->wl, &j->cfg, j->key, rec, err);
 }
 
 static int run_in_process(batch_t *b, const job_t *j, gd_err *err)
@@ -182,40 +80,20 @@ static int run_in_process(batch_t *b, const job_t *j, gd_err *err)
 
 /* ---- job directories ---- */
 
-static int rm_entry(const char *path, const struct stat *sb, int type,
-                    struct FTW *ftw)
-{
-    (void)sb;
-    (void)type;
-    if (ftw->level == 0)
-        return 0;  /* keep the directory itself */
-    return remove(path) == 0 || errno == ENOENT ? 0 : -1;
-}
-
-/* A fresh job directory: a crashed session may have left files in it. On
- * a retry the previous attempt's logs are kept under another name. */
+/* A fresh job directory; on a retry the previous attempt's logs are kept
+ * under another name instead. */
 static int prepare_dir(const job_t *j, gd_err *err)
 {
-    if (j->attempt > 0) {
-        static const char *const logs[] = {"stdout.log", "stderr.log"};
-        for (int i = 0; i < 2; i++) {
-            char from[PATH_MAX + 16], to[PATH_MAX + 32];
-            snprintf(from, sizeof from, "%s/%s", j->dir, logs[i]);
-            snprintf(to, sizeof to, "%s/attempt%d.%s", j->dir, j->attempt,
-                     logs[i]);
-            rename(from, to);
-        }
-        return GD_OK;
+    if (j->attempt == 0)
+        return jobsrc_fresh_dir(j->dir, err);
+    static const char *const logs[] = {"stdout.log", "stderr.log"};
+    for (int i = 0; i < 2; i++) {
+        char from[PATH_MAX + 16], to[PATH_MAX + 32];
+        snprintf(from, sizeof from, "%s/%s", j->dir, logs[i]);
+        snprintf(to, sizeof to, "%s/attempt%d.%s", j->dir, j->attempt,
+                 logs[i]);
+        rename(from, to);
     }
-    if (util_is_dir(j->dir)
-        && nftw(j->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
-        return gd_errf(err, GD_EENV, "%s: cannot clear a job directory left "
-                       "by an earlier run: %s", j->dir, strerror(errno));
-    int rc = util_mkdirs(j->dir, err);
-    if (rc)
-        return gd_errf(err, GD_EENV, "cannot create job directory %s: %s; "
-                       "check free space and permissions, then run again "
-                       "to resume", j->dir, err->msg);
     return GD_OK;
 }
 
@@ -287,7 +165,7 @@ static int start_external(batch_t *b, const job_t *j, gd_err *err)
         return rc;
     b->running[s] = *j;
     b->slot_used[s] = 1;
-    b->inflight[j->wl]++;
+    b->src.inflight[j->wl]++;
     return GD_OK;
 }
 
@@ -332,7 +210,7 @@ static int complete_external(batch_t *b, const exec_result *r, gd_err *err)
     int s = (int)(intptr_t)r->tag;
     job_t j = b->running[s];
     b->slot_used[s] = 0;
-    b->inflight[j.wl]--;
+    b->src.inflight[j.wl]--;
     store_record rec;
     memset(&rec, 0, sizeof rec);
     be_job bj = make_be_job(b, &j);
@@ -348,7 +226,7 @@ static int complete_external(batch_t *b, const exec_result *r, gd_err *err)
         j.ready_at = progress_now() + c->backoff_s * pow(2, j.attempt);
         j.attempt++;
         b->n->retried++;
-        b->inflight[j.wl]++;
+        b->src.inflight[j.wl]++;
         return push_retry(b, &j) ? gd_errf(err, GD_EENV, "out of memory")
                                  : GD_OK;
     }
@@ -372,21 +250,23 @@ static int fill(batch_t *b, int *drained, gd_err *err)
     while (!stopped(b) && (!ext || exec_pool_idle(b->pool) > 0)) {
         job_t j;
         if (ext && pop_ready_retry(b, &j)) {
-            b->inflight[j.wl]--;
+            b->src.inflight[j.wl]--;
         } else {
             int wl;
             gpu_config cfg;
             size_t want = ext ? (size_t)exec_pool_idle(b->pool)
                               : INPROC_BATCH;
-            if (!next_config(b, want, &wl, &cfg)) {
+            if (!jobsrc_next(&b->src, want, &wl, &cfg)) {
                 *drained = 1;
                 return GD_OK;
             }
             j.wl = wl;
             j.cfg = cfg;
-            fill_job(b, &j);
+            j.attempt = 0;
+            j.ready_at = 0;
+            jobsrc_key(&b->src, wl, &cfg, j.key, j.dir, sizeof j.dir);
             if (store_has(b->o->st, j.key)) {
-                int rc = skip_finished(b, &j, err);
+                int rc = jobsrc_skip(&b->src, wl, &cfg, j.key, err);
                 if (rc)
                     return rc;
                 continue;
@@ -448,19 +328,7 @@ static int loop(batch_t *b, gd_err *err)
 
 static void batch_free(batch_t *b)
 {
-    for (int i = 0; i < b->nwl; i++) {
-        if (b->st)
-            strat_free(b->st[i]);
-        if (b->props)
-            free(b->props[i]);
-    }
-    free(b->st);
-    free(b->props);
-    free(b->nprops);
-    free(b->pos);
-    free(b->fixed_pos);
-    free(b->exhausted);
-    free(b->inflight);
+    jobsrc_free(&b->src);
     free(b->running);
     free(b->slot_used);
     free(b->retry);
@@ -473,33 +341,14 @@ static int batch_init(batch_t *b, const batch_opts *o, batch_counts *n,
     memset(b, 0, sizeof *b);
     b->o = o;
     b->n = n;
-    b->nwl = o->c->nworkloads;
-    size_t nw = (size_t)b->nwl, cap = INPROC_BATCH > o->workers
-                                          ? INPROC_BATCH : (size_t)o->workers;
-    b->st = calloc(nw, sizeof *b->st);
-    b->props = calloc(nw, sizeof *b->props);
-    b->nprops = calloc(nw, sizeof *b->nprops);
-    b->pos = calloc(nw, sizeof *b->pos);
-    b->fixed_pos = calloc(nw, sizeof *b->fixed_pos);
-    b->wls = o->workloads ? o->workloads : o->c->workloads;
-    b->exhausted = calloc(nw, sizeof *b->exhausted);
-    b->inflight = calloc(nw, sizeof *b->inflight);
+    size_t cap = INPROC_BATCH > o->workers ? INPROC_BATCH : (size_t)o->workers;
+    int rc = jobsrc_init(&b->src, o, n, cap, err);
+    if (rc)
+        return rc;
     b->running = calloc((size_t)o->workers, sizeof *b->running);
     b->slot_used = calloc((size_t)o->workers, sizeof *b->slot_used);
-    if (!b->st || !b->props || !b->nprops || !b->pos || !b->fixed_pos
-        || !b->exhausted
-        || !b->inflight || !b->running || !b->slot_used)
+    if (!b->running || !b->slot_used)
         return gd_errf(err, GD_EENV, "out of memory");
-    for (int i = 0; i < b->nwl; i++) {
-        b->props[i] = calloc(cap, sizeof **b->props);
-        if (!b->props[i])
-            return gd_errf(err, GD_EENV, "out of memory");
-        int rc = o->fixed ? GD_OK
-                          : strat_new(o->c->strategy, &o->c->space,
-                                      o->c->budget, o->c->seed, &b->st[i], err);
-        if (rc)
-            return rc;
-    }
     if (!o->be->in_process) {
         char jobs[PATH_MAX];
         util_path_join(jobs, sizeof jobs, o->rundir, "jobs");

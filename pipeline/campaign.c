@@ -18,27 +18,7 @@
 #include "compare.h"
 #include "store.h"
 #include "strategy.h"
-
-/* The first schema or parser error, captured by the structured handler. */
-typedef struct {
-    int seen;
-    int line;
-    char msg[512];
-} first_error;
-
-static void capture_error(void *ctx, xmlErrorPtr e)
-{
-    first_error *fe = ctx;
-    if (fe->seen || !e || e->level < XML_ERR_ERROR)
-        return;
-    fe->seen = 1;
-    fe->line = e->line;
-    util_strlcpy(fe->msg, e->message ? e->message : "invalid XML",
-                 sizeof fe->msg);
-    size_t n = strlen(fe->msg);
-    while (n && (fe->msg[n - 1] == '\n' || fe->msg[n - 1] == ' '))
-        fe->msg[--n] = '\0';
-}
+#include "xmlsafe.h"
 
 static void ignore_error(void *ctx, xmlErrorPtr e)
 {
@@ -47,35 +27,6 @@ static void ignore_error(void *ctx, xmlErrorPtr e)
 }
 
 static const int XML_SAFE = XML_PARSE_NONET | XML_PARSE_NOCDATA;
-
-static int read_doc(const char *path, xmlDocPtr *out, gd_err *err)
-{
-    if (!util_path_exists(path))
-        return gd_errf(err, GD_EINPUT, "%s: no such file", path);
-    first_error fe = {0};
-    xmlParserCtxtPtr ctx = xmlNewParserCtxt();
-    if (!ctx)
-        return gd_errf(err, GD_EENV, "out of memory");
-    xmlSetStructuredErrorFunc(&fe, capture_error);
-    xmlDocPtr doc = xmlCtxtReadFile(ctx, path, NULL, XML_SAFE);
-    xmlSetStructuredErrorFunc(NULL, NULL);
-    xmlFreeParserCtxt(ctx);
-    if (!doc || fe.seen) {
-        xmlFreeDoc(doc);
-        return gd_errf(err, GD_EINPUT, "%s:%d: not well-formed XML: %s", path,
-                       fe.line > 0 ? fe.line : 1,
-                       fe.seen ? fe.msg : "cannot parse");
-    }
-    if (doc->intSubset || doc->extSubset) {
-        int line = doc->intSubset ? (int)xmlGetLineNo((xmlNodePtr)doc->intSubset) : 1;
-        xmlFreeDoc(doc);
-        return gd_errf(err, GD_EINPUT, "%s:%d: a DOCTYPE is not allowed in a "
-                       "campaign (entities are never expanded)", path,
-                       line > 0 ? line : 1);
-    }
-    *out = doc;
-    return GD_OK;
-}
 
 /* Which elements may appear inside which. RELAX NG's own message for a
  * stray element inside an interleave points at the parent and talks about a
@@ -140,32 +91,6 @@ static int check_elements(const char *path, xmlNodePtr parent, gd_err *err)
             return rc;
     }
     return GD_OK;
-}
-
-static int schema_check(const char *path, xmlDocPtr doc, gd_err *err)
-{
-    char dir[PATH_MAX], rng[PATH_MAX];
-    int rc = util_datadir(dir, sizeof dir, err);
-    if (rc)
-        return rc;
-    util_path_join(rng, sizeof rng, dir, "campaign.rng");
-    xmlRelaxNGParserCtxtPtr pctx = xmlRelaxNGNewParserCtxt(rng);
-    xmlRelaxNGPtr schema = pctx ? xmlRelaxNGParse(pctx) : NULL;
-    xmlRelaxNGFreeParserCtxt(pctx);
-    if (!schema)
-        return gd_errf(err, GD_EENV, "%s: cannot load the campaign schema",
-                       rng);
-    xmlRelaxNGValidCtxtPtr vctx = xmlRelaxNGNewValidCtxt(schema);
-    first_error fe = {0};
-    xmlRelaxNGSetValidStructuredErrors(vctx, capture_error, &fe);
-    int bad = xmlRelaxNGValidateDoc(vctx, doc);
-    xmlRelaxNGFreeValidCtxt(vctx);
-    xmlRelaxNGFree(schema);
-    if (bad == 0)
-        return GD_OK;
-    return gd_errf(err, GD_EINPUT, "%s:%d: does not match the campaign "
-                   "schema: %s", path, fe.line > 0 ? fe.line : 1,
-                   fe.seen ? fe.msg : "invalid");
 }
 
 /* ---- meaning checks ---- */
@@ -1107,7 +1032,7 @@ static int load(const char *path, int names_only, camp_campaign *c,
     if (rc)
         return rc == GD_EINPUT
                    ? gd_errf(err, GD_EINPUT, "%s: no such file", path) : rc;
-    rc = read_doc(path, &doc, err);
+    rc = xs_read(path, "campaign", &doc, err);
     if (!rc && strcmp((const char *)xmlDocGetRootElement(doc)->name,
                       "campaign") != 0)
         rc = gd_errf(err, GD_EINPUT, "%s:%ld: the root element is <%s>; a "
@@ -1117,7 +1042,7 @@ static int load(const char *path, int names_only, camp_campaign *c,
     if (!rc)
         rc = check_elements(path, xmlDocGetRootElement(doc), err);
     if (!rc)
-        rc = schema_check(path, doc, err);
+        rc = xs_validate(path, doc, "campaign.rng", "campaign", err);
     if (!rc) {
         ctx_t x = {path, c, err, names_only};
         rc = check_meaning(&x, xmlDocGetRootElement(doc));

@@ -253,7 +253,8 @@ static void catch_stop(void)
     sigaction(SIGINT, &sa, NULL);
 }
 
-/* Run the command to its end; 1 in *stopped when a signal cut it short. */
+/* Run the command to its end; 1 in *stopped when a signal to job-run cut
+ * it short (then there is no result to write). */
 static int execute(const char *job_dir, const spec_t *s, exec_result *res,
                    int *stopped, gd_err *err)
 {
@@ -270,8 +271,16 @@ static int execute(const char *job_dir, const spec_t *s, exec_result *res,
         if (k < 0)
             rc = err->code ? err->code : GD_EENV;
     }
-    *stopped = !rc && k == 0;
-    if (*stopped)
+    /* Slurm signals the whole task, the job too: once we were told to
+     * stop, how the job ended says nothing about the job itself. The job
+     * may die of that SIGTERM (or the SIGKILL after it) a moment before
+     * our own handler runs: a job killed by a signal we did not send is
+     * Slurm's doing too, and its state (CANCELLED, TIMEOUT, ...) classifies
+     * it. */
+    int outside = k == 1 && res->signaled && !res->timed_out
+                  && (res->signo == SIGTERM || res->signo == SIGKILL);
+    *stopped = !rc && (k == 0 || stop_flag || outside);
+    if (*stopped && k == 0)
         exec_pool_stop_all(pool, s->grace_s, res);
     exec_pool_free(pool);
     return rc;

@@ -62,6 +62,8 @@
 #define A_CHANNEL 13.0         /* GDDR5 PHY + controller + 2 L2 slice/ROP */
 #define A_XBAR_PER_PORT2 0.02
 #define A_FIXED 60.0           /* PCIe, host, display, GPC front ends, pads */
+#define A_ANCHOR_SCHED 2       /* GF100: two warp schedulers per SM */
+#define A_SCHED 0.6            /* per extra warp scheduler: instruction buffer, scoreboard, dispatch, operand-collector ports (estimate) */
 
 /* ---- Power (W) and energy per event (J) ---- */
 #define P_UNCORE 15.0
@@ -79,7 +81,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.0";
+    return "analytic-2.1";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
@@ -392,7 +394,8 @@ double model_area_mm2(const gpu_config *c)
     double sram_mb = (c->l1_sets * L1_LINE * L1_WAYS + c->shmem_size)
                      / 1048576.0;
     double sm = sm_logic_area() + A_RF_MB * A_RF_PER_MB
-                + sram_mb * A_SRAM_PER_MB;
+                + sram_mb * A_SRAM_PER_MB
+                + (c->num_sched_per_core - A_ANCHOR_SCHED) * A_SCHED;
     double ports = c->n_clusters + 2.0 * c->n_mem;
     return A_FIXED + sms * sm + l2_bytes(c) / 1048576.0 * A_L2_PER_MB
            + c->n_mem * A_CHANNEL + A_XBAR_PER_PORT2 * ports * ports;

@@ -4,16 +4,17 @@
  * what differs is where jobs run: as array tasks of `gpudse job-run` whose
  * results come back as jobs/<key>/result.json on the shared run directory.
  * Job state comes from squeue and those files only (no sacct). */
-#define _XOPEN_SOURCE 700  /* nftw */
+
 #include "slurm.h"
+#include "jobsrc.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,14 +59,7 @@ typedef struct {
     const batch_opts *o;
     batch_counts *n;
     const camp_cluster *k;
-    int nwl;
-    strat **st;
-    gpu_config **props;
-    size_t *nprops, *pos;
-    size_t *fixed_pos;         /* with batch_opts.fixed */
-    const wl_workload *wls;    /* the workloads jobs run as */
-    int *exhausted, *inflight;
-    int cur;
+    jobsrc src;                /* proposals, keys, journaling (as batch.c) */
     sjob *jobs;                /* WINDOW slots, njobs used */
     size_t njobs;
     int news;                  /* something happened since the last nap */
@@ -151,14 +145,25 @@ int slurm_state_class(const char *state, int *infra, char *reason, size_t n)
 
 /* ---- running Slurm's commands ---- */
 
-/* Read both pipes to their end (a full one would block the child). */
-static void drain(int ofd, int efd, util_buf *out, util_buf *errs)
+/* Read both pipes to their end (a full one would block the child); when
+ * *stop is raised (stop may be NULL), SIGTERM the child once. */
+static void drain(pid_t pid, int ofd, int efd, util_buf *out, util_buf *errs,
+                  volatile sig_atomic_t *stop)
 {
     struct pollfd p[2] = {{ofd, POLLIN, 0}, {efd, POLLIN, 0}};
     util_buf *to[2] = {out, errs};
-    int open_ = 2;
+    int open_ = 2, killed = 0;
     char buf[4096];
-    while (open_ > 0 && poll(p, 2, -1) >= 0) {
+    while (open_ > 0) {
+        if (stop && *stop && !killed) {
+            kill(pid, SIGTERM);  /* e.g. squeue waiting on a controller */
+            killed = 1;
+        }
+        int r = poll(p, 2, 100);
+        if (r < 0 && errno != EINTR)
+            break;
+        if (r <= 0)
+            continue;
         for (int i = 0; i < 2; i++) {
             if (p[i].fd < 0 || !p[i].revents)
                 continue;
@@ -175,8 +180,10 @@ static void drain(int ofd, int efd, util_buf *out, util_buf *errs)
 }
 
 /* Run argv (no shell), its stdout into out and stderr into errs (both
- * NUL-terminated); returns its exit status, or -1 when it could not run. */
-static int run_tool(char *const *argv, util_buf *out, util_buf *errs)
+ * NUL-terminated); returns its exit status, or -1 when it could not run or
+ * was stopped by *stop (stop may be NULL). */
+static int run_tool(char *const *argv, util_buf *out, util_buf *errs,
+                    volatile sig_atomic_t *stop)
 {
     int po[2], pe[2];
     if (pipe(po) != 0)
@@ -205,7 +212,7 @@ static int run_tool(char *const *argv, util_buf *out, util_buf *errs)
         close(pe[0]);
         return -1;
     }
-    drain(po[0], pe[0], out, errs);
+    drain(pid, po[0], pe[0], out, errs, stop);
     util_buf_add(out, "", 1);
     util_buf_add(errs, "", 1);
     out->len--;
@@ -217,76 +224,18 @@ static int run_tool(char *const *argv, util_buf *out, util_buf *errs)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* ---- proposals and records (as batch.c) ---- */
-
-static size_t propose(coord *co, int i, size_t want)
-{
-    if (!co->o->fixed)
-        return strat_next(co->st[i], co->props[i], want);
-    size_t n = 0;  /* a fixed list: hand it out once, in order */
-    while (n < want && co->fixed_pos[i] < co->o->nfixed[i])
-        co->props[i][n++] = co->o->fixed[i][co->fixed_pos[i]++];
-    return n;
-}
-
-static int next_config(coord *co, size_t want, int *wl, gpu_config *cfg)
-{
-    for (int tries = 0; tries < co->nwl; tries++) {
-        int i = co->cur;
-        if (!co->exhausted[i]) {
-            if (co->pos[i] == co->nprops[i]) {
-                co->nprops[i] = propose(co, i, want);
-                co->pos[i] = 0;
-                if (co->nprops[i] == 0 && co->inflight[i] == 0)
-                    co->exhausted[i] = 1;
-            }
-            if (co->pos[i] < co->nprops[i]) {
-                *wl = i;
-                *cfg = co->props[i][co->pos[i]++];
-                co->n->planned++;
-                return 1;
-            }
-        }
-        co->cur = (co->cur + 1) % co->nwl;
-    }
-    return 0;
-}
+/* ---- proposals and records (jobsrc.c) ---- */
 
 static be_job make_be_job(const coord *co, const sjob *j)
 {
-    const camp_campaign *c = co->o->c;
-    be_job bj;
-    memset(&bj, 0, sizeof bj);
-    bj.camp = c;
-    bj.wl_index = j->wl;
-    bj.workload = &co->wls[j->wl];
-    bj.cfg = j->cfg;
-    bj.seed = c->seed;
-    memcpy(bj.key, j->key, sizeof bj.key);
-    bj.job_dir = j->dir;
-    return bj;
+    return jobsrc_be_job(&co->src, j->wl, &j->cfg, j->key, j->dir);
 }
 
 static int record(coord *co, const sjob *j, store_record *rec, gd_err *err)
 {
-    const batch_opts *o = co->o;
-    memcpy(rec->key, j->key, sizeof rec->key);
-    util_strlcpy(rec->workload, o->c->workloads[j->wl].name,
-                 sizeof rec->workload);
-    util_strlcpy(rec->backend, o->be->name, sizeof rec->backend);
-    util_strlcpy(rec->fidelity, o->be->fidelity, sizeof rec->fidelity);
-    rec->cfg = j->cfg;
-    int rc = store_append(o->st, rec, err);
+    int rc = jobsrc_record(&co->src, j->wl, &j->cfg, j->key, rec, err);
     if (rc)
         return rc;
-    co->n->ran++;
-    co->n->failed += rec->status != ST_OK;
-    if (co->st[j->wl])
-        strat_observe(co->st[j->wl], &j->cfg, rec);
-    if (o->on_result)
-        o->on_result(rec, o->cb_arg);
-    if (o->pg)
-        progress_job(o->pg, rec->status != ST_OK);
     if (rec->status != ST_OK)
         logline(co, "job %s %s: %s", j->key, store_status_name(rec->status),
                 rec->reason);
@@ -294,24 +243,10 @@ static int record(coord *co, const sjob *j, store_record *rec, gd_err *err)
     return GD_OK;
 }
 
-static int skip_finished(coord *co, const sjob *j, gd_err *err)
-{
-    store_record rec;
-    int rc = store_get(co->o->st, j->key, &rec, err);
-    if (rc)
-        return rc;
-    if (co->st[j->wl])
-        strat_observe(co->st[j->wl], &j->cfg, &rec);
-    co->n->skipped++;
-    if (co->o->pg)
-        progress_skip(co->o->pg);
-    return GD_OK;
-}
-
 /* Take job i off the list (its record is journaled). */
 static void drop(coord *co, size_t i)
 {
-    co->inflight[co->jobs[i].wl]--;
+    co->src.inflight[co->jobs[i].wl]--;
     co->jobs[i] = co->jobs[--co->njobs];
 }
 
@@ -357,35 +292,12 @@ static int read_slurm_json(sjob *j)
     return ok ? 0 : -1;
 }
 
-static int rm_entry(const char *path, const struct stat *sb, int type,
-                    struct FTW *ftw)
-{
-    (void)sb;
-    (void)type;
-    if (ftw->level == 0)
-        return 0;
-    return remove(path) == 0 || errno == ENOENT ? 0 : -1;
-}
-
-static int fresh_dir(const sjob *j, gd_err *err)
-{
-    if (util_is_dir(j->dir)
-        && nftw(j->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
-        return gd_errf(err, GD_EENV, "%s: cannot clear a job directory left "
-                       "by an earlier run: %s", j->dir, strerror(errno));
-    int rc = util_mkdirs(j->dir, err);
-    if (rc)
-        return gd_errf(err, GD_EENV, "cannot create job directory %s: %s",
-                       j->dir, err->msg);
-    return GD_OK;
-}
-
 /* A new job: its directory, the backend's files and job.json. An invalid
  * config is journaled at once (1 in *done). */
 static int prepare_job(coord *co, sjob *j, int *done, gd_err *err)
 {
     *done = 0;
-    int rc = fresh_dir(j, err);
+    int rc = jobsrc_fresh_dir(j->dir, err);
     if (rc)
         return rc;
     be_job bj = make_be_job(co, j);
@@ -480,13 +392,10 @@ static int add_job(coord *co, int wl, const gpu_config *cfg, gd_err *err)
     memset(j, 0, sizeof *j);
     j->wl = wl;
     j->cfg = *cfg;
-    const camp_campaign *c = co->o->c;
-    be_job_key(co->o->be, c->sim_fingerprint, &co->wls[wl], cfg, c->seed,
-               j->key);
-    snprintf(j->dir, sizeof j->dir, "%s/jobs/%s", co->o->rundir, j->key);
+    jobsrc_key(&co->src, wl, cfg, j->key, j->dir, sizeof j->dir);
     if (store_has(co->o->st, j->key))
-        return skip_finished(co, j, err);
-    co->inflight[wl]++;
+        return jobsrc_skip(&co->src, wl, cfg, j->key, err);
+    co->src.inflight[wl]++;
     co->njobs++;
     if (adopt(co, j))
         return GD_OK;
@@ -494,7 +403,7 @@ static int add_job(coord *co, int wl, const gpu_config *cfg, gd_err *err)
     int rc = prepare_job(co, j, &done, err);
     if (rc || done) {
         co->njobs--;
-        co->inflight[wl]--;
+        co->src.inflight[wl]--;
         return rc;
     }
     j->phase = PH_READY;
@@ -509,7 +418,7 @@ static int fill(coord *co, int *drained, gd_err *err)
     while (!stopped(co) && co->njobs < WINDOW) {
         int wl;
         gpu_config cfg;
-        if (!next_config(co, WINDOW - co->njobs, &wl, &cfg)) {
+        if (!jobsrc_next(&co->src, WINDOW - co->njobs, &wl, &cfg)) {
             *drained = 1;
             return GD_OK;
         }
@@ -591,7 +500,8 @@ static int sbatch(coord *co, const char *list, int ntasks, long *jobid,
     util_buf out, errs;
     util_buf_init(&out);
     util_buf_init(&errs);
-    int st = run_tool(argv, &out, &errs);
+    int st = run_tool(argv, &out, &errs, NULL);  /* never cut short: a
+        submission that went through must get its ids recorded */
     free_argv(argv);
     char *end = NULL;
     *jobid = out.s ? strtol(out.s, &end, 10) : 0;
@@ -762,7 +672,7 @@ static int poll_squeue(coord *co, gd_err *err)
     util_buf out, errs;
     util_buf_init(&out);
     util_buf_init(&errs);
-    int st = run_tool(argv, &out, &errs);
+    int st = run_tool(argv, &out, &errs, co->o->stop);
     if (st != 0) {  /* the controller may be busy: ask again later */
         logline(co, "squeue failed (exit %d): %s", st,
                 errs.s ? errs.s : "");
@@ -827,7 +737,7 @@ static void cancel_all(coord *co)
         util_buf out, errs;
         util_buf_init(&out);
         util_buf_init(&errs);
-        int st = run_tool(argv, &out, &errs);
+        int st = run_tool(argv, &out, &errs, NULL);
         if (st != 0)
             logline(co, "scancel failed (exit %d): %s", st,
                     errs.s ? errs.s : "");
@@ -861,7 +771,7 @@ static int loop(coord *co, gd_err *err)
             rc = submit(co, err);
         if (!rc)
             rc = collect(co, err);
-        if (!rc && any_queued(co)
+        if (!rc && !stopped(co) && any_queued(co)
             && now_s() - co->last_squeue >= SQUEUE_EVERY)
             rc = poll_squeue(co, err);
         if (rc || stopped(co) || (drained && co->njobs == 0))
@@ -930,19 +840,7 @@ static int find_bin(coord *co, gd_err *err)
 
 static void coord_free(coord *co)
 {
-    for (int i = 0; i < co->nwl; i++) {
-        if (co->st)
-            strat_free(co->st[i]);
-        if (co->props)
-            free(co->props[i]);
-    }
-    free(co->st);
-    free(co->props);
-    free(co->nprops);
-    free(co->pos);
-    free(co->fixed_pos);
-    free(co->exhausted);
-    free(co->inflight);
+    jobsrc_free(&co->src);
     free(co->jobs);
 }
 
@@ -953,32 +851,12 @@ static int coord_init(coord *co, const batch_opts *o, batch_counts *n,
     co->o = o;
     co->n = n;
     co->k = &o->c->cluster;
-    co->nwl = o->c->nworkloads;
-    size_t nw = (size_t)co->nwl;
-    co->st = calloc(nw, sizeof *co->st);
-    co->props = calloc(nw, sizeof *co->props);
-    co->nprops = calloc(nw, sizeof *co->nprops);
-    co->pos = calloc(nw, sizeof *co->pos);
-    co->fixed_pos = calloc(nw, sizeof *co->fixed_pos);
-    co->wls = o->workloads ? o->workloads : o->c->workloads;
-    co->exhausted = calloc(nw, sizeof *co->exhausted);
-    co->inflight = calloc(nw, sizeof *co->inflight);
+    int rc0 = jobsrc_init(&co->src, o, n, WINDOW, err);
+    if (rc0)
+        return rc0;
     co->jobs = calloc(WINDOW, sizeof *co->jobs);
-    if (!co->st || !co->props || !co->nprops || !co->pos || !co->fixed_pos
-        || !co->exhausted
-        || !co->inflight || !co->jobs)
+    if (!co->jobs)
         return gd_errf(err, GD_EENV, "out of memory");
-    for (int i = 0; i < co->nwl; i++) {
-        co->props[i] = calloc(WINDOW, sizeof **co->props);
-        if (!co->props[i])
-            return gd_errf(err, GD_EENV, "out of memory");
-        int rc = o->fixed ? GD_OK
-                          : strat_new(o->c->strategy, &o->c->space,
-                                      o->c->budget, o->c->seed, &co->st[i],
-                                      err);
-        if (rc)
-            return rc;
-    }
     util_path_join(co->sdir, sizeof co->sdir, o->rundir, "slurm");
     util_path_join(co->campaign, sizeof co->campaign, o->rundir,
                    "campaign.xml");

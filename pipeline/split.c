@@ -5,6 +5,7 @@
  * policy decide, validate, predict (PREDICTED(costmodel)) and measure
  * (MEASURED(cpu|cuda)); write the run directory atomically. */
 #include "split.h"
+#include "xmlsafe.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -30,76 +31,6 @@ const char *sp_backend_name(int b) { return b >= 0 && b < 3 ? backend_names[b] :
 const char *sp_label(int b) { return b >= 0 && b < 3 ? labels[b] : "?"; }
 
 /* ---- loading ---- */
-
-typedef struct {
-    int seen, line;
-    char msg[512];
-} first_error;
-
-static void capture_error(void *ctx, xmlErrorPtr e)
-{
-    first_error *fe = ctx;
-    if (fe->seen || !e || e->level < XML_ERR_ERROR)
-        return;
-    fe->seen = 1;
-    fe->line = e->line;
-    util_strlcpy(fe->msg, e->message ? e->message : "invalid", sizeof fe->msg);
-    size_t n = strlen(fe->msg);
-    while (n && (fe->msg[n - 1] == '\n' || fe->msg[n - 1] == ' '))
-        fe->msg[--n] = '\0';
-}
-
-static int read_doc(const char *path, xmlDocPtr *out, gd_err *err)
-{
-    if (!util_path_exists(path))
-        return gd_errf(err, GD_EINPUT, "%s: no such file", path);
-    first_error fe = {0};
-    xmlParserCtxtPtr ctx = xmlNewParserCtxt();
-    if (!ctx)
-        return gd_errf(err, GD_EENV, "out of memory");
-    xmlSetStructuredErrorFunc(&fe, capture_error);
-    xmlDocPtr doc = xmlCtxtReadFile(ctx, path, NULL,
-                                    XML_PARSE_NONET | XML_PARSE_NOCDATA);
-    xmlSetStructuredErrorFunc(NULL, NULL);
-    xmlFreeParserCtxt(ctx);
-    if (!doc || fe.seen) {
-        xmlFreeDoc(doc);
-        return gd_errf(err, GD_EINPUT, "%s:%d: not well-formed XML: %s", path,
-                       fe.line > 0 ? fe.line : 1, fe.seen ? fe.msg : "cannot parse");
-    }
-    if (doc->intSubset || doc->extSubset) {
-        xmlFreeDoc(doc);
-        return gd_errf(err, GD_EINPUT, "%s:1: a DOCTYPE is not allowed in a "
-                       "split study", path);
-    }
-    *out = doc;
-    return GD_OK;
-}
-
-static int schema_check(const char *path, xmlDocPtr doc, gd_err *err)
-{
-    char dir[PATH_MAX], rng[PATH_MAX];
-    int rc = util_datadir(dir, sizeof dir, err);
-    if (rc)
-        return rc;
-    util_path_join(rng, sizeof rng, dir, "split-study.rng");
-    xmlRelaxNGParserCtxtPtr pctx = xmlRelaxNGNewParserCtxt(rng);
-    xmlRelaxNGPtr schema = pctx ? xmlRelaxNGParse(pctx) : NULL;
-    xmlRelaxNGFreeParserCtxt(pctx);
-    if (!schema)
-        return gd_errf(err, GD_EENV, "%s: cannot load the split-study schema", rng);
-    xmlRelaxNGValidCtxtPtr vctx = xmlRelaxNGNewValidCtxt(schema);
-    first_error fe = {0};
-    xmlRelaxNGSetValidStructuredErrors(vctx, capture_error, &fe);
-    int bad = xmlRelaxNGValidateDoc(vctx, doc);
-    xmlRelaxNGFreeValidCtxt(vctx);
-    xmlRelaxNGFree(schema);
-    if (bad == 0)
-        return GD_OK;
-    return gd_errf(err, GD_EINPUT, "%s:%d: does not match the split-study "
-                   "schema: %s", path, fe.line > 0 ? fe.line : 1,
-                   fe.seen ? fe.msg : "invalid");
-}
 
 typedef struct {
     const char *path;
@@ -336,7 +267,7 @@ int sp_load(const char *path, sp_campaign *c, gd_err *err)
     campaign_defaults(c);
     util_strlcpy(c->path, path, sizeof c->path);
     xmlDocPtr doc;
-    int rc = read_doc(path, &doc, err);
+    int rc = xs_read(path, "split study", &doc, err);
     if (rc)
         return rc;
     xmlNodePtr root = xmlDocGetRootElement(doc);
@@ -344,7 +275,7 @@ int sp_load(const char *path, sp_campaign *c, gd_err *err)
         rc = gd_errf(err, GD_EINPUT, "%s:%d: the root element of a split study "
                      "is <split-study>", path, root ? line_of(root) : 1);
     if (!rc)
-        rc = schema_check(path, doc, err);
+        rc = xs_validate(path, doc, "split-study.rng", "split-study", err);
     if (!rc) {
         char *name = attr(root, "name"), *seed = attr(root, "seed");
         util_strlcpy(c->name, name ? name : "", sizeof c->name);

@@ -127,9 +127,40 @@ int util_write_file_replace(const char *path, const void *data, size_t len,
     return write_file(path, data, len, 0, err);
 }
 
+/* A target that exists and is not a regular file (/dev/null, a FIFO, a
+ * terminal) is written in place: renaming over it would replace the device
+ * node with a plain file. */
+static int write_special(const char *path, const void *data, size_t len,
+                         gd_err *err)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return gd_errf(err, GD_EENV, "%s: cannot open: %s", path,
+                       strerror(errno));
+    const char *p = data;
+    while (len > 0) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0) {
+            int e = errno;
+            close(fd);
+            return gd_errf(err, GD_EENV, "%s: write failed: %s", path,
+                           strerror(e));
+        }
+        p += w;
+        len -= (size_t)w;
+    }
+    close(fd);
+    return GD_OK;
+}
+
 static int write_file(const char *path, const void *data, size_t len,
                       int sync, gd_err *err)
 {
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        return write_special(path, data, len, err);
     char tmp[PATH_MAX];
     if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid())
         >= (int)sizeof tmp)

@@ -243,6 +243,17 @@ START_TEST(two_runs_are_byte_identical)
 }
 END_TEST
 
+START_TEST(atomic_write_keeps_special_files)
+{
+    /* `-o /dev/null` must not turn the device into a regular file */
+    gd_err err;
+    struct stat st;
+    ck_assert(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
+    ck_assert_int_eq(util_write_file_atomic("/dev/null", "x\n", 2, &err), 0);
+    ck_assert(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("engine");
@@ -254,6 +265,7 @@ static Suite *suite(void)
     tcase_add_test(t, foreign_run_dir_refused);
     tcase_add_test(t, bad_campaign_creates_nothing);
     tcase_add_test(t, two_runs_are_byte_identical);
+    tcase_add_test(t, atomic_write_keeps_special_files);
     suite_add_tcase(s, t);
     return s;
 }

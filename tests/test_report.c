@@ -461,7 +461,7 @@ static void add_tail(const char *dir, const char *key, const char *text)
     gd_err err = { 0 };
     snprintf(path, sizeof path, "%s/jobs/%s", dir, key);
     ck_assert_int_eq(util_mkdirs(path, &err), 0);
-    snprintf(path, sizeof path, "%s/jobs/%s/stderr.tail", dir, key);
+    snprintf(path, sizeof path, "%s/jobs/%s/stderr.log", dir, key);
     tu_write(path, text);
 }
 

@@ -1,12 +1,15 @@
 #!/bin/sh
-# start.sh DIR: start a single-node Slurm cluster on loopback for the tests
-# (tests/test_slurm.c): munged as the munge user (socket under /run/munge),
-# slurmctld and slurmd as root with the config slurm.conf.in filled in under
-# DIR. Prints `export SLURM_CONF=DIR/slurm.conf` on success. Exit 0 when the
-# node is up; 1 with the reason on stderr when it cannot start; 77 when not
-# root. The PIDs land in DIR/*.pid; stop.sh DIR stops them.
+# start.sh DIR [OWNER_PID]: start a single-node Slurm cluster on loopback
+# for the tests (tests/test_slurm.c): munged as the munge user (socket under
+# /run/munge), slurmctld and slurmd as root with the config slurm.conf.in
+# filled in under DIR. Prints `export SLURM_CONF=DIR/slurm.conf` on success.
+# Exit 0 when the node is up; 1 with the reason on stderr when it cannot
+# start; 77 when not root. The PIDs land in DIR/*.pid; stop.sh DIR stops
+# them. With OWNER_PID, a watcher runs stop.sh DIR when that process dies
+# (a test killed before it could stop its cluster).
 set -u
-dir="${1:?usage: start.sh DIR}"
+dir="${1:?usage: start.sh DIR [OWNER_PID]}"
+owner="${2:-}"
 here=$(cd "$(dirname "$0")" && pwd)
 [ "$(id -u)" = 0 ] || { echo "start.sh: not root" >&2; exit 77; }
 for p in munged slurmctld slurmd sbatch squeue; do
@@ -53,6 +56,11 @@ sed -e "s|@CLUSTER@|gpudse$id|" -e "s|@CTLD_PORT@|$base|" \
     "$here/slurm.conf.in" > "$dir/slurm.conf" || exit 1
 SLURM_CONF="$dir/slurm.conf"
 export SLURM_CONF
+if [ -n "$owner" ]; then
+    ( while kill -0 "$owner" 2>/dev/null; do sleep 1; done
+      "$here/stop.sh" "$dir" ) >"$dir/watch.log" 2>&1 &
+    echo $! > "$dir/watch.pid"
+fi
 slurmctld -f "$SLURM_CONF" -i || {
     echo "start.sh: slurmctld did not start: $(tail -n 3 "$dir/slurmctld.log" 2>/dev/null)" >&2
     exit 1; }

@@ -5,6 +5,13 @@
 # files. Never touches other daemons.
 set -u
 dir="${1:?usage: stop.sh DIR}"
+# the watcher start.sh left, unless it is the one calling (or this is it:
+# the shell may exec its last command)
+w=$(cat "$dir/watch.pid" 2>/dev/null)
+if [ -n "$w" ] && [ "$w" != "$PPID" ] && [ "$w" != "$$" ]; then
+    kill "$w" 2>/dev/null
+fi
+rm -f "$dir/watch.pid"
 pids=""
 for d in slurmd slurmctld munged; do
     f="$dir/$d.pid"

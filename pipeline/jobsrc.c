@@ -1,0 +1,185 @@
+/* jobsrc: proposals, keys and journaling shared by the local and the Slurm
+ * dispatch loops, so both resume, observe and count the same way. */
+#define _XOPEN_SOURCE 700  /* nftw */
+#include "jobsrc.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int jobsrc_init(jobsrc *s, const batch_opts *o, batch_counts *n, size_t cap,
+                gd_err *err)
+{
+    memset(s, 0, sizeof *s);
+    s->o = o;
+    s->n = n;
+    s->nwl = o->c->nworkloads;
+    s->wls = o->workloads ? o->workloads : o->c->workloads;
+    size_t nw = (size_t)s->nwl;
+    s->st = calloc(nw, sizeof *s->st);
+    s->props = calloc(nw, sizeof *s->props);
+    s->nprops = calloc(nw, sizeof *s->nprops);
+    s->pos = calloc(nw, sizeof *s->pos);
+    s->fixed_pos = calloc(nw, sizeof *s->fixed_pos);
+    s->exhausted = calloc(nw, sizeof *s->exhausted);
+    s->inflight = calloc(nw, sizeof *s->inflight);
+    if (!s->st || !s->props || !s->nprops || !s->pos || !s->fixed_pos
+        || !s->exhausted || !s->inflight)
+        return gd_errf(err, GD_EENV, "out of memory");
+    for (int i = 0; i < s->nwl; i++) {
+        s->props[i] = calloc(cap ? cap : 1, sizeof **s->props);
+        if (!s->props[i])
+            return gd_errf(err, GD_EENV, "out of memory");
+        if (o->fixed)
+            continue;
+        int rc = strat_new(o->c->strategy, &o->c->space, o->c->budget,
+                           o->c->seed, &s->st[i], err);
+        if (!rc)
+            rc = strat_set_objectives(s->st[i], o->c->obj, o->c->nobjectives,
+                                      err);
+        if (rc)
+            return rc;
+        /* adaptive strategies propose rounds that keep every worker busy */
+        strat_set_batch(s->st[i], (size_t)(o->workers > 0 ? o->workers : 1));
+    }
+    return GD_OK;
+}
+
+void jobsrc_free(jobsrc *s)
+{
+    for (int i = 0; i < s->nwl; i++) {
+        if (s->st)
+            strat_free(s->st[i]);
+        if (s->props)
+            free(s->props[i]);
+    }
+    free(s->st);
+    free(s->props);
+    free(s->nprops);
+    free(s->pos);
+    free(s->fixed_pos);
+    free(s->exhausted);
+    free(s->inflight);
+    memset(s, 0, sizeof *s);
+}
+
+static size_t propose(jobsrc *s, int i, size_t want)
+{
+    if (!s->o->fixed)
+        return strat_next(s->st[i], s->props[i], want);
+    size_t n = 0;  /* a fixed list: hand it out once, in order */
+    while (n < want && s->fixed_pos[i] < s->o->nfixed[i])
+        s->props[i][n++] = s->o->fixed[i][s->fixed_pos[i]++];
+    return n;
+}
+
+int jobsrc_next(jobsrc *s, size_t want, int *wl, gpu_config *cfg)
+{
+    for (int tries = 0; tries < s->nwl; tries++) {
+        int i = s->cur;
+        if (!s->exhausted[i]) {
+            if (s->pos[i] == s->nprops[i]) {
+                s->nprops[i] = propose(s, i, want);
+                s->pos[i] = 0;
+                if (s->nprops[i] == 0 && s->inflight[i] == 0)
+                    s->exhausted[i] = 1;
+            }
+            if (s->pos[i] < s->nprops[i]) {
+                *wl = i;
+                *cfg = s->props[i][s->pos[i]++];
+                s->n->planned++;
+                return 1;
+            }
+        }
+        s->cur = (s->cur + 1) % s->nwl;
+    }
+    return 0;
+}
+
+void jobsrc_key(const jobsrc *s, int wl, const gpu_config *cfg, char key[65],
+                char *dir, size_t dirsz)
+{
+    const camp_campaign *c = s->o->c;
+    be_job_key(s->o->be, c->sim_fingerprint, &s->wls[wl], cfg, c->seed, key);
+    if (dir)
+        snprintf(dir, dirsz, "%s/jobs/%s", s->o->rundir, key);
+}
+
+be_job jobsrc_be_job(const jobsrc *s, int wl, const gpu_config *cfg,
+                     const char *key, const char *dir)
+{
+    be_job bj;
+    memset(&bj, 0, sizeof bj);
+    bj.camp = s->o->c;
+    bj.wl_index = wl;
+    bj.workload = &s->wls[wl];
+    bj.cfg = *cfg;
+    bj.seed = s->o->c->seed;
+    util_strlcpy(bj.key, key, sizeof bj.key);
+    bj.job_dir = dir;
+    return bj;
+}
+
+int jobsrc_record(jobsrc *s, int wl, const gpu_config *cfg, const char *key,
+                  store_record *rec, gd_err *err)
+{
+    const batch_opts *o = s->o;
+    util_strlcpy(rec->key, key, sizeof rec->key);
+    util_strlcpy(rec->workload, o->c->workloads[wl].name,
+                 sizeof rec->workload);
+    util_strlcpy(rec->backend, o->be->name, sizeof rec->backend);
+    util_strlcpy(rec->fidelity, o->be->fidelity, sizeof rec->fidelity);
+    rec->cfg = *cfg;
+    int rc = store_append(o->st, rec, err);
+    if (rc)
+        return rc;
+    s->n->ran++;
+    s->n->failed += rec->status != ST_OK;
+    if (s->st[wl])
+        strat_observe(s->st[wl], cfg, rec);
+    if (o->on_result)
+        o->on_result(rec, o->cb_arg);
+    if (o->pg)
+        progress_job(o->pg, rec->status != ST_OK);
+    return GD_OK;
+}
+
+int jobsrc_skip(jobsrc *s, int wl, const gpu_config *cfg, const char *key,
+                gd_err *err)
+{
+    store_record rec;
+    int rc = store_get(s->o->st, key, &rec, err);
+    if (rc)
+        return rc;
+    if (s->st[wl])
+        strat_observe(s->st[wl], cfg, &rec);
+    s->n->skipped++;
+    if (s->o->pg)
+        progress_skip(s->o->pg);
+    return GD_OK;
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int type,
+                    struct FTW *ftw)
+{
+    (void)sb;
+    (void)type;
+    if (ftw->level == 0)
+        return 0;  /* keep the directory itself */
+    return remove(path) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+int jobsrc_fresh_dir(const char *dir, gd_err *err)
+{
+    if (util_is_dir(dir) && nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+        return gd_errf(err, GD_EENV, "%s: cannot clear a job directory left "
+                       "by an earlier run: %s", dir, strerror(errno));
+    int rc = util_mkdirs(dir, err);
+    if (rc)
+        return gd_errf(err, GD_EENV, "cannot create job directory %s: %s; "
+                       "check free space and permissions, then run again "
+                       "to resume", dir, err->msg);
+    return GD_OK;
+}

@@ -1,0 +1,57 @@
+/* jobsrc: what the local dispatch loop (batch.c) and the Slurm coordinator
+ * (slurm.c) share — the configs each workload's strategy (or a fixed
+ * verification list) proposes, job keys, and journaling a finished job
+ * exactly once while the strategy, the progress line and the caller's hook
+ * see it. */
+#ifndef GPUDSE_JOBSRC_H
+#define GPUDSE_JOBSRC_H
+
+#include "batch.h"
+#include "strategy.h"
+
+typedef struct {
+    const batch_opts *o;
+    batch_counts *n;
+    int nwl;
+    strat **st;                /* per workload; NULL entries with o->fixed */
+    gpu_config **props;        /* per workload: proposals not yet used */
+    size_t *nprops, *pos;
+    size_t *fixed_pos;         /* with batch_opts.fixed */
+    int *exhausted;            /* the strategy has nothing more */
+    int *inflight;             /* jobs started and not yet journaled */
+    int cur;                   /* workload proposals come from now */
+    const wl_workload *wls;    /* the workloads jobs run as */
+} jobsrc;
+
+/* cap: most configs asked for at once. */
+int jobsrc_init(jobsrc *s, const batch_opts *o, batch_counts *n, size_t cap,
+                gd_err *err);
+void jobsrc_free(jobsrc *s);
+
+/* The next config to run, rotating to the next workload only when the
+ * current one has nothing to propose right now; 0 when none. */
+int jobsrc_next(jobsrc *s, size_t want, int *wl, gpu_config *cfg);
+
+/* Job key and folder (RUNDIR/jobs/KEY) of a config of workload wl. */
+void jobsrc_key(const jobsrc *s, int wl, const gpu_config *cfg, char key[65],
+                char *dir, size_t dirsz);
+
+/* The backend's view of a job. */
+be_job jobsrc_be_job(const jobsrc *s, int wl, const gpu_config *cfg,
+                     const char *key, const char *dir);
+
+/* Journal a finished job's record (filling its identity fields) and tell
+ * the strategy, the progress line and the on_result hook. */
+int jobsrc_record(jobsrc *s, int wl, const gpu_config *cfg, const char *key,
+                  store_record *rec, gd_err *err);
+
+/* A key already in the journal: the strategy still observes it, so an
+ * adaptive search resumes on the same path. */
+int jobsrc_skip(jobsrc *s, int wl, const gpu_config *cfg, const char *key,
+                gd_err *err);
+
+/* Empty a job directory a crashed session may have left files in (the
+ * folder itself stays), creating it when missing. */
+int jobsrc_fresh_dir(const char *dir, gd_err *err);
+
+#endif

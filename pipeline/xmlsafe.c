@@ -1,0 +1,89 @@
+/* xmlsafe: safe parsing and schema validation shared by the campaign and
+ * split-study readers; libxml2 reports errors through a structured handler
+ * that keeps the first one with its line. */
+#include "xmlsafe.h"
+
+#include <limits.h>
+#include <string.h>
+#include <libxml/parser.h>
+#include <libxml/relaxng.h>
+
+typedef struct {
+    int seen;
+    int line;
+    char msg[512];
+} first_error;
+
+static void capture_error(void *ctx, xmlErrorPtr e)
+{
+    first_error *fe = ctx;
+    if (fe->seen || !e || e->level < XML_ERR_ERROR)
+        return;
+    fe->seen = 1;
+    fe->line = e->line;
+    util_strlcpy(fe->msg, e->message ? e->message : "invalid XML",
+                 sizeof fe->msg);
+    size_t n = strlen(fe->msg);
+    while (n && (fe->msg[n - 1] == '\n' || fe->msg[n - 1] == ' '))
+        fe->msg[--n] = '\0';
+}
+
+/* No XML_PARSE_NOENT (entities stay unexpanded), no DTDLOAD, no network. */
+static const int XML_SAFE = XML_PARSE_NONET | XML_PARSE_NOCDATA;
+
+int xs_read(const char *path, const char *what, xmlDocPtr *out, gd_err *err)
+{
+    if (!util_path_exists(path))
+        return gd_errf(err, GD_EINPUT, "%s: no such file", path);
+    first_error fe = {0};
+    xmlParserCtxtPtr ctx = xmlNewParserCtxt();
+    if (!ctx)
+        return gd_errf(err, GD_EENV, "out of memory");
+    xmlSetStructuredErrorFunc(&fe, capture_error);
+    xmlDocPtr doc = xmlCtxtReadFile(ctx, path, NULL, XML_SAFE);
+    xmlSetStructuredErrorFunc(NULL, NULL);
+    xmlFreeParserCtxt(ctx);
+    if (!doc || fe.seen) {
+        xmlFreeDoc(doc);
+        return gd_errf(err, GD_EINPUT, "%s:%d: not well-formed XML: %s", path,
+                       fe.line > 0 ? fe.line : 1,
+                       fe.seen ? fe.msg : "cannot parse");
+    }
+    if (doc->intSubset || doc->extSubset) {
+        long line = doc->intSubset ? xmlGetLineNo((xmlNodePtr)doc->intSubset)
+                                   : 1;
+        xmlFreeDoc(doc);
+        return gd_errf(err, GD_EINPUT, "%s:%ld: a DOCTYPE is not allowed in "
+                       "a %s (entities are never expanded)", path,
+                       line > 0 ? line : 1, what);
+    }
+    *out = doc;
+    return GD_OK;
+}
+
+int xs_validate(const char *path, xmlDocPtr doc, const char *schema,
+                const char *what, gd_err *err)
+{
+    char dir[PATH_MAX], rng[PATH_MAX];
+    int rc = util_datadir(dir, sizeof dir, err);
+    if (rc)
+        return rc;
+    util_path_join(rng, sizeof rng, dir, schema);
+    xmlRelaxNGParserCtxtPtr pctx = xmlRelaxNGNewParserCtxt(rng);
+    xmlRelaxNGPtr s = pctx ? xmlRelaxNGParse(pctx) : NULL;
+    xmlRelaxNGFreeParserCtxt(pctx);
+    if (!s)
+        return gd_errf(err, GD_EENV, "%s: cannot load the %s schema", rng,
+                       what);
+    xmlRelaxNGValidCtxtPtr vctx = xmlRelaxNGNewValidCtxt(s);
+    first_error fe = {0};
+    xmlRelaxNGSetValidStructuredErrors(vctx, capture_error, &fe);
+    int bad = xmlRelaxNGValidateDoc(vctx, doc);
+    xmlRelaxNGFreeValidCtxt(vctx);
+    xmlRelaxNGFree(s);
+    if (bad == 0)
+        return GD_OK;
+    return gd_errf(err, GD_EINPUT, "%s:%d: does not match the %s schema: %s",
+                   path, fe.line > 0 ? fe.line : 1, what,
+                   fe.seen ? fe.msg : "invalid");
+}

@@ -1,0 +1,619 @@
+/* test_slurm: the Slurm executor. Without a cluster: Slurm states to failure
+ * classes, <execution executor="slurm"> parsing, and `gpudse job-run` on a
+ * prepared job directory. With a real single-node Slurm started on loopback
+ * by tests/slurm/start.sh (root only; skipped loudly otherwise): a campaign
+ * whose jobs replay, crash and hang, run as array jobs, lands in the same
+ * records as the local executor's (the hangs time out and are resubmitted
+ * once); SIGINT cancels the queued and running tasks and the run resumes;
+ * a coordinator killed with -9 is resumed by adopting its tasks; tasks
+ * cancelled from outside are journaled as failed. */
+#include "testutil.h"
+#include <dirent.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <sys/wait.h>
+#include <time.h>
+#include "backend.h"
+#include "campaign.h"
+#include "jobrun.h"
+#include "slurm.h"
+#include "store.h"
+
+static char T[256];        /* tests/tmp/slurm-PID */
+static char root[PATH_MAX];
+static int have_cluster;   /* set in main when the daemons came up */
+
+static const char *tp(const char *suffix)
+{
+    static char pool[8][512];
+    static int next;
+    char *b = pool[next++ % 8];
+    snprintf(b, 512, "%s%s", T, suffix);
+    return b;
+}
+
+static int shf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int shf(const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static void capture(const char *cmd, char *buf, size_t n)
+{
+    FILE *p = popen(cmd, "r");
+    ck_assert(p != NULL);
+    size_t got = fread(buf, 1, n - 1, p);
+    buf[got] = '\0';
+    pclose(p);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static store_record *load(const char *dir, size_t *n)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/results.jsonl", dir);
+    store_record *r;
+    gd_err err;
+    ck_assert_msg(store_load_all(path, &r, n, &err) == 0, "%s", err.msg);
+    for (size_t i = 0; i < *n; i++)
+        for (size_t j = i + 1; j < *n; j++)
+            ck_assert_msg(strcmp(r[i].key, r[j].key) != 0, "key twice");
+    return r;
+}
+
+static const store_record *find(const store_record *r, size_t n,
+                                const char *wl, int clusters)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(r[i].workload, wl) && r[i].cfg.n_clusters == clusters)
+            return &r[i];
+    ck_abort_msg("no record for %s at %d clusters", wl, clusters);
+    return NULL;
+}
+
+/* Processes whose working directory lies under dir. */
+static int procs_in(const char *dir)
+{
+    char abs[PATH_MAX];
+    if (!realpath(dir, abs))
+        return 0;
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    int n = 0;
+    while (d && (e = readdir(d))) {
+        char link[300], cwd[PATH_MAX];
+        snprintf(link, sizeof link, "/proc/%s/cwd", e->d_name);
+        ssize_t k = readlink(link, cwd, sizeof cwd - 1);
+        if (k <= 0)
+            continue;
+        cwd[k] = '\0';
+        n += strncmp(cwd, abs, strlen(abs)) == 0;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* ---- without a cluster ---- */
+
+START_TEST(slurm_states_map_to_failure_classes)
+{
+    static const struct {
+        const char *state;
+        int status, infra;
+    } cases[] = {
+        {"PENDING", -1, 0}, {"RUNNING", -1, 0}, {"COMPLETING", -1, 0},
+        {"TIMEOUT", ST_TIMEOUT, 0}, {"OUT_OF_MEMORY", ST_OOM, 0},
+        {"NODE_FAIL", ST_CRASHED, 1}, {"PREEMPTED", ST_FAILED, 1},
+        {"CANCELLED", ST_FAILED, 0}, {"FAILED", ST_FAILED, 0},
+        {"COMPLETED", ST_FAILED, 0}, {"", ST_FAILED, 1},
+        {"SOMETHING_NEW", ST_FAILED, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char why[128] = "";
+        int infra = -1;
+        int st = slurm_state_class(cases[i].state, &infra, why, sizeof why);
+        ck_assert_msg(st == cases[i].status, "%s: %d", cases[i].state, st);
+        ck_assert_msg(infra == cases[i].infra, "%s: infra %d",
+                      cases[i].state, infra);
+        if (st >= 0)
+            ck_assert_msg(why[0], "%s: no reason", cases[i].state);
+    }
+    char why[128];
+    int infra;
+    slurm_state_class("OUT_OF_MEMORY", &infra, why, sizeof why);
+    ck_assert_msg(strstr(why, "out of memory"), "%s", why);
+}
+END_TEST
+
+static void write_exec_campaign(const char *path, const char *exec_attrs)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "<campaign name=\"ex\">\n"
+             "  <simulator backend=\"command\">\n"
+             "    <command>echo IPC = {n_clusters}</command>\n"
+             "    <metric name=\"ipc\" regex=\"IPC = ([0-9.]+)\"/>\n"
+             "  </simulator>\n"
+             "  <workloads><workload name=\"a\"/></workloads>\n"
+             "  <objectives><maximize metric=\"ipc\"/></objectives>\n"
+             "  <search strategy=\"random\" budget=\"2\"/>\n"
+             "  <execution %s/>\n"
+             "</campaign>\n", exec_attrs);
+    tu_write(path, text);
+}
+
+START_TEST(execution_executor_attributes)
+{
+    camp_campaign c;
+    gd_err err;
+    write_exec_campaign(tp("/ex1.xml"), "executor=\"slurm\" partition=\"gpu\" "
+                        "account=\"arch\" array-limit=\"8\" "
+                        "sbatch-options=\"--qos=short --nice=10\"");
+    ck_assert_msg(camp_load(tp("/ex1.xml"), &c, &err) == 0, "%s", err.msg);
+    ck_assert_str_eq(c.cluster.executor, "slurm");
+    ck_assert_str_eq(c.cluster.partition, "gpu");
+    ck_assert_str_eq(c.cluster.account, "arch");
+    ck_assert_int_eq(c.cluster.array_limit, 8);
+    ck_assert_str_eq(c.cluster.sbatch_options, "--qos=short --nice=10");
+    batch_opts o;
+    memset(&o, 0, sizeof o);
+    o.c = &c;
+    ck_assert(slurm_wanted(&o));
+    o.executor = "local";
+    ck_assert(!slurm_wanted(&o));
+    camp_free(&c);
+
+    write_exec_campaign(tp("/ex2.xml"), "jobs=\"2\"");
+    ck_assert_msg(camp_load(tp("/ex2.xml"), &c, &err) == 0, "%s", err.msg);
+    memset(&o, 0, sizeof o);
+    o.c = &c;
+    ck_assert(!slurm_wanted(&o));
+    o.executor = "slurm";
+    ck_assert(slurm_wanted(&o));
+    camp_free(&c);
+
+    write_exec_campaign(tp("/ex3.xml"), "executor=\"pbs\"");
+    ck_assert_int_eq(camp_load(tp("/ex3.xml"), &c, &err), GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "ex3.xml:") && strstr(err.msg,
+                  "execution"), "%s", err.msg);
+    write_exec_campaign(tp("/ex4.xml"), "executor=\"slurm\" "
+                        "array-limit=\"-1\"");
+    ck_assert_int_eq(camp_load(tp("/ex4.xml"), &c, &err), GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "ex4.xml:9") && strstr(err.msg,
+                  "array-limit"), "%s", err.msg);
+    /* the flag is checked too */
+    ck_assert_int_eq(shf("%s run %s --executor pbs >/dev/null 2>&1",
+                         tu_bin(), tp("/ex2.xml")), 2);
+}
+END_TEST
+
+/* Prepare one command-backend job as the coordinator does, then run
+ * `gpudse job-run` on it. */
+START_TEST(job_run_writes_the_record)
+{
+    tu_write(tp("/jr.xml"),
+             "<campaign name=\"jr\">\n"
+             "  <simulator backend=\"command\">\n"
+             "    <command>echo IPC = {n_clusters}; [ {n_clusters} = 15 ] "
+             "|| kill -SEGV $$</command>\n"
+             "    <metric name=\"ipc\" regex=\"IPC = ([0-9.]+)\"/>\n"
+             "  </simulator>\n"
+             "  <workloads><workload name=\"a\"/></workloads>\n"
+             "  <space><knob name=\"n_clusters\" values=\"15 30\"/></space>\n"
+             "  <objectives><maximize metric=\"ipc\"/></objectives>\n"
+             "  <search strategy=\"exhaustive\" budget=\"2\"/>\n"
+             "</campaign>\n");
+    camp_campaign c;
+    gd_err err;
+    ck_assert_msg(camp_load(tp("/jr.xml"), &c, &err) == 0, "%s", err.msg);
+    const be_backend *be = be_find("command");
+    char absT[PATH_MAX], camp[PATH_MAX + 16];
+    ck_assert(realpath(T, absT) != NULL);
+    snprintf(camp, sizeof camp, "%s/jr.xml", absT);
+    for (int clusters = 15; clusters <= 30; clusters += 15) {
+        char dir[PATH_MAX + 32];
+        snprintf(dir, sizeof dir, "%s/job%d", absT, clusters);
+        shf("rm -rf %s; mkdir -p %s", dir, dir);
+        be_job bj;
+        memset(&bj, 0, sizeof bj);
+        bj.camp = &c;
+        bj.workload = &c.workloads[0];
+        bj.cfg = space_baseline();
+        bj.cfg.n_clusters = clusters;
+        bj.seed = 1;
+        be_job_key(be, c.sim_fingerprint, bj.workload, &bj.cfg, 1, bj.key);
+        bj.job_dir = dir;
+        be_exec x;
+        be_exec_init(&x);
+        ck_assert_msg(be->prepare(&bj, &x, &err) == 0, "%s", err.msg);
+        ck_assert_msg(jobrun_write_spec(be, &bj, &x, camp, &err) == 0, "%s",
+                      err.msg);
+        be_exec_free(&x);
+        ck_assert_int_eq(shf("%s job-run %s", tu_bin(), dir), 0);
+        store_record r;
+        ck_assert_msg(jobrun_read_result(dir, &r, &err) == 0, "%s", err.msg);
+        ck_assert_str_eq(r.key, bj.key);
+        ck_assert_str_eq(r.workload, "a");
+        ck_assert_int_eq(r.cfg.n_clusters, clusters);
+        if (clusters == 15) {
+            double v;
+            ck_assert_msg(r.status == ST_OK, "%s", r.reason);
+            ck_assert(met_get(&r.metrics, "ipc", &v) == 0);
+            ck_assert_double_eq(v, 15);
+        } else {
+            ck_assert_int_eq(r.status, ST_CRASHED);
+        }
+    }
+    camp_free(&c);
+    /* a broken job.json: bad input, no result */
+    shf("mkdir -p %s/bad && echo '{\"key\": 1}' > %s/bad/job.json", T, T);
+    ck_assert_int_eq(shf("%s job-run %s/bad 2>/dev/null", tu_bin(), T), 2);
+    ck_assert_int_ne(shf("test -e %s/bad/result.json", T), 0);
+}
+END_TEST
+
+/* ---- on the test cluster ---- */
+
+#define NEED_CLUSTER()                                                   \
+    do {                                                                 \
+        if (!have_cluster)                                               \
+            return;  /* main printed SKIP with the reason */             \
+    } while (0)
+
+static void write_modes_campaign(const char *path, const char *name,
+                                 const char *exec_extra)
+{
+    static const char *const modes[] = {"replay", "crash", "hang"};
+    char text[8192];
+    int off = snprintf(text, sizeof text,
+        "<campaign name=\"%s\" seed=\"1\">\n"
+        "  <simulator backend=\"gpgpusim\" root=\"%s/%s\"/>\n"
+        "  <workloads>\n", name, root, T);
+    for (int i = 0; i < 3; i++)
+        off += snprintf(text + off, sizeof text - (size_t)off,
+            "    <workload name=\"%s\"><command>%s/tests/fakesim/fakesim.sh "
+            "%s %s/tests/data/gpgpusim/vecadd-baseline.log.gz</command>"
+            "</workload>\n", modes[i], root, modes[i], root);
+    snprintf(text + off, sizeof text - (size_t)off,
+        "  </workloads>\n"
+        "  <space><knob name=\"n_clusters\" values=\"15 30\"/></space>\n"
+        "  <objectives><maximize metric=\"ipc\"/></objectives>\n"
+        "  <search strategy=\"exhaustive\" budget=\"2\"/>\n"
+        "  <execution jobs=\"2\" timeout=\"1.5\" retries=\"1\" grace=\"0.3\" "
+        "backoff=\"0.05\" memory-mb=\"512\" %s/>\n"
+        "  <report formats=\"svg\"/>\n"
+        "</campaign>\n", exec_extra);
+    tu_write(path, text);
+}
+
+/* results.jsonl with its lines sorted (completion order varies). */
+static void sorted_journal(const char *dir, char *buf, size_t n)
+{
+    char cmd[PATH_MAX];
+    snprintf(cmd, sizeof cmd, "sort %s/results.jsonl", dir);
+    capture(cmd, buf, n);
+}
+
+START_TEST(campaign_runs_as_array_jobs)
+{
+    NEED_CLUSTER();
+    write_modes_campaign(tp("/m.xml"), "m", "array-limit=\"4\"");
+    shf("rm -rf %s/m-slurm %s/m-local", T, T);
+    ck_assert_int_eq(shf("%s run %s -o %s -q --executor slurm >/dev/null",
+                         tu_bin(), tp("/m.xml"), tp("/m-slurm")), 1);
+    size_t n;
+    store_record *r = load(tp("/m-slurm"), &n);
+    ck_assert_uint_eq(n, 6);
+    for (int c = 15; c <= 30; c += 15) {
+        const store_record *ok = find(r, n, "replay", c);
+        ck_assert_msg(ok->status == ST_OK, "replay: %s", ok->reason);
+        double ipc;
+        ck_assert(met_get(&ok->metrics, "ipc", &ipc) == 0);
+        ck_assert_double_eq_tol(ipc, 280.4393, 1e-9);
+        ck_assert_int_eq(find(r, n, "crash", c)->status, ST_CRASHED);
+        const store_record *h = find(r, n, "hang", c);
+        ck_assert_msg(h->status == ST_TIMEOUT, "hang: %s %s",
+                      store_status_name(h->status), h->reason);
+    }
+    free(r);
+    /* the first array has all 6 jobs (with the %4 throttle), then the two
+     * timed-out jobs are resubmitted once — in one array or two, as their
+     * backoffs end — so 8 tasks in all; each job's Slurm id is kept */
+    ck_assert_int_eq(shf("grep 'submitted Slurm array job' %s/m-slurm/run.log"
+                         " | head -1 | grep -q ': 6 task(s)'", T), 0);
+    ck_assert_int_eq(shf("test $(sed -n 's/.*submitted Slurm array job .*: "
+                         "\\([0-9]*\\) task.*/\\1/p' %s/m-slurm/run.log | "
+                         "awk '{ s += $1 } END { print s }') = 8", T), 0);
+    ck_assert_int_eq(shf("grep -q 'retry .* attempt 2 after timeout' "
+                         "%s/m-slurm/run.log", T), 0);
+    ck_assert_int_eq(shf("test $(ls %s/m-slurm/jobs/*/attempt1.stdout.log "
+                         "| wc -l) = 2", T), 0);
+    ck_assert_int_eq(shf("test $(ls %s/m-slurm/jobs/*/slurm.json | wc -l) "
+                         "= 6", T), 0);
+    /* the same records as the local executor's */
+    ck_assert_int_eq(shf("%s run %s -o %s -q --executor local >/dev/null",
+                         tu_bin(), tp("/m.xml"), tp("/m-local")), 1);
+    static char a[65536], b[65536];
+    sorted_journal(tp("/m-slurm"), a, sizeof a);
+    sorted_journal(tp("/m-local"), b, sizeof b);
+    ck_assert_msg(strlen(a) > 100 && !strcmp(a, b),
+                  "journals differ:\n%s\n--\n%s", a, b);
+}
+END_TEST
+
+/* A command-backend campaign of n jobs that sleep $GPUDSE_TEST_SLEEP s. */
+static void write_sleep_campaign(const char *path, const char *name, int n)
+{
+    tu_write(tp("/sleepy.sh"), "#!/bin/sh\nsleep \"${GPUDSE_TEST_SLEEP:-30}\"\n"
+             "echo \"IPC = $1\"\n");
+    shf("chmod +x %s", tp("/sleepy.sh"));
+    char values[64] = "";
+    static const int cl[] = {8, 15, 30, 60};
+    for (int i = 0; i < n && i < 4; i++)
+        snprintf(values + strlen(values), sizeof values - strlen(values),
+                 "%s%d", i ? " " : "", cl[i]);
+    char text[4096];
+    snprintf(text, sizeof text,
+             "<campaign name=\"%s\">\n"
+             "  <simulator backend=\"command\">\n"
+             "    <command>{campaign_dir}/sleepy.sh {n_clusters}</command>\n"
+             "    <metric name=\"ipc\" regex=\"IPC = ([0-9.]+)\"/>\n"
+             "  </simulator>\n"
+             "  <workloads><workload name=\"a\"/></workloads>\n"
+             "  <space><knob name=\"n_clusters\" values=\"%s\"/></space>\n"
+             "  <objectives><maximize metric=\"ipc\"/></objectives>\n"
+             "  <search strategy=\"exhaustive\" budget=\"%d\"/>\n"
+             "  <execution executor=\"slurm\" timeout=\"60\" grace=\"0.5\"/>\n"
+             "  <report formats=\"svg\"/>\n"
+             "</campaign>\n", name, values, n);
+    tu_write(path, text);
+}
+
+static pid_t start_run(const char *camp, const char *dir)
+{
+    pid_t pid = fork();
+    if (pid == 0) {  /* its messages go to T/child.log */
+        FILE *log = freopen(tp("/child.log"), "a", stdout);
+        if (log)
+            dup2(fileno(log), 2);
+        execl(tu_bin(), "gpudse", "run", camp, "-o", dir, "-q", (char *)NULL);
+        _exit(127);
+    }
+    return pid;
+}
+
+/* Wait up to limit_s until `cmd` exits 0. */
+static int wait_for(const char *cmd, double limit_s)
+{
+    double t0 = now_s();
+    while (now_s() - t0 < limit_s) {
+        if (shf("%s", cmd) == 0)
+            return 1;
+        usleep(100000);
+    }
+    return 0;
+}
+
+START_TEST(sigint_cancels_the_tasks_and_the_run_resumes)
+{
+    NEED_CLUSTER();
+    unsetenv("GPUDSE_TEST_SLEEP");
+    write_sleep_campaign(tp("/int.xml"), "int", 2);
+    shf("rm -rf %s/int-run", T);
+    pid_t pid = start_run(tp("/int.xml"), tp("/int-run"));
+    char cmd[PATH_MAX];
+    /* both tasks running: their sleeps have written nothing yet */
+    snprintf(cmd, sizeof cmd, "test \"$(squeue -h -t RUNNING -n gpudse-int "
+             "-o %%i | wc -l)\" = 2 && test $(ls %s/int-run/jobs/*/stdout.log "
+             "2>/dev/null | wc -l) = 2", T);
+    ck_assert_msg(wait_for(cmd, 20), "the tasks never ran");
+    kill(pid, SIGINT);
+    int st;
+    waitpid(pid, &st, 0);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 3, "status %d", st);
+    /* Slurm cancelled them: nothing of ours queued or running, no
+     * process left in the run directory, no Slurm id kept for resume */
+    ck_assert_msg(wait_for("test -z \"$(squeue -h -n gpudse-int "
+                           "-t PENDING,RUNNING,COMPLETING -o %i)\"", 10),
+                  "tasks still alive after SIGINT");
+    usleep(500000);  /* KillWait lets job-run stop its job first */
+    int left = procs_in(tp("/int-run/jobs"));
+    ck_assert_msg(left == 0, "%d processes left in the job directories",
+                  left);
+    ck_assert_int_ne(shf("ls %s/int-run/jobs/*/slurm.json >/dev/null 2>&1",
+                         T), 0);
+    ck_assert_int_eq(shf("test $(grep -c 'interrupted .* cancelled Slurm "
+                         "job' %s/int-run/run.log) = 2", T), 0);
+    /* resume: both run again, now quickly */
+    setenv("GPUDSE_TEST_SLEEP", "0", 1);
+    snprintf(cmd, sizeof cmd, "%s run %s -o %s -q >/dev/null", tu_bin(),
+             tp("/int.xml"), tp("/int-run"));
+    ck_assert_int_eq(shf("%s", cmd), 0);
+    unsetenv("GPUDSE_TEST_SLEEP");
+    size_t n;
+    store_record *r = load(tp("/int-run"), &n);
+    ck_assert_uint_eq(n, 2);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(r[i].status == ST_OK, "%s", r[i].reason);
+    free(r);
+}
+END_TEST
+
+START_TEST(a_dead_coordinators_tasks_are_adopted)
+{
+    NEED_CLUSTER();
+    setenv("GPUDSE_TEST_SLEEP", "3", 1);
+    write_sleep_campaign(tp("/k9.xml"), "k9", 4);
+    shf("rm -rf %s/k9-run", T);
+    pid_t pid = start_run(tp("/k9.xml"), tp("/k9-run"));
+    char cmd[PATH_MAX];
+    snprintf(cmd, sizeof cmd, "test $(ls %s/k9-run/jobs/*/slurm.json "
+             "2>/dev/null | wc -l) = 4", T);
+    ck_assert_msg(wait_for(cmd, 20), "never submitted");
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    char ids[512];
+    snprintf(cmd, sizeof cmd, "cat %s/k9-run/jobs/*/slurm.json | sort", T);
+    capture(cmd, ids, sizeof ids);
+    /* the tasks live on without their coordinator */
+    ck_assert_int_ne(shf("test -z \"$(squeue -h -n gpudse-k9 "
+                         "-t PENDING,RUNNING -o %%i)\""), 0);
+    snprintf(cmd, sizeof cmd, "%s run %s -o %s -q >/dev/null", tu_bin(),
+             tp("/k9.xml"), tp("/k9-run"));
+    ck_assert_int_eq(shf("%s", cmd), 0);
+    unsetenv("GPUDSE_TEST_SLEEP");
+    size_t n;
+    store_record *r = load(tp("/k9-run"), &n);
+    ck_assert_uint_eq(n, 4);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(r[i].status == ST_OK, "%s", r[i].reason);
+    free(r);
+    /* adopted, never submitted again */
+    char after[512];
+    snprintf(cmd, sizeof cmd, "cat %s/k9-run/jobs/*/slurm.json | sort", T);
+    capture(cmd, after, sizeof after);
+    ck_assert_str_eq(ids, after);
+    ck_assert_int_eq(shf("test $(grep -c 'submitted Slurm array job' "
+                         "%s/k9-run/run.log) = 1", T), 0);
+    ck_assert_int_eq(shf("test $(grep -c 'adopted' %s/k9-run/run.log) = 4",
+                         T), 0);
+}
+END_TEST
+
+/* Tasks Slurm ends without a result (scancel from outside): after a grace
+ * period for the result file, each is journaled in its failure class. */
+START_TEST(tasks_slurm_ends_are_classified)
+{
+    NEED_CLUSTER();
+    unsetenv("GPUDSE_TEST_SLEEP");
+    write_sleep_campaign(tp("/cx.xml"), "cx", 2);
+    shf("rm -rf %s/cx-run", T);
+    pid_t pid = start_run(tp("/cx.xml"), tp("/cx-run"));
+    char cmd[PATH_MAX];
+    snprintf(cmd, sizeof cmd, "test \"$(squeue -h -t RUNNING -n gpudse-cx "
+             "-o %%i | wc -l)\" = 2");
+    ck_assert_msg(wait_for(cmd, 20), "the tasks never ran");
+    ck_assert_int_eq(shf("scancel -n gpudse-cx"), 0);
+    int st;
+    waitpid(pid, &st, 0);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %d", st);
+    size_t n;
+    store_record *r = load(tp("/cx-run"), &n);
+    ck_assert_uint_eq(n, 2);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_int_eq(r[i].status, ST_FAILED);
+        ck_assert_msg(strstr(r[i].reason, "CANCELLED")
+                      && strstr(r[i].reason, "cancelled outside gpudse"),
+                      "%s", r[i].reason);
+    }
+    free(r);
+    ck_assert_int_eq(shf("test $(grep -c 'submitted Slurm array job' "
+                         "%s/cx-run/run.log) = 1", T), 0);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("slurm");
+    TCase *t = tcase_create("slurm");
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, slurm_states_map_to_failure_classes);
+    tcase_add_test(t, execution_executor_attributes);
+    tcase_add_test(t, job_run_writes_the_record);
+    tcase_add_test(t, campaign_runs_as_array_jobs);
+    tcase_add_test(t, sigint_cancels_the_tasks_and_the_run_resumes);
+    tcase_add_test(t, a_dead_coordinators_tasks_are_adopted);
+    tcase_add_test(t, tasks_slurm_ends_are_classified);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+/* The Slurm and munge programs, installed from Debian when root and
+ * missing. 0 when present. */
+static int ensure_packages(void)
+{
+    if (shf("command -v sbatch >/dev/null && command -v squeue >/dev/null "
+            "&& test -x /usr/sbin/slurmctld -a -x /usr/sbin/slurmd "
+            "-a -x /usr/sbin/munged") == 0)
+        return 0;
+    printf("test_slurm: installing Debian packages munge slurmctld slurmd "
+           "slurm-client (apt-get)\n");
+    fflush(stdout);
+    return shf("DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "
+               "--no-install-recommends munge slurmctld slurmd slurm-client "
+               ">%s/apt.log 2>&1 || (apt-get update -qq >>%s/apt.log 2>&1 && "
+               "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "
+               "--no-install-recommends munge slurmctld slurmd slurm-client "
+               ">>%s/apt.log 2>&1)", T, T, T);
+}
+
+/* Start the cluster in T/cluster; 1 when it is up, else 0 with a SKIP
+ * line saying why. */
+static int start_cluster(void)
+{
+    if (geteuid() != 0) {
+        printf("SKIP: test_slurm: not root, so no Slurm cluster to test "
+               "against (munged, slurmctld and slurmd need root); only "
+               "the tests without a cluster run\n");
+        return 0;
+    }
+    if (ensure_packages() != 0) {
+        printf("SKIP: test_slurm: the Slurm packages are missing and "
+               "apt-get could not install them (see %s/apt.log)\n", T);
+        return 0;
+    }
+    char out[4096] = "";
+    char cmd[PATH_MAX];
+    snprintf(cmd, sizeof cmd, "timeout 60 tests/slurm/start.sh %s/cluster "
+             "%ld 2>&1", T, (long)getpid());
+    FILE *p = popen(cmd, "r");  /* no ck_assert outside a test */
+    if (p) {
+        size_t got = fread(out, 1, sizeof out - 1, p);
+        out[got] = '\0';
+        pclose(p);
+    }
+    char conf[PATH_MAX + 32];
+    snprintf(conf, sizeof conf, "%s/%s/cluster/slurm.conf", root, T);
+    if (!strstr(out, "export SLURM_CONF=")) {
+        printf("SKIP: test_slurm: the Slurm daemons cannot start in this "
+               "sandbox: %s\n", out);
+        return 0;
+    }
+    setenv("SLURM_CONF", conf, 1);
+    return 1;
+}
+
+int main(void)
+{
+    snprintf(T, sizeof T, "tests/tmp/slurm-%ld", (long)getpid());
+    shf("rm -rf %s; mkdir -p %s", T, T);
+    if (!getcwd(root, sizeof root))
+        return 1;
+    double t0 = now_s();
+    have_cluster = start_cluster();
+    double t1 = now_s();
+    int rc = tu_run_suite(suite());
+    double t2 = now_s();
+    if (have_cluster) {
+        shf("tests/slurm/stop.sh %s/cluster", T);
+        printf("test_slurm: cluster up in %.1f s, tests %.1f s, stopped in "
+               "%.1f s\n", t1 - t0, t2 - t1, now_s() - t2);
+    }
+    if (rc == 0)
+        shf("rm -rf %s", T);
+    return rc;
+}
