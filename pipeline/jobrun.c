@@ -277,8 +277,11 @@ static int execute(const char *job_dir, const spec_t *s, exec_result *res,
      * our own handler runs: a job killed by a signal we did not send is
      * Slurm's doing too, and its state (CANCELLED, TIMEOUT, ...) classifies
      * it. */
-    int outside = k == 1 && res->signaled && !res->timed_out
-                  && (res->signo == SIGTERM || res->signo == SIGKILL);
+    int sig = res->signaled ? res->signo
+              : res->exited && res->exit_code > 128 ? res->exit_code - 128
+                                                    : 0;  /* a shell's report */
+    int outside = k == 1 && !res->timed_out
+                  && (sig == SIGTERM || sig == SIGKILL);
     *stopped = !rc && (k == 0 || stop_flag || outside);
     if (*stopped && k == 0)
         exec_pool_stop_all(pool, s->grace_s, res);
