@@ -45,7 +45,7 @@ DEBS = gcc make pkg-config libgsl-dev libxml2-dev libcairo2-dev libpango1.0-dev 
 BIN      = gpudse
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all deps test-deps run check check-sanitize install uninstall clean bench
+.PHONY: all deps test-deps run check fuzz check-sanitize install uninstall clean bench
 all: $(BIN)
 
 $(BIN): $(B)/pipeline/main.o $(B)/libgpudse.a
@@ -115,6 +115,14 @@ check-sanitize: test-deps
 bench: deps
 	@$(MAKE) --no-print-directory gpudse $(BENCHBIN)
 	@sh tests/bench.sh
+
+# libFuzzer harnesses of tests/fuzz/ (built with clang), each run for
+# FUZZ_SECONDS seconds; crashes land in tests/tmp/fuzz/crashes/.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	@command -v clang >/dev/null || { [ "$$(id -u)" = 0 ] && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang libclang-rt-14-dev; }
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 install: gpudse
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)

@@ -116,6 +116,8 @@ static int parse_device(mctx *x, xmlNodePtr n, cm_device *d)
     }
     xmlFree(nm);
     xmlFree(kind);
+    const cm_num *seen[16];
+    int nseen = 0;
     for (xmlNodePtr c = n->children; c && !rc; c = c->next) {
         if (c->type != XML_ELEMENT_NODE)
             continue;
@@ -125,10 +127,18 @@ static int parse_device(mctx *x, xmlNodePtr n, cm_device *d)
         cm_num v;
         rc = read_param(x, c, pname, sizeof pname, &v);
         cm_num *slot = rc ? NULL : device_slot(d, pname);
+        int dup = 0;
+        for (int i = 0; slot && i < nseen; i++)
+            dup |= seen[i] == slot;
         if (!rc && !slot)
             rc = bad(x, c, "unknown device param", pname);
-        else if (!rc)
+        else if (!rc && dup)
+            rc = bad(x, c, "device param given twice:", pname);
+        else if (!rc) {
             *slot = v;
+            if (nseen < 16)
+                seen[nseen++] = slot;
+        }
     }
     if (rc)
         return rc;
@@ -141,6 +151,8 @@ static int parse_device(mctx *x, xmlNodePtr n, cm_device *d)
             return bad(x, n, "device lacks param", needn[i]);
     if (d->peak_flops.v <= 0 || d->mem_bw.v <= 0 || d->h2d_bw.v <= 0 || d->d2h_bw.v <= 0)
         return bad(x, n, "rates (peak_flops, mem_bw, h2d_bw, d2h_bw) must be > 0 on device", d->name);
+    if (d->mem_bytes.v <= 0)
+        return bad(x, n, "mem_bytes must be > 0 on device", d->name);
     if (d->slowdown.v < 1)
         return bad(x, n, "slowdown must be >= 1 on device", d->name);
     for (int k = 0; k < CM_NKINDS; k++)

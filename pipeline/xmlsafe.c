@@ -4,6 +4,7 @@
 #include "xmlsafe.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <libxml/parser.h>
 #include <libxml/relaxng.h>
@@ -17,8 +18,16 @@ typedef struct {
 static void capture_error(void *ctx, xmlErrorPtr e)
 {
     first_error *fe = ctx;
-    if (fe->seen || !e || e->level < XML_ERR_ERROR)
+    if (!e || e->level < XML_ERR_ERROR)
         return;
+    /* RELAX NG's first complaint inside an interleave often has no line
+     * ("Extra element execution in interleave"); the next one names the
+     * element's line: keep the first message and the first line */
+    if (fe->seen) {
+        if (fe->line <= 0 && e->line > 0)
+            fe->line = e->line;
+        return;
+    }
     fe->seen = 1;
     fe->line = e->line;
     util_strlcpy(fe->msg, e->message ? e->message : "invalid XML",
@@ -83,6 +92,14 @@ int xs_validate(const char *path, xmlDocPtr doc, const char *schema,
     xmlRelaxNGFree(s);
     if (bad == 0)
         return GD_OK;
+    char elem[64];
+    if (fe.seen && sscanf(fe.msg, "Extra element %63s in interleave", elem) == 1)
+        /* libxml2's wording for a bad attribute value inside <campaign> */
+        return gd_errf(err, GD_EINPUT, "%s:%d: <%s> does not match the %s "
+                       "schema: it is repeated, or an attribute has a value "
+                       "of the wrong type (a number where a number is due, "
+                       "one of the listed words)", path,
+                       fe.line > 0 ? fe.line : 1, elem, what);
     return gd_errf(err, GD_EINPUT, "%s:%d: does not match the %s schema: %s",
                    path, fe.line > 0 ? fe.line : 1, what,
                    fe.seen ? fe.msg : "invalid");
