@@ -45,19 +45,7 @@ uint64_t batch_planned(const camp_campaign *c)
     return per * (uint64_t)c->nworkloads;
 }
 
-static void logline(const batch_t *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void logline(const batch_t *b, const char *fmt, ...)
-{
-    if (!b->o->log)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vfprintf(b->o->log, fmt, ap);
-    va_end(ap);
-    fputc('\n', b->o->log);
-    fflush(b->o->log);
-}
+#define logline(b, ...) jobsrc_log(&(b)->src, __VA_ARGS__)
 
 static be_job make_be_job(const batch_t *b, const job_t *j)
 {
@@ -95,29 +83,6 @@ static int prepare_dir(const job_t *j, gd_err *err)
         rename(from, to);
     }
     return GD_OK;
-}
-
-static void write_job_status(const job_t *j, const exec_result *r,
-                             const store_record *rec)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "key", j->key);
-    cJSON_AddNumberToObject(o, "attempt", j->attempt + 1);
-    cJSON_AddStringToObject(o, "status", store_status_name(rec->status));
-    cJSON_AddStringToObject(o, "reason", rec->reason);
-    cJSON_AddNumberToObject(o, "exit_code", r->exit_code);
-    cJSON_AddNumberToObject(o, "signal", r->signo);
-    cJSON_AddBoolToObject(o, "timed_out", r->timed_out);
-    cJSON_AddNumberToObject(o, "wall_s", r->wall_s);
-    cJSON_AddNumberToObject(o, "stdout_bytes", (double)r->out_bytes);
-    cJSON_AddNumberToObject(o, "stderr_bytes", (double)r->err_bytes);
-    char *text = cJSON_Print(o);
-    cJSON_Delete(o);
-    char path[PATH_MAX + 16];
-    snprintf(path, sizeof path, "%s/status.json", j->dir);
-    if (text)
-        util_write_file_replace(path, text, strlen(text), NULL);
-    cJSON_free(text);
 }
 
 /* ---- external jobs ---- */
@@ -217,7 +182,8 @@ static int complete_external(batch_t *b, const exec_result *r, gd_err *err)
     int rc = b->o->be->finish(&bj, r, &rec, err);
     if (rc)
         return rc;
-    write_job_status(&j, r, &rec);
+    util_strlcpy(rec.key, j.key, sizeof rec.key);
+    jobsrc_write_status(j.dir, j.attempt + 1, r, &rec);
     const camp_campaign *c = b->o->c;
     if (rec.status != ST_OK && (c->retry_mask & (1u << rec.status))
         && j.attempt < c->retries) {

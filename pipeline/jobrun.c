@@ -3,6 +3,7 @@
  * files it shares with the coordinator: job.json (what to run) and
  * result.json (the finished record, written atomically). */
 #include "jobrun.h"
+#include "jobsrc.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -209,28 +210,6 @@ static int write_result(const char *job_dir, const store_record *r,
 }
 
 /* status.json as the local path writes it: how the process ended. */
-static void write_status(const char *job_dir, const exec_result *x,
-                         const store_record *r)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "key", r->key);
-    cJSON_AddStringToObject(o, "status", store_status_name(r->status));
-    cJSON_AddStringToObject(o, "reason", r->reason);
-    cJSON_AddNumberToObject(o, "exit_code", x->exit_code);
-    cJSON_AddNumberToObject(o, "signal", x->signo);
-    cJSON_AddBoolToObject(o, "timed_out", x->timed_out);
-    cJSON_AddNumberToObject(o, "wall_s", x->wall_s);
-    cJSON_AddNumberToObject(o, "stdout_bytes", (double)x->out_bytes);
-    cJSON_AddNumberToObject(o, "stderr_bytes", (double)x->err_bytes);
-    char *text = cJSON_Print(o);
-    cJSON_Delete(o);
-    char path[PATH_MAX];
-    util_path_join(path, sizeof path, job_dir, "status.json");
-    if (text)
-        util_write_file_replace(path, text, strlen(text), NULL);
-    cJSON_free(text);
-}
-
 /* ---- running ---- */
 
 /* Set by SIGTERM/SIGINT (Slurm's time limit, scancel): the one piece of
@@ -318,7 +297,7 @@ static int job_run(const char *job_dir, gd_err *err)
         store_record r = s.rec;
         rc = be->finish(&bj, &res, &r, err);
         if (!rc) {
-            write_status(job_dir, &res, &r);
+            jobsrc_write_status(job_dir, 0, &res, &r);
             rc = write_result(job_dir, &r, err);
         }
     }

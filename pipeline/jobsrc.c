@@ -4,10 +4,13 @@
 #include "jobsrc.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <ftw.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <cjson/cJSON.h>
 
 int jobsrc_init(jobsrc *s, const batch_opts *o, batch_counts *n, size_t cap,
                 gd_err *err)
@@ -182,4 +185,40 @@ int jobsrc_fresh_dir(const char *dir, gd_err *err)
                        "check free space and permissions, then run again "
                        "to resume", dir, err->msg);
     return GD_OK;
+}
+
+void jobsrc_log(const jobsrc *s, const char *fmt, ...)
+{
+    if (!s->o->log)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(s->o->log, fmt, ap);
+    va_end(ap);
+    fputc('\n', s->o->log);
+    fflush(s->o->log);
+}
+
+void jobsrc_write_status(const char *job_dir, int attempt,
+                         const exec_result *x, const store_record *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "key", r->key);
+    if (attempt > 0)
+        cJSON_AddNumberToObject(o, "attempt", attempt);
+    cJSON_AddStringToObject(o, "status", store_status_name(r->status));
+    cJSON_AddStringToObject(o, "reason", r->reason);
+    cJSON_AddNumberToObject(o, "exit_code", x->exit_code);
+    cJSON_AddNumberToObject(o, "signal", x->signo);
+    cJSON_AddBoolToObject(o, "timed_out", x->timed_out);
+    cJSON_AddNumberToObject(o, "wall_s", x->wall_s);
+    cJSON_AddNumberToObject(o, "stdout_bytes", (double)x->out_bytes);
+    cJSON_AddNumberToObject(o, "stderr_bytes", (double)x->err_bytes);
+    char *text = cJSON_Print(o);
+    cJSON_Delete(o);
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, job_dir, "status.json");
+    if (text)
+        util_write_file_replace(path, text, strlen(text), NULL);
+    cJSON_free(text);
 }

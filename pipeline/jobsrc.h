@@ -50,6 +50,15 @@ int jobsrc_record(jobsrc *s, int wl, const gpu_config *cfg, const char *key,
 int jobsrc_skip(jobsrc *s, int wl, const gpu_config *cfg, const char *key,
                 gd_err *err);
 
+/* A line in run.log (when the run has one). */
+void jobsrc_log(const jobsrc *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* JOB_DIR/status.json: how the attempt ended (timings live here, never in
+ * the journal). attempt counts from 1. */
+void jobsrc_write_status(const char *job_dir, int attempt,
+                         const exec_result *x, const store_record *r);
+
 /* Empty a job directory a crashed session may have left files in (the
  * folder itself stays), creating it when missing. */
 int jobsrc_fresh_dir(const char *dir, gd_err *err);

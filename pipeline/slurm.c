@@ -77,19 +77,7 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static void logline(const coord *co, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void logline(const coord *co, const char *fmt, ...)
-{
-    if (!co->o->log)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vfprintf(co->o->log, fmt, ap);
-    va_end(ap);
-    fputc('\n', co->o->log);
-    fflush(co->o->log);
-}
+#define logline(co, ...) jobsrc_log(&(co)->src, __VA_ARGS__)
 
 static int stopped(const coord *co)
 {
