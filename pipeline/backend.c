@@ -350,17 +350,32 @@ const be_backend *be_find(const char *name)
     return NULL;
 }
 
+/* Append a string to a fixed buffer (job keys' text has a known bound). */
+static size_t put_str(char *dst, size_t off, size_t cap, const char *s)
+{
+    size_t len = strlen(s);
+    if (off + len >= cap)
+        len = off < cap ? cap - off - 1 : 0;
+    memcpy(dst + off, s, len);
+    return off + len;
+}
+
 void be_job_key(const be_backend *b, const char *sim_fingerprint,
                 const wl_workload *w, const gpu_config *c, uint64_t seed,
                 char key[65])
 {
-    char canon[512], text[1400];
+    /* assembled by hand, not with snprintf: one key per job, in the
+     * engine's hot loop */
+    char canon[512], seedtxt[24], text[1400];
     space_config_canon(c, canon, sizeof canon);
-    int n = snprintf(text, sizeof text,
-                     "gpudse-job-v1\nbackend=%s\nbackend_version=%s\n"
-                     "simulator=%s\nworkload=%s\nworkload_sha256=%s\n"
-                     "config=%s\nseed=%" PRIu64 "\n",
-                     b->name, b->version(), sim_fingerprint, w->name,
-                     w->sha256, canon, seed);
-    util_sha256_hex(text, (size_t)n, key);
+    snprintf(seedtxt, sizeof seedtxt, "%" PRIu64, seed);
+    const char *parts[] = {
+        "gpudse-job-v1\nbackend=", b->name, "\nbackend_version=",
+        b->version(), "\nsimulator=", sim_fingerprint, "\nworkload=",
+        w->name, "\nworkload_sha256=", w->sha256, "\nconfig=", canon,
+        "\nseed=", seedtxt, "\n"};
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        n = put_str(text, n, sizeof text, parts[i]);
+    util_sha256_hex(text, n, key);
 }

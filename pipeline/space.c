@@ -128,19 +128,47 @@ int space_value_parse(int knob, const char *text, int *value)
     return -1;
 }
 
+/* Decimal text of a non-negative int, for the hot path of job keys. */
+static size_t put_uint(char *dst, unsigned v)
+{
+    char tmp[12];
+    size_t k = 0;
+    do {
+        tmp[k++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (size_t i = 0; i < k; i++)
+        dst[i] = tmp[k - 1 - i];
+    return k;
+}
+
 void space_config_canon(const gpu_config *c, char *buf, size_t n)
 {
+    /* built by hand, not with snprintf: every job key hashes this text */
+    char tmp[512];
     size_t off = 0;
-    buf[0] = '\0';
-    for (int k = 0; k < SPACE_NKNOBS && off < n; k++) {
-        char v[32];
-        int w = snprintf(buf + off, n - off, "%s%s=%s", k ? "," : "",
-                         knobs[k].name,
-                         space_value_str(k, space_get(c, k), v, sizeof v));
-        if (w < 0)
-            break;
-        off += (size_t)w;
+    for (int k = 0; k < SPACE_NKNOBS; k++) {
+        const char *name = knobs[k].name;
+        size_t len = strlen(name);
+        if (k)
+            tmp[off++] = ',';
+        memcpy(tmp + off, name, len);
+        off += len;
+        tmp[off++] = '=';
+        int v = space_get(c, k);
+        if (k == KNOB_SCHEDULER) {
+            const char *sn = space_sched_name(v);
+            size_t sl = strlen(sn);
+            memcpy(tmp + off, sn, sl);
+            off += sl;
+        } else {
+            if (v < 0)
+                tmp[off++] = '-';
+            off += put_uint(tmp + off, v < 0 ? 0u - (unsigned)v : (unsigned)v);
+        }
     }
+    tmp[off] = '\0';
+    util_strlcpy(buf, tmp, n);
 }
 
 void space_def_full(space_def *s)

@@ -84,10 +84,11 @@ static void json_num(util_buf *b, double v)
         util_buf_puts(b, "null");
         return;
     }
+    /* 17 significant digits always read back as the same double: exact
+     * and deterministic without a parse-back check per number (which cost
+     * a third of the in-process job rate) */
     char s[40];
-    snprintf(s, sizeof s, "%.15g", v);
-    if (strtod(s, NULL) != v)
-        snprintf(s, sizeof s, "%.17g", v);
+    snprintf(s, sizeof s, "%.17g", v);
     util_buf_puts(b, s);
 }
 
@@ -310,6 +311,7 @@ struct store {
     key_set keys;
     int unsynced;
     double last_sync;     /* monotonic seconds */
+    off_t size;           /* bytes in the journal: where the next line goes */
 };
 
 /* Cut a torn last line: everything after the last '\n'. */
@@ -404,6 +406,9 @@ int store_open(const char *dir, store **out, int *torn, gd_err *err)
     if (!rc)
         rc = index_lines(s, data, len, err);
     free(data);
+    s->size = lseek(s->fd, 0, SEEK_END);  /* after any torn tail was cut */
+    if (!rc && s->size < 0)
+        rc = gd_errf(err, GD_EENV, "%s: %s", s->path, strerror(errno));
     if (rc) {
         close(s->fd);
         free(s->keys.e);
@@ -469,7 +474,7 @@ int store_append_line(store *s, const char *key, const char *json,
     if (len == 0 || memchr(json, '\n', len))
         return gd_errf(err, GD_EENV, "%s: a journal record must be one "
                        "non-empty line", s->path);
-    off_t before = lseek(s->fd, 0, SEEK_END);
+    off_t before = s->size;  /* we hold the run's lock: nobody else appends */
     /* the line and its newline in one write(): a reader or a crash sees a
      * whole line or a torn tail, never two half records */
     struct iovec iov[2] = {{(void *)json, len}, {(void *)"\n", 1}};
@@ -491,6 +496,7 @@ int store_append_line(store *s, const char *key, const char *json,
         return gd_errf(err, GD_EENV, "%s: cannot append: %s", s->path,
                        strerror(e));
     }
+    s->size = before + (off_t)len + 1;
     keyset_add(&s->keys, key, before, len);
     if (++s->unsynced >= SYNC_EVERY
         || mono_s() - s->last_sync >= SYNC_SECONDS)
