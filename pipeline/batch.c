@@ -316,13 +316,16 @@ static int batch_init(batch_t *b, const batch_opts *o, batch_counts *n,
     if (!b->running || !b->slot_used)
         return gd_errf(err, GD_EENV, "out of memory");
     if (!o->be->in_process) {
-        char jobs[PATH_MAX];
-        util_path_join(jobs, sizeof jobs, o->rundir, "jobs");
-        int k = exec_kill_orphans(jobs);
+        char reg[PATH_MAX];
+        util_path_join(reg, sizeof reg, o->rundir, "jobs.running");
+        int k = exec_kill_orphans(reg);
         if (k)
             logline(b, "killed %d process group(s) left by a gpudse that "
                     "died", k);
-        return exec_pool_new(o->workers, &b->pool, err);
+        rc = exec_pool_new(o->workers, &b->pool, err);
+        if (!rc)
+            rc = exec_pool_set_registry(b->pool, reg, err);
+        return rc;
     }
     return GD_OK;
 }

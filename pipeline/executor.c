@@ -48,6 +48,7 @@ struct exec_pool {
     int n;
     slot *slots;
     int sigfd;
+    int reg_fd;              /* registry of running groups, -1: none */
     sigset_t old_mask;
 };
 
@@ -68,6 +69,7 @@ int exec_pool_new(int workers, exec_pool **out, gd_err *err)
         return gd_errf(err, GD_EENV, "out of memory");
     }
     p->n = workers;
+    p->reg_fd = -1;
     sigset_t chld;
     sigemptyset(&chld);
     sigaddset(&chld, SIGCHLD);
@@ -171,17 +173,34 @@ static void close_stream(stream *s, size_t cap)
 
 /* ---- orphaned groups ---- */
 
-static void pgid_path(char *out, size_t n, const char *job_dir)
+/* Rewrite the registry in place (no new inode per job): one running job's
+ * process group id per line. */
+static void write_registry(const exec_pool *p)
 {
-    util_path_join(out, n, job_dir, ".pgid");
+    if (p->reg_fd < 0)
+        return;
+    char text[256 * 24];
+    size_t off = 0;
+    for (int i = 0; i < p->n && off + 24 < sizeof text; i++)
+        if (p->slots[i].used)
+            off += (size_t)snprintf(text + off, sizeof text - off, "%ld\n",
+                                    (long)p->slots[i].pid);
+    if (pwrite(p->reg_fd, text, off, 0) != (ssize_t)off
+        || ftruncate(p->reg_fd, (off_t)off) != 0) {
+        /* advisory: a stale or short registry only weakens orphan cleanup */
+    }
 }
 
-static void write_pgid(const char *job_dir, pid_t pid)
+int exec_pool_set_registry(exec_pool *p, const char *path, gd_err *err)
 {
-    char path[PATH_MAX], text[32];
-    pgid_path(path, sizeof path, job_dir);
-    int n = snprintf(text, sizeof text, "%ld\n", (long)pid);
-    util_write_file_replace(path, text, (size_t)n, NULL);
+    if (p->reg_fd >= 0)
+        close(p->reg_fd);
+    p->reg_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (p->reg_fd < 0)
+        return gd_errf(err, GD_EENV, "%s: cannot create: %s", path,
+                       strerror(errno));
+    write_registry(p);
+    return GD_OK;
 }
 
 /* Whether any process other than a zombie is in group pgid. */
@@ -214,30 +233,22 @@ static int group_has_members(pid_t pgid)
     return found;
 }
 
-int exec_kill_orphans(const char *jobs_root)
+int exec_kill_orphans(const char *registry)
 {
-    DIR *d = opendir(jobs_root);
-    if (!d)
+    char *text;
+    if (util_read_file(registry, &text, NULL, NULL) != GD_OK)
         return 0;
-    struct dirent *e;
     int killed = 0;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        char dir[PATH_MAX], path[PATH_MAX], *text;
-        util_path_join(dir, sizeof dir, jobs_root, e->d_name);
-        pgid_path(path, sizeof path, dir);
-        if (util_read_file(path, &text, NULL, NULL) != GD_OK)
-            continue;
-        pid_t pgid = (pid_t)atol(text);
-        free(text);
+    char *save = NULL;
+    for (char *t = strtok_r(text, "\n", &save); t;
+         t = strtok_r(NULL, "\n", &save)) {
+        pid_t pgid = (pid_t)atol(t);
         /* leader gone but members left: our orphans, never a reused id */
         if (pgid > 1 && kill(pgid, 0) != 0 && group_has_members(pgid)
             && kill(-pgid, SIGKILL) == 0)
             killed++;
-        unlink(path);
     }
-    closedir(d);
+    free(text);
     return killed;
 }
 
@@ -332,7 +343,6 @@ int exec_pool_start(exec_pool *p, const exec_spec *s, gd_err *err)
         return gd_errf(err, GD_EENV, "fork: %s", strerror(e));
     }
     setpgid(pid, pid);  /* also here: no race with an early kill */
-    write_pgid(s->job_dir, pid);
     fcntl(sl->out.fd, F_SETFL, O_NONBLOCK);
     fcntl(sl->err.fd, F_SETFL, O_NONBLOCK);
     sl->used = 1;
@@ -343,6 +353,7 @@ int exec_pool_start(exec_pool *p, const exec_spec *s, gd_err *err)
     sl->kill_at = INFINITY;
     sl->grace = s->grace_s > 0 ? s->grace_s : 0;
     sl->tag = s->tag;
+    write_registry(p);
     return GD_OK;
 }
 
@@ -364,10 +375,6 @@ static void reap(exec_pool *p)
 static void finish(slot *sl, exec_result *r)
 {
     kill(-sl->pid, SIGKILL);  /* whatever the job left running */
-    char dir[PATH_MAX], path[PATH_MAX];
-    util_dirname(dir, sizeof dir, sl->out.path);
-    pgid_path(path, sizeof path, dir);
-    unlink(path);
     close_stream(&sl->out, sl->cap);
     close_stream(&sl->err, sl->cap);
     memset(r, 0, sizeof *r);
@@ -460,6 +467,8 @@ static int collect(exec_pool *p, exec_result *res, int max)
     for (int i = 0; i < p->n && got < max; i++)
         if (p->slots[i].used && p->slots[i].reaped)
             finish(&p->slots[i], &res[got++]);
+    if (got)
+        write_registry(p);
     return got;
 }
 
@@ -512,6 +521,7 @@ int exec_pool_stop_all(exec_pool *p, double grace_s, exec_result *res)
     for (int i = 0; i < p->n; i++)
         if (p->slots[i].used)
             finish(&p->slots[i], &res[got++]);
+    write_registry(p);
     return got;
 }
 
@@ -526,6 +536,8 @@ void exec_pool_free(exec_pool *p)
         free(tmp);
     }
     close(p->sigfd);
+    if (p->reg_fd >= 0)
+        close(p->reg_fd);
     sigprocmask(SIG_SETMASK, &p->old_mask, NULL);
     free(p->slots);
     free(p);

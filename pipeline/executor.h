@@ -52,12 +52,14 @@ int exec_pool_wait(exec_pool *p, exec_result *res, int max, double wait_s,
  * res (room for exec_pool_running() entries); returns their count. */
 int exec_pool_stop_all(exec_pool *p, double grace_s, exec_result *res);
 
-/* Each running job's process group id is kept in JOB_DIR/.pgid while it
- * runs. If gpudse itself is killed (kill -9), PR_SET_PDEATHSIG ends the
- * job's shell but not what that shell started; the next run calls this on
- * the jobs/ folder to kill such orphaned groups — only groups whose leader
- * is gone, so a reused id is never hit — and returns how many it killed. */
-int exec_kill_orphans(const char *jobs_root);
+/* Keep the process group ids of running jobs in the file path (rewritten
+ * in place as jobs start and end). If gpudse itself is killed (kill -9),
+ * PR_SET_PDEATHSIG ends each job's shell but not what that shell started;
+ * the next run calls exec_kill_orphans on the same file to kill such
+ * orphaned groups — only groups whose leader is gone, so a reused id is
+ * never hit — and learns how many it killed. */
+int exec_pool_set_registry(exec_pool *p, const char *path, gd_err *err);
+int exec_kill_orphans(const char *registry);
 
 /* Keep only the last cap bytes of a file (used for job logs). */
 int exec_trim_file(const char *path, size_t cap, gd_err *err);

@@ -219,6 +219,6 @@ void jobsrc_write_status(const char *job_dir, int attempt,
     char path[PATH_MAX];
     util_path_join(path, sizeof path, job_dir, "status.json");
     if (text)
-        util_write_file_replace(path, text, strlen(text), NULL);
+        util_write_file_plain(path, text, strlen(text), NULL);
     cJSON_free(text);
 }

@@ -127,6 +127,22 @@ int util_write_file_replace(const char *path, const void *data, size_t len,
     return write_file(path, data, len, 0, err);
 }
 
+int util_write_file_plain(const char *path, const void *data, size_t len,
+                          gd_err *err)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return gd_errf(err, GD_EENV, "%s: cannot create: %s", path,
+                       strerror(errno));
+    ssize_t w = write(fd, data, len);
+    int e = errno;
+    close(fd);
+    if (w != (ssize_t)len)
+        return gd_errf(err, GD_EENV, "%s: write failed: %s", path,
+                       w < 0 ? strerror(e) : "short write");
+    return GD_OK;
+}
+
 /* A target that exists and is not a regular file (/dev/null, a FIFO, a
  * terminal) is written in place: renaming over it would replace the device
  * node with a plain file. */
@@ -202,6 +218,9 @@ static int write_file(const char *path, const void *data, size_t len,
 
 int util_mkdirs(const char *path, gd_err *err)
 {
+    /* the common case (parent exists) in one system call */
+    if (mkdir(path, 0755) == 0)
+        return GD_OK;
     char p[PATH_MAX];
     if (strlen(path) >= sizeof p)
         return gd_errf(err, GD_EENV, "%s: path too long", path);

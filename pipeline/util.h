@@ -54,6 +54,11 @@ int util_write_file_atomic(const char *path, const void *data, size_t len,
 int util_write_file_replace(const char *path, const void *data, size_t len,
                             gd_err *err);
 
+/* Plain create-and-write, for files only gpudse reads back and that may be
+ * lost whole (a job's status.json): one open, write, close. */
+int util_write_file_plain(const char *path, const void *data, size_t len,
+                          gd_err *err);
+
 /* mkdir -p. */
 int util_mkdirs(const char *path, gd_err *err);
 int util_path_exists(const char *path);
