@@ -209,10 +209,14 @@ void verification_calibration(cJSON *calibration, const camp_campaign *c,
     for (int j = 0; j < c->nobjectives; j++) {
         const char *m = c->obj[j].metric;
         cJSON *e = cJSON_CreateObject();
-        char title[256];
+        const cJSON *held = cJSON_GetObjectItemCaseSensitive(ver, "held_up");
+        const cJSON *ver_n = cJSON_GetObjectItemCaseSensitive(ver, "verified");
+        char title[320];
         snprintf(title, sizeof title, "%s: %s predicted (%s, modelled) "
-                 "against measured (%s)", workload, m, c->backend,
-                 c->verify_backend);
+                 "against measured (%s); %d of %d predicted-front points "
+                 "held up on the measured front", workload, m, c->backend,
+                 c->verify_backend, cJSON_IsNumber(held) ? held->valueint : 0,
+                 cJSON_IsNumber(ver_n) ? ver_n->valueint : 0);
         cJSON_AddStringToObject(e, "metric", m);
         cJSON_AddStringToObject(e, "title", title);
         cJSON *arr = cJSON_AddArrayToObject(e, "points");
