@@ -66,7 +66,7 @@ $(B)/%.o: %.c $(wildcard pipeline/*.h analysis/*.h analysis/agents/*.h report/*.
 	@echo "  CC      $<"
 	@$(CC) $(ALLCFLAGS) -c -o $@ $<
 
-$(B)/tests/%: tests/%.c tests/testutil.h $(B)/libgpudse.a
+$(B)/tests/%: tests/%.c tests/testutil.h tests/testrun.h $(B)/libgpudse.a
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
 	@$(CC) $(ALLCFLAGS) $(shell pkg-config --cflags check) -Itests -o $@ $< $(B)/libgpudse.a $(PKGLIBS) $(CHECKLIBS) -lm

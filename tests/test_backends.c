@@ -3,7 +3,7 @@
  * hang, a deadlock, garbage, exit 1: each in its class, the campaign
  * completes), kill -9 mid-campaign then resume (every key once), and the
  * command backend (placeholders, templated files, regex metrics). */
-#include "testutil.h"
+#include "testrun.h"
 #include <limits.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -24,18 +24,6 @@ static const char *tp(const char *suffix)
     char *b = pool[next++ % 8];
     snprintf(b, 512, "%s%s", T, suffix);
     return b;
-}
-
-/* system() with printf-style formatting; returns the exit status. */
-static int shf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int shf(const char *fmt, ...)
-{
-    char cmd[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    return WEXITSTATUS(system(cmd));
 }
 
 static char root[PATH_MAX];
@@ -86,29 +74,6 @@ static int run(const char *camp, const char *dir, gd_err *err,
     o.cb_arg = arg;
     memset(err, 0, sizeof *err);
     return eng_run(&o, NULL, 0, err);
-}
-
-static store_record *load(const char *dir, size_t *n)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/results.jsonl", dir);
-    store_record *r;
-    gd_err err;
-    ck_assert_msg(store_load_all(path, &r, n, &err) == 0, "%s", err.msg);
-    for (size_t i = 0; i < *n; i++)
-        for (size_t j = i + 1; j < *n; j++)
-            ck_assert_msg(strcmp(r[i].key, r[j].key) != 0, "key twice");
-    return r;
-}
-
-static const store_record *find(const store_record *r, size_t n,
-                                const char *wl, int clusters)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(r[i].workload, wl) && r[i].cfg.n_clusters == clusters)
-            return &r[i];
-    ck_abort_msg("no record for %s at %d clusters", wl, clusters);
-    return NULL;
 }
 
 START_TEST(gpgpusim_failures_land_in_their_classes)
@@ -182,39 +147,6 @@ START_TEST(kill9_mid_campaign_then_resume)
     ck_assert_uint_eq(n, 12);
 }
 END_TEST
-
-/* stdout of a command, into buf */
-static void capture(const char *cmd, char *buf, size_t n)
-{
-    FILE *p = popen(cmd, "r");
-    ck_assert(p != NULL);
-    size_t got = fread(buf, 1, n - 1, p);
-    buf[got] = '\0';
-    pclose(p);
-}
-
-/* Processes whose working directory lies under dir (a job's leftovers). */
-static int procs_in(const char *dir)
-{
-    char abs[PATH_MAX];
-    if (!realpath(dir, abs))
-        return 0;
-    DIR *d = opendir("/proc");
-    struct dirent *e;
-    int n = 0;
-    while (d && (e = readdir(d))) {
-        char link[64], cwd[PATH_MAX];
-        snprintf(link, sizeof link, "/proc/%s/cwd", e->d_name);
-        ssize_t k = readlink(link, cwd, sizeof cwd - 1);
-        if (k <= 0)
-            continue;
-        cwd[k] = '\0';
-        n += strncmp(cwd, abs, strlen(abs)) == 0;
-    }
-    if (d)
-        closedir(d);
-    return n;
-}
 
 START_TEST(sigint_stops_and_stays_resumable)
 {

@@ -1,0 +1,87 @@
+/* testrun: helpers for the suites that run whole campaigns — shell
+ * commands, the journal read back with every key checked once, a record by
+ * workload and cluster count, and leftover processes under a folder. */
+#ifndef GPUDSE_TESTRUN_H
+#define GPUDSE_TESTRUN_H
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <sys/wait.h>
+#include "testutil.h"
+#include "store.h"
+
+/* system() with printf-style formatting; the command's exit status. */
+static inline int shf(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+static inline int shf(const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* A command's standard output, into buf. */
+static inline void capture(const char *cmd, char *buf, size_t n)
+{
+    FILE *p = popen(cmd, "r");
+    ck_assert(p != NULL);
+    size_t got = fread(buf, 1, n - 1, p);
+    buf[got] = '\0';
+    pclose(p);
+}
+
+/* DIR/results.jsonl, asserting that no key appears twice. */
+static inline store_record *load(const char *dir, size_t *n)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/results.jsonl", dir);
+    store_record *r;
+    gd_err err;
+    ck_assert_msg(store_load_all(path, &r, n, &err) == 0, "%s", err.msg);
+    for (size_t i = 0; i < *n; i++)
+        for (size_t j = i + 1; j < *n; j++)
+            ck_assert_msg(strcmp(r[i].key, r[j].key) != 0, "key twice");
+    return r;
+}
+
+/* The record of workload wl at n_clusters = clusters (the test fails
+ * without one). */
+static inline const store_record *find(const store_record *r, size_t n,
+                                       const char *wl, int clusters)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(r[i].workload, wl) && r[i].cfg.n_clusters == clusters)
+            return &r[i];
+    ck_abort_msg("no record for %s at %d clusters", wl, clusters);
+    return NULL;
+}
+
+/* Processes whose working directory lies under dir (a job's leftovers). */
+static inline int procs_in(const char *dir)
+{
+    char abs[PATH_MAX];
+    if (!realpath(dir, abs))
+        return 0;
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    int n = 0;
+    while (d && (e = readdir(d))) {
+        char link[300], cwd[PATH_MAX];
+        snprintf(link, sizeof link, "/proc/%s/cwd", e->d_name);
+        ssize_t k = readlink(link, cwd, sizeof cwd - 1);
+        if (k <= 0)
+            continue;
+        cwd[k] = '\0';
+        n += strncmp(cwd, abs, strlen(abs)) == 0;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+#endif
