@@ -62,20 +62,6 @@ static void write_gpgpusim_campaign(const char *path, const char *name)
     write_modes_campaign(path, name, modes, 6, 1);
 }
 
-static int run(const char *camp, const char *dir, gd_err *err,
-               void (*cb)(const store_record *, void *), void *arg)
-{
-    eng_opts o;
-    memset(&o, 0, sizeof o);
-    o.campaign_path = camp;
-    o.outdir = dir;
-    o.quiet = 1;
-    o.on_result = cb;
-    o.cb_arg = arg;
-    memset(err, 0, sizeof *err);
-    return eng_run(&o, NULL, 0, err);
-}
-
 START_TEST(gpgpusim_failures_land_in_their_classes)
 {
     write_gpgpusim_campaign(tp("/gs.xml"), "gs");

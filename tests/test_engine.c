@@ -2,7 +2,7 @@
  * (every key exactly once), a torn last line dropped and re-run, the run
  * directory lock, refusal of a foreign run directory, nothing created on bad
  * input, byte-identical outputs across runs, and pdftotext on the report. */
-#include "testutil.h"
+#include "testrun.h"
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>
@@ -35,34 +35,11 @@ static void write_campaign(const char *path, const char *name,
     tu_write(path, text);
 }
 
-static int run(const char *camp, const char *dir, gd_err *err,
-               void (*cb)(const store_record *, void *), void *arg)
-{
-    eng_opts o;
-    memset(&o, 0, sizeof o);
-    o.campaign_path = camp;
-    o.outdir = dir;
-    o.quiet = 1;
-    o.on_result = cb;
-    o.cb_arg = arg;
-    memset(err, 0, sizeof *err);
-    return eng_run(&o, NULL, 0, err);
-}
-
-/* Every record's key once; returns the count. */
+/* Every record's key once (load checks it); returns the count. */
 static size_t check_unique(const char *dir)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/results.jsonl", dir);
-    store_record *r;
     size_t n;
-    gd_err err;
-    ck_assert_msg(store_load_all(path, &r, &n, &err) == 0, "%s", err.msg);
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = i + 1; j < n; j++)
-            ck_assert_msg(strcmp(r[i].key, r[j].key) != 0,
-                          "key %s twice", r[i].key);
-    free(r);
+    free(load(dir, &n));
     return n;
 }
 

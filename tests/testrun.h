@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <sys/wait.h>
 #include "testutil.h"
+#include "engine.h"
 #include "store.h"
 
 /* system() with printf-style formatting; the command's exit status. */
@@ -59,6 +60,22 @@ static inline const store_record *find(const store_record *r, size_t n,
             return &r[i];
     ck_abort_msg("no record for %s at %d clusters", wl, clusters);
     return NULL;
+}
+
+/* eng_run on a campaign into dir, quietly, with an optional per-record
+ * hook (progress checks, kill -9 at a chosen record). */
+static inline int run(const char *camp, const char *dir, gd_err *err,
+                      void (*cb)(const store_record *, void *), void *arg)
+{
+    eng_opts o;
+    memset(&o, 0, sizeof o);
+    o.campaign_path = camp;
+    o.outdir = dir;
+    o.quiet = 1;
+    o.on_result = cb;
+    o.cb_arg = arg;
+    memset(err, 0, sizeof *err);
+    return eng_run(&o, NULL, 0, err);
 }
 
 /* Processes whose working directory lies under dir (a job's leftovers). */
