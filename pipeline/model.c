@@ -81,7 +81,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.1";
+    return "analytic-2.2";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
@@ -222,26 +222,42 @@ static void mem_of(const wl_kernel *k, const kfacts *f, const gpu_config *c,
     m->rd_sect = m->l1_miss * L1_LINE / SECTOR;
     m->l2_acc = m->rd_sect + f->st_sect + f->atom_tx;
     m->dram_sect = m->rd_sect * (1 - m->h2) + f->st_sect * (1 - m->fit2);
+    /* Interconnect units as GPGPU-Sim moves them (traffic_breakdown of the
+     * baseline logs): a read request is one 8-B packet, a store carries its
+     * sectors, an atomic one 40-B packet; every 32-B sector read comes back
+     * as its own 40-B packet, every stored sector is acknowledged by one
+     * 8-B packet, every atomic transaction by one 40-B packet. A cluster
+     * injects one flit and accepts one packet per cycle. */
     m->inj = m->l1_miss + f->st_tx * ceil((k->st_sectors * SECTOR + PKT_HDR)
                                           / FLIT) + f->atom_tx;
-    m->ej = m->l1_miss * ceil((L1_LINE + PKT_HDR) / FLIT) + f->st_tx
-            + f->atom_tx;
+    m->ej = m->rd_sect + f->st_sect + f->atom_tx;
 }
 
 /* Burst queueing: when the resident warps of every active SM issue the
- * loads of one round trip together, the mean request waits half the time
- * the busiest server needs to drain the burst. Returns the mean loaded
- * latency of an L1 read miss. */
+ * requests of one round trip together, the mean request waits half the time
+ * the busiest server needs to drain the burst. The replies of a burst pass
+ * two servers in series: the L2 slices (one sector per cycle each, the
+ * bursts of all active SMs spread over 2·n_mem slices) and the ejection
+ * port of the SM's cluster (one packet per cycle, shared by the cluster's
+ * active cores); a request waits in both, so the drain times add (the
+ * sum beat the maximum and a 2-norm on the reference rows). Returns the
+ * mean loaded latency of an L1 read miss. */
 static double loaded_miss_latency(const wl_kernel *k, const kfacts *f,
                                   const gpu_config *c, const mem_events *m,
-                                  double warps_per_sm, int active_sms)
+                                  double warps_per_sm, int active_sms,
+                                  int per_cluster)
 {
     double waits = k->mem_waits > 1 ? k->mem_waits : 1;
-    double per_sm = minf(MSHR, warps_per_sm * m->l1_miss / waits
-                               + warps_per_sm * f->st_tx / waits);
-    double burst = active_sms * per_sm;          /* line requests */
+    double req = m->l1_miss + f->st_tx;          /* requests per warp */
+    if (req <= 0)
+        return LAT_L2 + (1 - m->h2) * LAT_DRAM;
+    double per_sm = minf(MSHR, warps_per_sm * req / waits);
+    double pk = (m->rd_sect + f->st_sect) / req; /* reply packets/request */
+    double burst = active_sms * per_sm;          /* requests */
     double nsub = SUBPART_PER_CH * c->n_mem;
-    double q_l2 = 0.5 * burst * (L1_LINE / SECTOR) / nsub;
+    double d_sl = burst * pk / nsub;
+    double d_port = per_cluster * per_sm * pk;
+    double q_l2 = 0.5 * (d_sl + d_port);
     double dram_bpc = c->n_mem * DRAM_BYTES_PER_CLK * DRAM_HZ / CORE_HZ
                       * DRAM_SCHED_EFF * DRAM_SECTOR_EFF;
     double q_dram = 0.5 * burst * (1 - m->h2) * L1_LINE / dram_bpc;
@@ -278,8 +294,12 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
     double N = nr * f->wpc, W = G * f->wpc, s = c->num_sched_per_core;
     mem_events m;
     mem_of(k, f, c, nr, &m);
+    int per_cluster = (active + c->n_clusters - 1) / c->n_clusters;
+    if (per_cluster > c->cores_per_cluster)
+        per_cluster = c->cores_per_cluster;
     /* Latencies (loaded). */
-    double lat_miss = loaded_miss_latency(k, f, c, &m, N, active);
+    double lat_miss = loaded_miss_latency(k, f, c, &m, N, active,
+                                          per_cluster);
     double lat_miss0 = LAT_L2 + (1 - m.h2) * LAT_DRAM;
     double L = cta_latency(k, f, &m, lat_miss);
     double L0 = cta_latency(k, f, &m, lat_miss0);
@@ -305,9 +325,6 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
     double dram_bpc = c->n_mem * DRAM_BYTES_PER_CLK * DRAM_HZ / CORE_HZ
                       * DRAM_SCHED_EFF * DRAM_SECTOR_EFF;
     double t_dram = W * m.dram_sect * SECTOR / dram_bpc / k->mem_eff;
-    int per_cluster = (active + c->n_clusters - 1) / c->n_clusters;
-    if (per_cluster > c->cores_per_cluster)
-        per_cluster = c->cores_per_cluster;
     double t_port = cmax * f->wpc * per_cluster * maxf(m.inj, m.ej);
     double t_atom = W * f->atom_tx * k->atom_hot * ATOM_CYCLES;
     double t_bw = maxf(maxf(t_l2, t_dram), maxf(t_port, t_atom));
