@@ -134,7 +134,7 @@ static int cmd_run(int argc, char **argv)
     if (camp_root_name(o.campaign_path, root, sizeof root, name, sizeof name)
             == 0 && !strcmp(root, "split-study")) {
         /* the multi-GPU split study: its own kind of campaign */
-        rc = split_run(o.campaign_path, o.outdir, o.quiet, &err);
+        rc = split_run(o.campaign_path, o.outdir, o.quiet, o.stop, &err);
         if (o.outdir)
             snprintf(dir, sizeof dir, "%s", o.outdir);
         else

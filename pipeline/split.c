@@ -8,6 +8,7 @@
 #include "xmlsafe.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +20,9 @@
 #include <libxml/tree.h>
 
 #include "machine.h"
+#include "store.h"
 
-#define SP_TOOL_VERSION "split-1"
+#define SP_TOOL_VERSION "split-2"
 
 static const char *const backend_names[] = {"costmodel", "measure-cpu",
                                             "measure-cuda"};
@@ -35,6 +37,7 @@ const char *sp_label(int b) { return b >= 0 && b < 3 ? labels[b] : "?"; }
 typedef struct {
     const char *path;
     sp_campaign *c;
+    int copy;                      /* a run directory's copy: machines not looked up */
     gd_err *err;
 } lctx;
 
@@ -114,7 +117,7 @@ static int parse_machine(lctx *x, xmlNodePtr n, sp_mach *m)
             util_strlcpy(m->file, file, sizeof m->file);
         else
             util_path_join(m->file, sizeof m->file, dir, file);
-        if (!util_path_exists(m->file))
+        if (!x->copy && !util_path_exists(m->file))
             rc = lfail(x, n, "machine file not found: ", m->file);
     }
     if (!rc && m->probe && file)
@@ -129,7 +132,7 @@ static int parse_machine(lctx *x, xmlNodePtr n, sp_mach *m)
     if (!rc && m->nslowdown && !m->probe)
         rc = lfail(x, n, "slowdown applies to probed machines; a machine file "
                    "sets each device's slowdown param", NULL);
-    if (!rc && !m->probe && !file) {
+    if (!rc && !m->probe && !file && !x->copy) {
         cm_machine tmp;
         gd_err e2 = {0, ""};
         if (mach_load(m->name, &tmp, &e2) != GD_OK)
@@ -261,7 +264,8 @@ static void campaign_defaults(sp_campaign *c)
     c->nladder = 4;
 }
 
-int sp_load(const char *path, sp_campaign *c, gd_err *err)
+static int load_campaign(const char *path, int copy, sp_campaign *c,
+                         gd_err *err)
 {
     memset(c, 0, sizeof *c);
     campaign_defaults(c);
@@ -283,13 +287,23 @@ int sp_load(const char *path, sp_campaign *c, gd_err *err)
             c->seed = strtoul(seed, NULL, 10);
         xmlFree(name);
         xmlFree(seed);
-        lctx x = {path, c, err};
+        lctx x = {path, c, copy, err};
         rc = parse_children(&x, root);
     }
     xmlFreeDoc(doc);
     if (!rc)
         rc = util_sha256_file(path, c->sha256, err);
     return rc;
+}
+
+int sp_load(const char *path, sp_campaign *c, gd_err *err)
+{
+    return load_campaign(path, 0, c, err);
+}
+
+int sp_load_copy(const char *path, sp_campaign *c, gd_err *err)
+{
+    return load_campaign(path, 1, c, err);
 }
 
 void sp_task_at(const sp_task *ts, int si, cm_task *t)
@@ -309,31 +323,54 @@ typedef struct {
     sp_run run;
     const char *dir;
     int quiet;
-    cJSON *ladder_records;         /* measured ladder rungs, in order */
+    volatile sig_atomic_t *stop;
+    store *st;                     /* the run's journal, results.jsonl */
+    int lock_fd;
     size_t cap;
     char mach_sha[SP_MAXMACH][65];
     int cuda_missing;
+    unsigned long measured, recalled;  /* this session: taken, read back */
 } runner;
 
-static void say(const runner *r, const char *fmt, const char *a, long b)
+static void say(const runner *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void say(const runner *r, const char *fmt, ...)
 {
     if (r->quiet)
         return;
+    va_list ap;
+    va_start(ap, fmt);
     fprintf(stderr, "split: ");
-    fprintf(stderr, fmt, a, b);
+    vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
+    va_end(ap);
 }
 
+static int stopped(const runner *r)
+{
+    return r->stop && *r->stop;
+}
+
+/* split_run replaces this message with one that says how to resume. */
+static int interrupted(gd_err *err)
+{
+    return gd_errf(err, GD_EENV, "interrupted");
+}
+
+/* The key says what determines a record: the policy is part of it, since
+ * two policies may reach the same decision and each job keeps its own. */
 static void job_key(const runner *r, int mi, const char *backend,
                     const char *task, const char *decision, const char *role,
-                    char key[65])
+                    const char *policy, char key[65])
 {
     util_buf b;
     util_buf_init(&b);
     util_buf_printf(&b, "split\nbackend=%s %s\nmachine=%s\ntask=%s\n"
-                    "decision=%s\nrole=%s\nseed=%lu\nrepeats=%d warmups=%d\n",
-                    backend, SP_TOOL_VERSION, r->mach_sha[mi], task, decision,
-                    role, r->c->seed, r->c->repeats, r->c->warmups);
+                    "decision=%s\nrole=%s\npolicy=%s\nseed=%lu\n"
+                    "repeats=%d warmups=%d\n", backend, SP_TOOL_VERSION,
+                    r->mach_sha[mi], task, decision, role,
+                    policy ? policy : "", r->c->seed, r->c->repeats,
+                    r->c->warmups);
     util_sha256_hex(b.s, b.len, key);
     util_buf_free(&b);
 }
@@ -354,7 +391,7 @@ static cJSON *base_record(const runner *r, int mi, int backend,
     char task[96], text[1024], key[65];
     cm_task_text(t, task, sizeof task);
     cm_decision_text(d, text, sizeof text);
-    job_key(r, mi, backend_names[backend], task, text, role, key);
+    job_key(r, mi, backend_names[backend], task, text, role, policy, key);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "key", key);
     cJSON_AddStringToObject(o, "kind", "split");
@@ -371,11 +408,12 @@ static cJSON *base_record(const runner *r, int mi, int backend,
     return o;
 }
 
+static const char *const meas_names[] = {"none", "ok", "skipped", "failed"};
+
 static void add_measured(cJSON *o, int status, const ms_stat *st,
                          const char *reason, int repeats, int warmups)
 {
-    static const char *const names[] = {"none", "ok", "skipped", "failed"};
-    cJSON_AddStringToObject(o, "status", names[status]);
+    cJSON_AddStringToObject(o, "status", meas_names[status]);
     if (status == SP_MEAS_OK) {
         cJSON_AddNumberToObject(o, "time_s", st->median);
         cJSON_AddNumberToObject(o, "q1_s", st->q1);
@@ -411,11 +449,80 @@ static void add_terms(cJSON *o, const cm_machine *m, const sp_result *x)
     }
 }
 
-/* Timing callback of the calibration: measures and journals each rung. */
-typedef struct {
-    runner *r;
-    int mi;
-} ladder_ctx;
+/* ---- the journal: every record is appended (store.c: one write of one
+ * line) as soon as it exists; a rerun on the same directory reads each
+ * finished measurement back by its key instead of taking it again ---- */
+
+static const char *record_key(const cJSON *o)
+{
+    return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "key"));
+}
+
+/* Append o unless its key is already in the journal (a rerun). */
+static int journal(runner *r, const cJSON *o, gd_err *err)
+{
+    char *text = cJSON_PrintUnformatted(o);
+    if (!text)
+        return gd_errf(err, GD_EENV, "out of memory");
+    int rc = store_append_line(r->st, record_key(o), text, err);
+    cJSON_free(text);
+    return rc;
+}
+
+static double num_field(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/* Parse a measured record read back from the journal. */
+static int parse_measured(const runner *r, const char *key, const char *line,
+                          int *status, ms_stat *st, char *reason, size_t rn,
+                          gd_err *err)
+{
+    cJSON *o = cJSON_Parse(line);
+    const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "status"));
+    const char *why = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "reason"));
+    *status = -1;
+    for (int i = SP_MEAS_OK; s && i <= SP_MEAS_FAILED; i++)
+        if (!strcmp(s, meas_names[i]))
+            *status = i;
+    memset(st, 0, sizeof *st);
+    st->median = num_field(o, "time_s");
+    st->q1 = num_field(o, "q1_s");
+    st->q3 = num_field(o, "q3_s");
+    st->n = r->c->repeats;
+    st->checksum = NAN;
+    util_strlcpy(reason, why ? why : "", rn);
+    int ok = *status == SP_MEAS_OK ? isfinite(st->median) && isfinite(st->q1) &&
+                                         isfinite(st->q3)
+                                   : *status > 0;
+    cJSON_Delete(o);
+    if (!ok)
+        return gd_errf(err, GD_EINPUT, "%s/results.jsonl: record %.12s is "
+                       "not a measurement (status, time_s, q1_s, q3_s); the "
+                       "journal is damaged", r->dir, key);
+    return GD_OK;
+}
+
+/* A finished measurement with this key from the journal (*found 0: none). */
+static int recall(runner *r, const char *key, int *found, int *status,
+                  ms_stat *st, char *reason, size_t rn, gd_err *err)
+{
+    *found = 0;
+    if (!store_has(r->st, key))
+        return GD_OK;
+    char *line = NULL;
+    int rc = store_get_line(r->st, key, &line, err);
+    if (!rc)
+        rc = parse_measured(r, key, line, status, st, reason, rn, err);
+    free(line);
+    if (rc)
+        return rc;
+    *found = 1;
+    r->recalled++;
+    return GD_OK;
+}
 
 static int measure_any(runner *r, const cm_machine *m, const cm_task *t,
                        const cm_decision *d, ms_stat *st, gd_err *err)
@@ -426,41 +533,169 @@ static int measure_any(runner *r, const cm_machine *m, const cm_task *t,
     return ms_run_cpu(m, t, d, &o, st, err);
 }
 
-static int ladder_measure(void *ctx, const cm_machine *m, const cm_task *t,
-                          const cm_decision *d, ms_stat *st, gd_err *err)
+/* Measure decision d of task t on machine mi as `role`, or read the
+ * finished measurement back. A policy job's failure is its record (the
+ * study goes on); a calibration rung's failure is the run's error and is
+ * not journaled, so a rerun tries it again. */
+static int jmeasure(runner *r, int mi, const cm_machine *m, const char *role,
+                    const char *policy, const cm_task *t, const cm_decision *d,
+                    int *status, ms_stat *st, char *reason, size_t rn,
+                    gd_err *err)
 {
-    ladder_ctx *lc = ctx;
-    int rc = measure_any(lc->r, m, t, d, st, err);
+    cJSON *o = base_record(r, mi, r->c->backend, role, t, d, policy);
+    int found = 0;
+    int rc = recall(r, record_key(o), &found, status, st, reason, rn, err);
+    if (!rc && !found && stopped(r))
+        rc = interrupted(err);
+    if (rc || found) {
+        cJSON_Delete(o);
+        if (!rc && !policy && *status != SP_MEAS_OK)
+            rc = gd_errf(err, GD_EINPUT, "%s/results.jsonl: a calibration "
+                         "rung is recorded as not measured; the journal is "
+                         "damaged", r->dir);
+        return rc;
+    }
+    gd_err e2 = {0, ""};
+    int mrc = measure_any(r, m, t, d, st, &e2);
+    r->measured++;
+    if (mrc && !policy) {
+        cJSON_Delete(o);
+        return gd_errf(err, e2.code, "%s", e2.msg);
+    }
+    *status = mrc ? SP_MEAS_FAILED : SP_MEAS_OK;
+    util_strlcpy(reason, mrc ? e2.msg : "", rn);
+    add_measured(o, *status, st, reason, r->c->repeats, r->c->warmups);
+    rc = journal(r, o, err);
+    cJSON_Delete(o);
+    return rc;
+}
+
+/* Calibration timing callbacks: every rung measured once, journaled. */
+typedef struct {
+    runner *r;
+    int mi;
+    const char *role;
+} meas_ctx;
+
+static int journaled_measure(void *ctx, const cm_machine *m, const cm_task *t,
+                             const cm_decision *d, ms_stat *st, gd_err *err)
+{
+    meas_ctx *mc = ctx;
+    int status = SP_MEAS_NONE;
+    char reason[256];
+    return jmeasure(mc->r, mc->mi, m, mc->role, NULL, t, d, &status, st,
+                    reason, sizeof reason, err);
+}
+
+static int journaled_link(void *ctx, const cm_machine *m, int a, int b,
+                          size_t bytes, int rounds, ms_stat *st, gd_err *err)
+{
+    meas_ctx *mc = ctx;
+    runner *r = mc->r;
+    char task[96], dev[96], key[65], reason[256];
+    snprintf(task, sizeof task, "exchange bytes=%zu rounds=%d", bytes, rounds);
+    snprintf(dev, sizeof dev, "devices=%s,%s", m->dev[a].name, m->dev[b].name);
+    job_key(r, mc->mi, backend_names[r->c->backend], task, dev, mc->role,
+            NULL, key);
+    int found = 0, status = SP_MEAS_NONE;
+    int rc = recall(r, key, &found, &status, st, reason, sizeof reason, err);
+    if (!rc && found && status != SP_MEAS_OK)
+        rc = gd_errf(err, GD_EINPUT, "%s/results.jsonl: a link rung is "
+                     "recorded as not measured; the journal is damaged", r->dir);
+    if (rc || found)
+        return rc;
+    if (stopped(r))
+        return interrupted(err);
+    ms_opts o = {r->c->repeats, r->c->warmups};
+    rc = ms_link_cpu(m, a, b, bytes, rounds, &o, st, err);
     if (rc)
         return rc;
-    cJSON *o = base_record(lc->r, lc->mi, lc->r->c->backend, "ladder", t, d, NULL);
-    add_measured(o, SP_MEAS_OK, st, "", lc->r->c->repeats, lc->r->c->warmups);
-    cJSON_AddItemToArray(lc->r->ladder_records, o);
+    r->measured++;
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "key", key);
+    cJSON_AddStringToObject(j, "kind", "split");
+    cJSON_AddStringToObject(j, "label", labels[r->c->backend]);
+    cJSON_AddStringToObject(j, "backend", backend_names[r->c->backend]);
+    cJSON_AddStringToObject(j, "role", mc->role);
+    cJSON_AddStringToObject(j, "machine", r->run.mach[mc->mi].m.name);
+    cJSON_AddStringToObject(j, "task", task);
+    cJSON_AddStringToObject(j, "decision", dev);
+    add_measured(j, SP_MEAS_OK, st, "", r->c->repeats, r->c->warmups);
+    rc = journal(r, j, err);
+    cJSON_Delete(j);
+    return rc;
+}
+
+/* ---- machines and calibration ---- */
+
+/* measure-cpu needs cpu devices: say so before anything is written. */
+static int check_machine_kinds(const sp_campaign *c, int mi, const cm_machine *m,
+                               gd_err *err)
+{
+    for (int i = 0; c->backend == SP_MEASURE_CPU && i < m->ndev; i++)
+        if (strcmp(m->dev[i].kind, "cpu") != 0)
+            return gd_errf(err, GD_EINPUT, "%s:%d: measure-cpu needs a machine "
+                           "of cpu devices (probe=\"yes\"); %s has %s device %s",
+                           c->path, c->mach[mi].line, m->name, m->dev[i].kind,
+                           m->dev[i].name);
     return GD_OK;
+}
+
+static int precheck_machines(const sp_campaign *c, gd_err *err)
+{
+    int rc = GD_OK;
+    for (int mi = 0; !rc && mi < c->nmach; mi++) {
+        const sp_mach *sm = &c->mach[mi];
+        cm_machine m;
+        if (sm->probe)
+            continue;
+        rc = mach_load(sm->file[0] ? sm->file : sm->name, &m, err);
+        if (!rc)
+            rc = check_machine_kinds(c, mi, &m, err);
+    }
+    return rc;
+}
+
+/* A probed machine is probed once per run directory: the first run writes
+ * machines/NAME.probe.xml and every run (the first included) predicts from
+ * that file's numbers, so a rerun's keys and decisions are the first's. */
+static int probe_machine(runner *r, int mi, cm_machine *m, gd_err *err)
+{
+    const sp_mach *sm = &r->c->mach[mi];
+    char sub[PATH_MAX], file[96], path[PATH_MAX];
+    util_path_join(sub, sizeof sub, r->dir, "machines");
+    snprintf(file, sizeof file, "%s.probe.xml", sm->name);
+    util_path_join(path, sizeof path, sub, file);
+    if (util_path_exists(path)) {
+        say(r, "%s: reusing this run's probe (machines/%s.probe.xml)",
+            sm->name, sm->name);
+        return mach_load_file(path, m, err);
+    }
+    say(r, "probing this machine as %s (%d devices)", sm->name,
+        sm->nslowdown);
+    cm_machine p;
+    int rc = mach_probe(sm->nslowdown, sm->nslowdown ? sm->slowdown : NULL, &p, err);
+    if (!rc) {
+        util_strlcpy(p.name, sm->name, sizeof p.name);
+        rc = util_mkdirs(sub, err);
+    }
+    if (!rc)
+        rc = mach_save(&p, path, err);
+    if (!rc)
+        rc = mach_load_file(path, m, err);
+    return rc;
 }
 
 static int load_machine(runner *r, int mi, gd_err *err)
 {
     const sp_mach *sm = &r->c->mach[mi];
     cm_machine *m = &r->run.mach[mi].m;
-    int rc;
-    if (sm->probe) {
-        say(r, "probing this machine as %s (%ld devices)", sm->name,
-            sm->nslowdown ? sm->nslowdown : 0);
-        rc = mach_probe(sm->nslowdown, sm->nslowdown ? sm->slowdown : NULL, m, err);
-        if (!rc)
-            util_strlcpy(m->name, sm->name, sizeof m->name);
-    } else {
-        rc = mach_load(sm->file[0] ? sm->file : sm->name, m, err);
-    }
+    int rc = sm->probe ? probe_machine(r, mi, m, err)
+                       : mach_load(sm->file[0] ? sm->file : sm->name, m, err);
+    if (!rc)
+        rc = check_machine_kinds(r->c, mi, m, err);
     if (rc)
         return rc;
-    for (int i = 0; r->c->backend == SP_MEASURE_CPU && i < m->ndev; i++)
-        if (strcmp(m->dev[i].kind, "cpu") != 0)
-            return gd_errf(err, GD_EINPUT, "%s:%d: measure-cpu needs a machine "
-                           "of cpu devices (probe=\"yes\"); %s has %s device %s",
-                           r->c->path, sm->line, m->name, m->dev[i].kind,
-                           m->dev[i].name);
     util_buf b;
     util_buf_init(&b);
     mach_to_xml(m, &b);
@@ -476,20 +711,21 @@ static int calibrate(runner *r, int mi, gd_err *err)
     for (int i = 0; i < r->c->ntask; i++)
         for (int s = 0; s < r->c->task[i].nsizes; s++)
             sp_task_at(&r->c->task[i], s, &tasks[nt++]);
-    ladder_ctx lc = {r, mi};
+    meas_ctx lc = {r, mi, "ladder"}, pc = {r, mi, "parallel-efficiency"},
+             kc = {r, mi, "link"};
     sp_machine_out *mo = &r->run.mach[mi];
-    say(r, "calibrating %s from single-device ladders (%ld rungs each)",
+    say(r, "calibrating %s from single-device ladders (%d rungs each)",
         mo->m.name, r->c->nladder);
     int rc = GD_OK;
     if (r->c->backend == SP_MEASURE_CPU) {
-        ms_opts o = {r->c->repeats, r->c->warmups};
-        rc = scal_parallel_efficiency(&mo->m, &o, &mo->par_eff, err);
+        rc = scal_parallel_efficiency(&mo->m, journaled_measure, &pc,
+                                      &mo->par_eff, err);
         if (!rc)
-            rc = scal_fit_links_cpu(&mo->m, &o, &mo->links, err);
+            rc = scal_fit_links(&mo->m, journaled_link, &kc, &mo->links, err);
     }
     if (!rc)
         rc = scal_fit_machine(&mo->m, tasks, nt, r->c->ladder, r->c->nladder,
-                              ladder_measure, &lc, &mo->fit, err);
+                              journaled_measure, &lc, &mo->fit, err);
     mo->calibrated = rc == GD_OK;
     return rc;
 }
@@ -507,6 +743,25 @@ static int grow(runner *r)
     return 0;
 }
 
+/* The measured half of a policy job: skipped without a GPU, else measured
+ * (or read back). */
+static int measure_job(runner *r, int mi, sp_result *x, gd_err *err)
+{
+    const char *pol = cm_policy_name(x->policy);
+    if (!r->cuda_missing)
+        return jmeasure(r, mi, &r->run.mach[mi].m, "policy", pol, &x->t, &x->d,
+                        &x->meas_status, &x->meas, x->meas_reason,
+                        sizeof x->meas_reason, err);
+    x->meas_status = SP_MEAS_SKIPPED;
+    util_strlcpy(x->meas_reason, "no CUDA device: skipped", sizeof x->meas_reason);
+    cJSON *o = base_record(r, mi, r->c->backend, "policy", &x->t, &x->d, pol);
+    add_measured(o, x->meas_status, &x->meas, x->meas_reason, r->c->repeats,
+                 r->c->warmups);
+    int rc = journal(r, o, err);
+    cJSON_Delete(o);
+    return rc;
+}
+
 static int run_job(runner *r, int mi, int ti, int si, int pi, gd_err *err)
 {
     if (grow(r))
@@ -521,24 +776,23 @@ static int run_job(runner *r, int mi, int ti, int si, int pi, gd_err *err)
     cm_profile_from_model(m, &x->t, &prof);
     gd_err e2 = {0, ""};
     x->valid = cm_policy_decide(x->policy, m, &x->t, &prof, &x->d, &e2) == GD_OK;
-    if (!x->valid) {
+    /* predictions are recomputed on a rerun (pure and cheap); the record
+     * is appended only when the journal lacks it */
+    cJSON *o = base_record(r, mi, SP_COSTMODEL, "policy", &x->t, &x->d,
+                           cm_policy_name(x->policy));
+    if (x->valid) {
+        x->pred = cm_predict_any(m, &x->t, &x->d, &x->terms);
+        add_terms(o, m, x);
+    } else {
         util_strlcpy(x->reason, e2.msg, sizeof x->reason);
-        return GD_OK;
+        cJSON_AddStringToObject(o, "status", "invalid");
+        cJSON_AddStringToObject(o, "reason", x->reason);
     }
-    x->pred = cm_predict_any(m, &x->t, &x->d, &x->terms);
-    if (r->c->backend == SP_COSTMODEL)
-        return GD_OK;
-    if (r->cuda_missing) {
-        x->meas_status = SP_MEAS_SKIPPED;
-        util_strlcpy(x->meas_reason, "no CUDA device: skipped", sizeof x->meas_reason);
-        return GD_OK;
-    }
-    e2 = (gd_err){0, ""};
-    int rc = measure_any(r, m, &x->t, &x->d, &x->meas, &e2);
-    x->meas_status = rc ? SP_MEAS_FAILED : SP_MEAS_OK;
-    if (rc)
-        util_strlcpy(x->meas_reason, e2.msg, sizeof x->meas_reason);
-    return GD_OK;
+    int rc = journal(r, o, err);
+    cJSON_Delete(o);
+    if (rc || !x->valid || r->c->backend == SP_COSTMODEL)
+        return rc;
+    return measure_job(r, mi, x, err);
 }
 
 /* Held-out score: multi-device policy decisions with both numbers. */
@@ -590,7 +844,7 @@ static int run_machine(runner *r, int mi, gd_err *err)
             say(r, "%s: %ld units", cm_kind_name(r->c->task[ti].kind),
                 r->c->task[ti].sizes[si]);
             for (int pi = 0; pi < r->c->npol; pi++) {
-                rc = run_job(r, mi, ti, si, pi, err);
+                rc = stopped(r) ? interrupted(err) : run_job(r, mi, ti, si, pi, err);
                 if (rc)
                     return rc;
             }
@@ -614,50 +868,6 @@ static int write_json(const char *dir, const char *name, cJSON *o, gd_err *err)
     util_buf_add(&b, "\n", 1);
     cJSON_free(text);
     int rc = util_write_file_atomic(path, b.s, b.len, err);
-    util_buf_free(&b);
-    return rc;
-}
-
-static void journal_line(util_buf *b, cJSON *o)
-{
-    char *text = cJSON_PrintUnformatted(o);
-    if (text) {
-        util_buf_puts(b, text);
-        util_buf_add(b, "\n", 1);
-        cJSON_free(text);
-    }
-}
-
-static int write_results(runner *r, gd_err *err)
-{
-    util_buf b;
-    util_buf_init(&b);
-    for (cJSON *o = r->ladder_records ? r->ladder_records->child : NULL; o; o = o->next)
-        journal_line(&b, o);
-    for (size_t i = 0; i < r->run.nres; i++) {
-        const sp_result *x = &r->run.res[i];
-        const cm_machine *m = &r->run.mach[x->mach].m;
-        const char *pol = cm_policy_name(x->policy);
-        cJSON *o = base_record(r, x->mach, SP_COSTMODEL, "policy", &x->t, &x->d, pol);
-        if (x->valid)
-            add_terms(o, m, x);
-        else {
-            cJSON_AddStringToObject(o, "status", "invalid");
-            cJSON_AddStringToObject(o, "reason", x->reason);
-        }
-        journal_line(&b, o);
-        cJSON_Delete(o);
-        if (x->meas_status == SP_MEAS_NONE)
-            continue;
-        o = base_record(r, x->mach, r->c->backend, "policy", &x->t, &x->d, pol);
-        add_measured(o, x->meas_status, &x->meas, x->meas_reason,
-                     r->c->repeats, r->c->warmups);
-        journal_line(&b, o);
-        cJSON_Delete(o);
-    }
-    char path[PATH_MAX];
-    util_path_join(path, sizeof path, r->dir, "results.jsonl");
-    int rc = util_write_file_atomic(path, b.s ? b.s : "", b.len, err);
     util_buf_free(&b);
     return rc;
 }
@@ -688,6 +898,7 @@ static cJSON *machine_analysis(const runner *r, int mi)
     cJSON_AddStringToObject(o, "machine", mo->m.name);
     cJSON_AddBoolToObject(o, "induced", mo->m.induced);
     cJSON *cal = cJSON_AddObjectToObject(o, "calibration");
+    cJSON_AddBoolToObject(cal, "calibrated", mo->calibrated);
     cJSON_AddStringToObject(cal, "label", mo->calibrated ? labels[r->c->backend]
                                                          : "none (machine file numbers)");
     cJSON *rows = cJSON_AddArrayToObject(cal, "fits");
@@ -770,11 +981,20 @@ static void utc_now(char *buf, size_t n)
     strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static int write_manifest(runner *r, const char *started, gd_err *err)
+static long planned_jobs(const sp_campaign *c)
+{
+    long n = 0;
+    for (int i = 0; i < c->ntask; i++)
+        n += c->task[i].nsizes;
+    return n * c->npol * c->nmach;
+}
+
+/* Written when the run starts (finished: null) and again when it ends. */
+static int write_manifest(runner *r, const char *started, const char *fin,
+                          gd_err *err)
 {
     cJSON *m = cJSON_CreateObject();
-    char fin[32], host[256] = "unknown";
-    utc_now(fin, sizeof fin);
+    char host[256] = "unknown";
     gethostname(host, sizeof host - 1);
     cJSON_AddStringToObject(m, "tool", "gpudse");
     cJSON_AddStringToObject(m, "version", GPUDSE_VERSION);
@@ -786,7 +1006,7 @@ static int write_manifest(runner *r, const char *started, gd_err *err)
     cJSON_AddStringToObject(m, "backend", backend_names[r->c->backend]);
     cJSON_AddStringToObject(m, "backend_version", SP_TOOL_VERSION);
     cJSON *ml = cJSON_AddArrayToObject(m, "machines");
-    for (int i = 0; i < r->c->nmach; i++) {
+    for (int i = 0; fin && i < r->c->nmach; i++) {
         cJSON *x = cJSON_CreateObject();
         cJSON_AddStringToObject(x, "name", r->run.mach[i].m.name);
         cJSON_AddStringToObject(x, "sha256", r->mach_sha[i]);
@@ -803,10 +1023,17 @@ static int write_manifest(runner *r, const char *started, gd_err *err)
         fclose(f);
         load[strcspn(load, "\n")] = '\0';
     }
-    cJSON_AddStringToObject(m, "loadavg_at_finish", load);
+    cJSON_AddStringToObject(m, "loadavg", load);
     cJSON_AddStringToObject(m, "started", started);
-    cJSON_AddStringToObject(m, "finished", fin);
-    cJSON_AddNumberToObject(m, "jobs", (double)r->run.nres);
+    if (fin)
+        cJSON_AddStringToObject(m, "finished", fin);
+    else
+        cJSON_AddNullToObject(m, "finished");
+    cJSON_AddNumberToObject(m, "jobs", (double)(fin ? (long)r->run.nres
+                                                    : planned_jobs(r->c)));
+    cJSON *ms = cJSON_AddObjectToObject(m, "measurements_this_session");
+    cJSON_AddNumberToObject(ms, "taken", (double)r->measured);
+    cJSON_AddNumberToObject(ms, "read_back_from_journal", (double)r->recalled);
     int rc = write_json(r->dir, "manifest.json", m, err);
     cJSON_Delete(m);
     return rc;
@@ -816,6 +1043,8 @@ static int copy_campaign(const runner *r, gd_err *err)
 {
     char dst[PATH_MAX];
     util_path_join(dst, sizeof dst, r->dir, "campaign.xml");
+    if (util_path_exists(dst))
+        return GD_OK;            /* a rerun: check_dir matched its sha256 */
     char *data;
     size_t len;
     int rc = util_read_file(r->c->path, &data, &len, err);
@@ -841,38 +1070,83 @@ static int write_machines(const runner *r, gd_err *err)
     return rc;
 }
 
+/* A directory is resumed only when it holds this campaign's run. */
 static int check_dir(const runner *r, gd_err *err)
 {
     char path[PATH_MAX], sha[65];
     util_path_join(path, sizeof path, r->dir, "campaign.xml");
-    if (!util_path_exists(path))
-        return GD_OK;
-    gd_err e2 = {0, ""};
-    if (util_sha256_file(path, sha, &e2) == GD_OK && strcmp(sha, r->c->sha256) != 0)
-        return gd_errf(err, GD_EINPUT, "%s holds another campaign; choose "
-                       "another directory with -o", r->dir);
+    if (util_path_exists(path)) {
+        int rc = util_sha256_file(path, sha, err);
+        if (!rc && strcmp(sha, r->c->sha256) != 0)
+            rc = gd_errf(err, GD_EINPUT, "%s holds a run of another campaign "
+                         "file (sha256 %.12s, this one %.12s); choose another "
+                         "directory with -o", r->dir, sha, r->c->sha256);
+        return rc;
+    }
+    if (util_path_exists(r->dir) && !util_is_dir(r->dir))
+        return gd_errf(err, GD_EINPUT, "%s: exists and is not a directory",
+                       r->dir);
+    util_path_join(path, sizeof path, r->dir, "results.jsonl");
+    if (util_path_exists(path))
+        return gd_errf(err, GD_EINPUT, "%s: has a journal but no campaign.xml; "
+                       "not resuming an unknown run", r->dir);
     return GD_OK;
+}
+
+/* Create or reopen the run directory: lock, campaign copy, manifest, and
+ * the journal (a torn last line from a killed run is cut off). */
+static int open_dir(runner *r, const char *started, gd_err *err)
+{
+    int rc = check_dir(r, err);
+    if (!rc)
+        rc = util_mkdirs(r->dir, err);
+    if (!rc)
+        rc = store_lock(r->dir, &r->lock_fd, err);
+    if (!rc)
+        rc = check_dir(r, err);  /* again, under the lock */
+    if (!rc)
+        rc = copy_campaign(r, err);
+    if (!rc)
+        rc = write_manifest(r, started, NULL, err);
+    int torn = 0;
+    if (!rc)
+        rc = store_open(r->dir, &r->st, &torn, err);
+    if (!rc && torn)
+        say(r, "%s/results.jsonl: dropped a torn last line left by an "
+            "interrupted run; that job runs again", r->dir);
+    if (!rc && store_count(r->st) > 0)
+        say(r, "resuming %s: %zu finished records in its journal are kept, "
+            "not run again", r->dir, store_count(r->st));
+    return rc;
 }
 
 static int finish(runner *r, const char *started, gd_err *err)
 {
-    int rc = write_results(r, err);
+    char fin[32];
+    int rc = store_flush(r->st, err);
     if (!rc)
         rc = write_analysis(r, err);
     if (!rc)
         rc = write_machines(r, err);
-    if (!rc) {
-        char path[PATH_MAX];
-        util_path_join(path, sizeof path, r->dir, "report.pdf");
-        rc = split_report(&r->run, path, err);
-    }
+    utc_now(fin, sizeof fin);
     if (!rc)
-        rc = write_manifest(r, started, err);
+        rc = write_manifest(r, started, fin, err);
+    if (!rc)   /* from the files alone, as `gpudse report DIR` renders it */
+        rc = split_report_dir(r->dir, err);
     return rc;
 }
 
+static void close_dir(runner *r)
+{
+    gd_err ignore;
+    store_close(r->st, &ignore);
+    r->st = NULL;
+    store_unlock(r->lock_fd);
+    r->lock_fd = -1;
+}
+
 int split_run(const char *campaign_path, const char *outdir, int quiet,
-              gd_err *err)
+              volatile sig_atomic_t *stop, gd_err *err)
 {
     sp_campaign *c = malloc(sizeof *c);
     runner *r = calloc(1, sizeof *r);
@@ -881,6 +1155,7 @@ int split_run(const char *campaign_path, const char *outdir, int quiet,
         free(r);
         return gd_errf(err, GD_EENV, "out of memory");
     }
+    r->lock_fd = -1;
     int rc = sp_load(campaign_path, c, err);
     char dir[PATH_MAX], started[32];
     utc_now(started, sizeof started);
@@ -893,21 +1168,30 @@ int split_run(const char *campaign_path, const char *outdir, int quiet,
         r->run.c = c;
         r->dir = dir;
         r->quiet = quiet;
-        r->ladder_records = cJSON_CreateArray();
-        rc = check_dir(r, err);
+        r->stop = stop;
+        rc = precheck_machines(c, err);
     }
+    if (!rc)
+        rc = open_dir(r, started, err);
     for (int i = 0; !rc && i < c->nmach; i++)
         rc = run_machine(r, i, err);
     if (!rc)
-        rc = util_mkdirs(dir, err);
-    if (!rc)
-        rc = copy_campaign(r, err);
-    if (!rc)
         rc = finish(r, started, err);
+    if (rc && stopped(r)) {
+        gd_err ignore;
+        if (r->st)
+            store_flush(r->st, &ignore);
+        rc = gd_errf(err, GD_EENV, "interrupted: %lu measurements taken this "
+                     "session; every finished job is kept in "
+                     "%s/results.jsonl; run the same command again to resume",
+                     r->measured, dir);
+    }
     if (!rc && !quiet)
-        fprintf(stderr, "split: %zu policy jobs on %d machine(s); run "
-                "directory %s\n", r->run.nres, c->nmach, dir);
-    cJSON_Delete(r->ladder_records);
+        fprintf(stderr, "split: %zu policy jobs on %d machine(s), %lu "
+                "measurements taken, %lu read back from the journal; run "
+                "directory %s\n", r->run.nres, c->nmach, r->measured,
+                r->recalled, dir);
+    close_dir(r);
     free(r->run.res);
     free(r);
     free(c);
@@ -953,7 +1237,7 @@ int cmd_split(int argc, char **argv)
             fprintf(stderr, "gpudse: %s\n", err.msg);
         return rc;
     }
-    int rc = split_run(camp, out, quiet, &err);
+    int rc = split_run(camp, out, quiet, NULL, &err);
     if (rc) {
         fprintf(stderr, "gpudse: %s\n", err.msg);
         return rc;

@@ -8,6 +8,7 @@
 #define GPUDSE_SPLIT_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stddef.h>
 #include "costmodel.h"
 #include "measure.h"
@@ -59,6 +60,9 @@ typedef struct {
 } sp_campaign;
 
 int sp_load(const char *path, sp_campaign *c, gd_err *err);
+/* The same for a run directory's campaign.xml: machine files and presets
+ * named by it are not looked up (the run keeps its machines/). */
+int sp_load_copy(const char *path, sp_campaign *c, gd_err *err);
 /* The concrete task of task spec ts at size index si. */
 void sp_task_at(const sp_task *ts, int si, cm_task *t);
 
@@ -95,12 +99,27 @@ typedef struct {
     size_t nres;
 } sp_run;
 
-/* Run a split study into outdir (NULL: runs/<name>). */
+/* Run a split study into outdir (NULL: runs/<name>). The directory is
+ * locked while it runs; every record is journaled as it is made, so a run
+ * killed or stopped (*stop set, e.g. by SIGINT; NULL: never) resumes on
+ * the same directory without taking a finished measurement again. */
 int split_run(const char *campaign_path, const char *outdir, int quiet,
-              gd_err *err);
+              volatile sig_atomic_t *stop, gd_err *err);
 
-/* report/split_report.c: report.pdf of a finished split run. */
+/* splitdir.c: a finished split run read back from its files alone —
+ * campaign.xml, manifest.json, results.jsonl, split-analysis.json and
+ * machines/ (c is filled and r->c points to it; sp_run_free frees r).
+ * Errors name the file. */
+int sp_run_load(const char *dir, sp_campaign *c, sp_run *r, gd_err *err);
+void sp_run_free(sp_run *r);
+/* Whether dir holds a split run (its campaign.xml is a <split-study>). */
+int sp_is_run_dir(const char *dir);
+
+/* report/split_report.c: report.pdf of a split run. */
 int split_report(const sp_run *r, const char *path, gd_err *err);
+/* DIR/report.pdf from DIR's files (the run's own report, and `gpudse
+ * report DIR`): the same files give the same bytes. */
+int split_report_dir(const char *dir, gd_err *err);
 
 /* gpudse split run CAMPAIGN [-o DIR] [-q] | split validate CAMPAIGN */
 int cmd_split(int argc, char **argv);

@@ -23,6 +23,12 @@ int scal_measure_cpu(void *ctx, const cm_machine *m, const cm_task *t,
     return ms_run_cpu(m, t, d, (const ms_opts *)ctx, out, err);
 }
 
+int scal_link_cpu(void *ctx, const cm_machine *m, int a, int b, size_t bytes,
+                  int rounds, ms_stat *out, gd_err *err)
+{
+    return ms_link_cpu(m, a, b, bytes, rounds, (const ms_opts *)ctx, out, err);
+}
+
 static void one_device(const cm_machine *m, int dev, long units,
                        cm_decision *d)
 {
@@ -153,8 +159,8 @@ int scal_fit_machine(cm_machine *m, const cm_task *tasks, int ntasks,
     return GD_OK;
 }
 
-int scal_fit_links_cpu(cm_machine *m, const ms_opts *o, scal_links *out,
-                       gd_err *err)
+int scal_fit_links(cm_machine *m, scal_link_fn fn, void *ctx,
+                   scal_links *out, gd_err *err)
 {
     enum { NL = 4, ROUNDS = 64 };
     const size_t sizes[NL] = {4096, 65536, 262144, 1048576};
@@ -164,7 +170,7 @@ int scal_fit_links_cpu(cm_machine *m, const ms_opts *o, scal_links *out,
             double x[NL], y[NL], w[NL];
             for (int l = 0; l < NL; l++) {
                 ms_stat st;
-                int rc = ms_link_cpu(m, a, b, sizes[l], ROUNDS, o, &st, err);
+                int rc = fn(ctx, m, a, b, sizes[l], ROUNDS, &st, err);
                 if (rc)
                     return rc;
                 x[l] = (double)sizes[l];
@@ -184,8 +190,8 @@ int scal_fit_links_cpu(cm_machine *m, const ms_opts *o, scal_links *out,
     return GD_OK;
 }
 
-int scal_parallel_efficiency(const cm_machine *m, const ms_opts *o,
-                             double *eff, gd_err *err)
+int scal_parallel_efficiency(const cm_machine *m, scal_measure_fn fn,
+                             void *ctx, double *eff, gd_err *err)
 {
     cm_machine plain = *m;
     for (int i = 0; i < plain.ndev; i++)
@@ -207,9 +213,9 @@ int scal_parallel_efficiency(const cm_machine *m, const ms_opts *o,
     if (!rc)
         rc = cm_validate(&plain, &all, &dn, err);
     if (!rc)
-        rc = ms_run_cpu(&plain, &one, &d1, o, &a, err);
+        rc = fn(ctx, &plain, &one, &d1, &a, err);
     if (!rc)
-        rc = ms_run_cpu(&plain, &all, &dn, o, &b, err);
+        rc = fn(ctx, &plain, &all, &dn, &b, err);
     if (!rc)
         *eff = a.median / b.median;
     return rc;
@@ -450,9 +456,9 @@ int cmd_calibrate_machine(int argc, char **argv)
     scal_links links;
     double eff = NAN;
     if (!rc)
-        rc = scal_parallel_efficiency(&m, &o, &eff, &err);
+        rc = scal_parallel_efficiency(&m, scal_measure_cpu, &o, &eff, &err);
     if (!rc)
-        rc = scal_fit_links_cpu(&m, &o, &links, &err);
+        rc = scal_fit_links(&m, scal_link_cpu, &o, &links, &err);
     if (!rc)
         rc = scal_fit_machine(&m, default_tasks, NTASKS, ladder, 4,
                               scal_measure_cpu, &o, &fit, &err);

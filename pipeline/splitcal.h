@@ -46,18 +46,24 @@ typedef struct {
     int nlinks;
 } scal_links;
 
-/* Fit p2p latency and bandwidth of every pair of CPU devices from a ladder
- * of halo-style exchanges (ms_link_cpu; GSL weighted least squares);
- * updates m (both directions, labelled measured). */
-int scal_fit_links_cpu(cm_machine *m, const ms_opts *o, scal_links *out,
-                       gd_err *err);
+/* How one rung of the link ladder is timed: a halo-style exchange of
+ * `bytes` between devices a and b, per round (ms_link_cpu in the tool). */
+typedef int (*scal_link_fn)(void *ctx, const cm_machine *m, int a, int b,
+                            size_t bytes, int rounds, ms_stat *out,
+                            gd_err *err);
+
+/* Fit p2p latency and bandwidth of every pair of devices from a ladder of
+ * halo-style exchanges (GSL weighted least squares); updates m (both
+ * directions, labelled measured). */
+int scal_fit_links(cm_machine *m, scal_link_fn fn, void *ctx,
+                   scal_links *out, gd_err *err);
 
 /* Parallel efficiency of the CPU devices as this machine delivers them
  * now: time of a compute kernel on the first device alone over the time
  * of ndev times the work spread evenly on all of them (slowdowns off).
  * 1.0: devices independent; 1/ndev: they share one core. MEASURED. */
-int scal_parallel_efficiency(const cm_machine *m, const ms_opts *o,
-                             double *eff, gd_err *err);
+int scal_parallel_efficiency(const cm_machine *m, scal_measure_fn fn,
+                             void *ctx, double *eff, gd_err *err);
 
 /* Held-out score of predicted vs measured times. Decisions with equal
  * group[i] compete (regret is the mean over groups; groups contiguous). */
@@ -70,9 +76,11 @@ typedef struct {
 void scal_score_pairs(const double *pred, const double *meas, const int *group,
                       size_t n, scal_score *out);
 
-/* The measure-cpu timing function (ctx: const ms_opts *). */
+/* The measure-cpu timing functions (ctx: const ms_opts *). */
 int scal_measure_cpu(void *ctx, const cm_machine *m, const cm_task *t,
                      const cm_decision *d, ms_stat *out, gd_err *err);
+int scal_link_cpu(void *ctx, const cm_machine *m, int a, int b, size_t bytes,
+                  int rounds, ms_stat *out, gd_err *err);
 
 /* gpudse calibrate-machine [MACHINE] [-o FILE] [--slowdown a,b]
  *                          [--repeats N] [--seed S] */

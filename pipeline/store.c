@@ -10,6 +10,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -446,6 +448,26 @@ int store_get(const store *s, const char *key, store_record *r, gd_err *err)
     return rc;
 }
 
+int store_get_line(const store *s, const char *key, char **line,
+                   gd_err *err)
+{
+    const key_entry *e = keyset_find(&s->keys, key);
+    if (!e)
+        return gd_errf(err, GD_EINPUT, "%s: no record with key %.12s",
+                       s->path, key);
+    char *buf = malloc(e->len + 1);
+    if (!buf)
+        return gd_errf(err, GD_EENV, "out of memory");
+    if (pread(s->fd, buf, e->len, e->off) != (ssize_t)e->len) {
+        free(buf);
+        return gd_errf(err, GD_EENV, "%s: cannot read back record %.12s",
+                       s->path, key);
+    }
+    buf[e->len] = '\0';
+    *line = buf;
+    return GD_OK;
+}
+
 size_t store_count(const store *s)
 {
     return s->keys.n;
@@ -577,4 +599,59 @@ int store_load_all(const char *path, store_record **recs, size_t *n,
     *recs = v;
     *n = cnt;
     return GD_OK;
+}
+
+/* ---- the run directory's lock ---- */
+
+/* Take the lock. When its last holder is dead, a process it had just
+ * forked may hold the lock for a moment longer: wait up to 5 s then. */
+static int lock_or_wait(int fd)
+{
+    for (int tries = 0;; tries++) {
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+            return 1;
+        char buf[32] = "";
+        ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+        buf[n > 0 ? n : 0] = '\0';
+        long holder = atol(buf);
+        if ((holder > 0 && kill((pid_t)holder, 0) == 0) || tries >= 100)
+            return 0;
+        usleep(50000);
+    }
+}
+
+int store_lock(const char *dir, int *fd, gd_err *err)
+{
+    char lock[PATH_MAX];
+    *fd = -1;
+    if (util_path_join(lock, sizeof lock, dir, ".lock"))
+        return gd_errf(err, GD_EENV, "%s: path too long", dir);
+    int f = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (f < 0)
+        return gd_errf(err, GD_EENV, "%s: cannot open lock: %s", lock,
+                       strerror(errno));
+    if (!lock_or_wait(f)) {
+        char pid[32] = "?";
+        ssize_t n = pread(f, pid, sizeof pid - 1, 0);
+        pid[n > 0 ? n : 1] = '\0';
+        pid[strcspn(pid, "\n")] = '\0';
+        close(f);
+        return gd_errf(err, GD_EENV, "%s: another gpudse (pid %s) is running "
+                       "on this run directory; wait for it or stop it first",
+                       dir, pid);
+    }
+    char pid[32];
+    int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    if (ftruncate(f, 0) != 0 || pwrite(f, pid, (size_t)n, 0) != n) {
+        close(f);
+        return gd_errf(err, GD_EENV, "%s: cannot write lock", lock);
+    }
+    *fd = f;
+    return GD_OK;
+}
+
+void store_unlock(int fd)
+{
+    if (fd >= 0)
+        close(fd);          /* releases the flock */
 }

@@ -56,8 +56,20 @@ int store_append(store *s, const store_record *r, gd_err *err);
  * such lines; the key index and resume treat them like any record. */
 int store_append_line(store *s, const char *key, const char *json,
                       gd_err *err);
+/* The journal line of a finished job of any kind, read back by key
+ * (malloc'd, NUL-terminated, no newline; the caller frees it). For job
+ * kinds whose records store_get does not parse (split studies). */
+int store_get_line(const store *s, const char *key, char **line,
+                   gd_err *err);
 int store_flush(store *s, gd_err *err);
 int store_close(store *s, gd_err *err);
+
+/* Lock run directory DIR for this process (DIR/.lock: flock, holder's
+ * pid written into it) so a second gpudse on the same directory stops
+ * with a message naming the holder. *fd stays open while the lock is
+ * held; store_unlock (or exit) releases it. */
+int store_lock(const char *dir, int *fd, gd_err *err);
+void store_unlock(int fd);
 
 /* Read every record of a journal (for analysis and report). A torn last line
  * is skipped; any other malformed line is an error naming FILE:LINE. */

@@ -14,6 +14,7 @@
 #include "layout.h"
 #include "rundata.h"
 #include "sections.h"
+#include "split.h"
 #include "regression.h"
 #include "studies.h"
 #include "table.h"
@@ -601,6 +602,12 @@ static int write_figures(const rep_run *run, const rep_layout *lay,
 
 int rep_render(const char *rundir, const char *layout, gd_err *err)
 {
+    if (sp_is_run_dir(rundir)) {   /* a split study has its own report */
+        if (layout)
+            return gd_errf(err, GD_EINPUT, "%s: --layout applies to "
+                           "design-space runs, not to a split study", rundir);
+        return split_report_dir(rundir, err);
+    }
     rep_run run;
     rep_layout lay;
     int rc = rep_run_load(rundir, &run, err);

@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "chart.h"
@@ -378,4 +379,21 @@ int split_report(const sp_run *r, const char *path, gd_err *err)
         rep_doc_space(&d, 12);
     }
     return rep_doc_end(&d, path, err);
+}
+
+int split_report_dir(const char *dir, gd_err *err)
+{
+    sp_campaign *c = malloc(sizeof *c);
+    if (!c)
+        return gd_errf(err, GD_EENV, "out of memory");
+    sp_run r;
+    int rc = sp_run_load(dir, c, &r, err);
+    if (!rc) {
+        char path[PATH_MAX];
+        util_path_join(path, sizeof path, dir, "report.pdf");
+        rc = split_report(&r, path, err);
+        sp_run_free(&r);
+    }
+    free(c);
+    return rc;
 }

@@ -7,11 +7,13 @@
 #include "testutil.h"
 
 #include <math.h>
+#include <signal.h>
 #include <cjson/cJSON.h>
 #include <sys/wait.h>
 
 #include "machine.h"
 #include "split.h"
+#include "store.h"
 
 #define TMP "tests/tmp/test_split"
 
@@ -39,17 +41,24 @@ static int count_lines_with(const char *text, const char *needle)
     return n;
 }
 
-/* Every journal line: 64-hex key, kind split, label matching backend. */
+/* Every journal line: 64-hex key (each exactly once), kind split, label
+ * matching backend; counts of predicted and measured lines. */
 static void check_journal(const char *path, int *npred, int *nmeas)
 {
     char *s = slurp(path);
     *npred = *nmeas = 0;
+    char (*keys)[65] = calloc(4096, 65);
+    int nkeys = 0;
     char *save = NULL;
     for (char *line = strtok_r(s, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         cJSON *o = cJSON_Parse(line);
         ck_assert_msg(o != NULL, "bad JSON line %s", line);
         const char *key = cJSON_GetStringValue(cJSON_GetObjectItem(o, "key"));
         ck_assert(key && strlen(key) == 64 && strspn(key, "0123456789abcdef") == 64);
+        for (int i = 0; i < nkeys; i++)
+            ck_assert_msg(strcmp(keys[i], key) != 0, "key %.12s twice", key);
+        ck_assert(nkeys < 4096);
+        memcpy(keys[nkeys++], key, 65);
         ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(o, "kind")), "split");
         const char *be = cJSON_GetStringValue(cJSON_GetObjectItem(o, "backend"));
         const char *lb = cJSON_GetStringValue(cJSON_GetObjectItem(o, "label"));
@@ -70,15 +79,62 @@ static void check_journal(const char *path, int *npred, int *nmeas)
         }
         cJSON_Delete(o);
     }
+    free(keys);
     free(s);
+}
+
+/* Lines of the journal whose "role" is role. */
+static int count_role(const char *path, const char *role)
+{
+    char *s = slurp(path), needle[64];
+    snprintf(needle, sizeof needle, "\"role\":\"%s\"", role);
+    int n = count_lines_with(s, needle);
+    free(s);
+    return n;
+}
+
+/* A small measured study: five classes on this machine's two cores. */
+static const char tiny_measured[] =
+    "<split-study name=\"tiny\" seed=\"3\">\n"
+    "  <backend name=\"measure-cpu\" repeats=\"2\" warmups=\"1\"/>\n"
+    "  <machines><machine name=\"local-cpu\" probe=\"yes\" slowdown=\"1 2\"/></machines>\n"
+    "  <tasks>\n"
+    "    <task kind=\"triad\" sizes=\"20000\"/>\n"
+    "    <task kind=\"dot\" sizes=\"20000\"/>\n"
+    "    <task kind=\"gemm\" sizes=\"16\" n=\"32\" k=\"32\"/>\n"
+    "    <task kind=\"jacobi\" sizes=\"32\" cols=\"32\" iters=\"3\"/>\n"
+    "    <task kind=\"map\" sizes=\"4000\" k=\"8\"/>\n"
+    "  </tasks>\n"
+    "  <calibration ladder=\"0.5 1\"/>\n"
+    "</split-study>\n";
+
+static int run_cli(const char *args, char *out, size_t outsz);
+
+/* report.pdf of dir, re-rendered by `gpudse report DIR` from the files
+ * alone, is byte-identical to the run's own. */
+static void check_rerender(const char *dir)
+{
+    char path[256], args[300], out[4096];
+    snprintf(path, sizeof path, "%s/report.pdf", dir);
+    size_t n1, n2;
+    char *a, *b;
+    gd_err err = {0, ""};
+    ck_assert(util_read_file(path, &a, &n1, &err) == GD_OK);
+    ck_assert_int_eq(unlink(path), 0);
+    snprintf(args, sizeof args, "report %s", dir);
+    ck_assert_msg(run_cli(args, out, sizeof out) == 0, "%s", out);
+    ck_assert(util_read_file(path, &b, &n2, &err) == GD_OK);
+    ck_assert_msg(n1 == n2 && memcmp(a, b, n1) == 0, "%s: re-rendered report differs", dir);
+    free(a);
+    free(b);
 }
 
 START_TEST(predicted_run_is_deterministic_and_labelled)
 {
     fresh(TMP "/a " TMP "/b");
     gd_err err = {0, ""};
-    ck_assert_msg(split_run("campaigns/split-hetero4.xml", TMP "/a", 1, &err) == GD_OK, "%s", err.msg);
-    ck_assert_msg(split_run("campaigns/split-hetero4.xml", TMP "/b", 1, &err) == GD_OK, "%s", err.msg);
+    ck_assert_msg(split_run("campaigns/split-hetero4.xml", TMP "/a", 1, NULL, &err) == GD_OK, "%s", err.msg);
+    ck_assert_msg(split_run("campaigns/split-hetero4.xml", TMP "/b", 1, NULL, &err) == GD_OK, "%s", err.msg);
     const char *files[] = {"results.jsonl", "split-analysis.json", "campaign.xml",
                            "machines/hetero-4.xml", "report.pdf"};
     for (int i = 0; i < 5; i++) {
@@ -104,25 +160,18 @@ END_TEST
 START_TEST(measured_run_keeps_labels_apart)
 {
     fresh(TMP "/m");
-    tu_write(TMP "/m.xml",
-             "<split-study name=\"tiny\" seed=\"3\">\n"
-             "  <backend name=\"measure-cpu\" repeats=\"2\" warmups=\"1\"/>\n"
-             "  <machines><machine name=\"local-cpu\" probe=\"yes\" slowdown=\"1 2\"/></machines>\n"
-             "  <tasks>\n"
-             "    <task kind=\"triad\" sizes=\"20000\"/>\n"
-             "    <task kind=\"dot\" sizes=\"20000\"/>\n"
-             "    <task kind=\"gemm\" sizes=\"16\" n=\"32\" k=\"32\"/>\n"
-             "    <task kind=\"jacobi\" sizes=\"32\" cols=\"32\" iters=\"3\"/>\n"
-             "    <task kind=\"map\" sizes=\"4000\" k=\"8\"/>\n"
-             "  </tasks>\n"
-             "  <calibration ladder=\"0.5 1\"/>\n"
-             "</split-study>\n");
+    tu_write(TMP "/m.xml", tiny_measured);
     gd_err err = {0, ""};
-    ck_assert_msg(split_run(TMP "/m.xml", TMP "/m", 1, &err) == GD_OK, "%s", err.msg);
+    ck_assert_msg(split_run(TMP "/m.xml", TMP "/m", 1, NULL, &err) == GD_OK, "%s", err.msg);
     int np, nm;
     check_journal(TMP "/m/results.jsonl", &np, &nm);
     ck_assert_int_eq(np, 5 * 7);
-    ck_assert_int_eq(nm, 5 * 7 + 5 * 2 * 2);    /* policy jobs + ladder rungs */
+    /* policy jobs, ladder rungs (5 classes x 2 devices x 2 rungs), the
+     * parallel-efficiency pair and the link ladder's 4 rungs */
+    ck_assert_int_eq(nm, 5 * 7 + 5 * 2 * 2 + 2 + 4);
+    ck_assert_int_eq(count_role(TMP "/m/results.jsonl", "ladder"), 20);
+    ck_assert_int_eq(count_role(TMP "/m/results.jsonl", "parallel-efficiency"), 2);
+    ck_assert_int_eq(count_role(TMP "/m/results.jsonl", "link"), 4);
     char *an = slurp(TMP "/m/split-analysis.json");
     ck_assert(strstr(an, "MEASURED(cpu)"));
     ck_assert(strstr(an, "median_ape_pct"));
@@ -134,6 +183,150 @@ START_TEST(measured_run_keeps_labels_apart)
     ck_assert_int_eq(m.dev[1].slowdown.prov, CM_SPEC);
     ck_assert_double_eq_tol(m.dev[1].slowdown.v, 2, 1e-12);
     ck_assert_int_eq(m.dev[0].eta_f[CM_GEMM].prov, CM_MEASURED);
+    ck_assert(util_path_exists(TMP "/m/machines/local-cpu.probe.xml"));
+    check_rerender(TMP "/m");
+}
+END_TEST
+
+/* Keep the first `lines` lines of path and half of the next one: the
+ * journal of a run killed in the middle of a write. */
+static void tear(const char *path, int lines)
+{
+    char *s = slurp(path), *p = s;
+    for (int i = 0; i < lines; i++) {
+        p = strchr(p, '\n');
+        ck_assert(p != NULL);
+        p++;
+    }
+    char *nl = strchr(p, '\n');
+    ck_assert(nl != NULL);
+    ck_assert_int_eq(truncate(path, (off_t)(p - s) + (nl - p) / 2), 0);
+    free(s);
+}
+
+START_TEST(predicted_run_resumes_from_a_torn_journal)
+{
+    fresh(TMP "/r");
+    gd_err err = {0, ""};
+    ck_assert_msg(split_run("campaigns/split-hetero4.xml", TMP "/r", 1, NULL, &err) == GD_OK, "%s", err.msg);
+    char *full = slurp(TMP "/r/results.jsonl"), *pdf = slurp(TMP "/r/report.pdf");
+    tear(TMP "/r/results.jsonl", 40);
+    ck_assert_int_eq(unlink(TMP "/r/split-analysis.json"), 0);
+    ck_assert_int_eq(unlink(TMP "/r/report.pdf"), 0);
+    ck_assert_msg(split_run("campaigns/split-hetero4.xml", TMP "/r", 1, NULL, &err) == GD_OK, "%s", err.msg);
+    char *again = slurp(TMP "/r/results.jsonl"), *pdf2 = slurp(TMP "/r/report.pdf");
+    ck_assert_msg(strcmp(full, again) == 0, "resumed journal differs from the uninterrupted one");
+    ck_assert_int_eq(strlen(pdf), strlen(pdf2));
+    int np, nm;
+    check_journal(TMP "/r/results.jsonl", &np, &nm);   /* every key once */
+    ck_assert_int_eq(np, 2 * 10 * 7);
+    free(full);
+    free(again);
+    free(pdf);
+    free(pdf2);
+    check_rerender(TMP "/r");
+    char out[4096];
+    ck_assert_int_eq(run_cli("report " TMP "/r --layout x.xml", out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "--layout applies to design-space runs"), "%s", out);
+}
+END_TEST
+
+static int lines_of(const char *path)
+{
+    char *s = NULL;
+    size_t n = 0;
+    gd_err err = {0, ""};
+    if (util_read_file(path, &s, &n, &err) != GD_OK)
+        return 0;
+    int k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += s[i] == '\n';
+    free(s);
+    return k;
+}
+
+/* Lines of text (complete ones) that are measurements. */
+static int measured_lines(const char *text, size_t len)
+{
+    int n = 0;
+    for (const char *p = text; p < text + len;) {
+        const char *nl = memchr(p, '\n', (size_t)(text + len - p));
+        if (!nl)
+            break;
+        char line[8192];
+        size_t k = (size_t)(nl - p) < sizeof line - 1 ? (size_t)(nl - p) : sizeof line - 1;
+        memcpy(line, p, k);
+        line[k] = '\0';
+        n += strstr(line, "\"label\":\"MEASURED(cpu)\"") != NULL;
+        p = nl + 1;
+    }
+    return n;
+}
+
+START_TEST(killed_measured_run_resumes_without_remeasuring)
+{
+    fresh(TMP "/k");
+    tu_write(TMP "/k.xml", tiny_measured);
+    pid_t pid = fork();
+    ck_assert(pid >= 0);
+    if (pid == 0) {
+        execl(tu_bin(), "gpudse", "run", TMP "/k.xml", "-o", TMP "/k", "-q", (char *)NULL);
+        _exit(127);
+    }
+    int st, done = 0;
+    for (int i = 0; i < 20000 && !done && lines_of(TMP "/k/results.jsonl") < 12; i++) {
+        done = waitpid(pid, &st, WNOHANG) == pid;
+        usleep(1000);
+    }
+    if (!done) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &st, 0);
+    }
+    char *before = slurp(TMP "/k/results.jsonl");
+    size_t keep = strlen(before);
+    while (keep > 0 && before[keep - 1] != '\n')
+        keep--;                     /* a torn last line is not a finished job */
+    int measured_before = measured_lines(before, keep);
+    ck_assert_int_gt(measured_before, 0);
+    char out[8192];
+    ck_assert_msg(run_cli("run " TMP "/k.xml -o " TMP "/k -q", out, sizeof out) == 0, "%s", out);
+    char *after = slurp(TMP "/k/results.jsonl");
+    /* every finished line kept, byte for byte, where it was */
+    ck_assert_msg(strncmp(before, after, keep) == 0, "finished records changed on resume");
+    int np, nm;
+    check_journal(TMP "/k/results.jsonl", &np, &nm);   /* every key once */
+    ck_assert_int_eq(np, 5 * 7);
+    ck_assert_int_eq(nm, 5 * 7 + 20 + 2 + 4);
+    /* the rerun read each finished measurement back and took only the rest */
+    char *man = slurp(TMP "/k/manifest.json");
+    cJSON *m = cJSON_Parse(man);
+    const cJSON *ms = cJSON_GetObjectItem(m, "measurements_this_session");
+    ck_assert_int_eq((int)cJSON_GetNumberValue(cJSON_GetObjectItem(ms, "read_back_from_journal")),
+                     measured_before);
+    ck_assert_int_eq((int)cJSON_GetNumberValue(cJSON_GetObjectItem(ms, "taken")),
+                     nm - measured_before);
+    cJSON_Delete(m);
+    free(man);
+    free(before);
+    free(after);
+    ck_assert(util_path_exists(TMP "/k/report.pdf"));
+}
+END_TEST
+
+START_TEST(second_copy_on_a_run_directory_is_locked_out)
+{
+    fresh(TMP "/l");
+    gd_err err = {0, ""};
+    ck_assert_int_eq(util_mkdirs(TMP "/l", &err), GD_OK);
+    int fd;
+    ck_assert_msg(store_lock(TMP "/l", &fd, &err) == GD_OK, "%s", err.msg);
+    char out[4096], pid[64];
+    ck_assert_int_eq(run_cli("run campaigns/split-hetero4.xml -o " TMP "/l -q", out, sizeof out), 3);
+    snprintf(pid, sizeof pid, "another gpudse (pid %ld) is running", (long)getpid());
+    ck_assert_msg(strstr(out, pid), "%s", out);
+    ck_assert(!util_path_exists(TMP "/l/results.jsonl"));
+    store_unlock(fd);
+    ck_assert_msg(run_cli("run campaigns/split-hetero4.xml -o " TMP "/l -q", out, sizeof out) == 0, "%s", out);
 }
 END_TEST
 
@@ -192,7 +385,7 @@ START_TEST(cuda_without_gpu_says_skipped)
 {
     if (ms_cuda_devices() > 0)
         return;                 /* a GPU answers: the skip path does not apply */
-    fresh(TMP "/cu");
+    fresh(TMP "/cu " TMP "/cu2");
     tu_write(TMP "/cu.xml",
              "<split-study name=\"cu\">\n  <backend name=\"measure-cuda\" repeats=\"1\"/>\n"
              "  <machines><machine name=\"uni-server-2gpu-induced\"/></machines>\n"
@@ -209,6 +402,15 @@ START_TEST(cuda_without_gpu_says_skipped)
     ck_assert_int_eq(count_lines_with(j, "\"status\":\"skipped\""), 2);
     ck_assert_int_eq(count_lines_with(j, "no CUDA device: skipped"), 2);
     free(j);
+    /* the campaign still completes: analysis, machines and report */
+    ck_assert(util_path_exists(TMP "/cu/split-analysis.json"));
+    ck_assert(util_path_exists(TMP "/cu/machines/uni-server-2gpu-induced.xml"));
+    ck_assert(util_path_exists(TMP "/cu/report.pdf"));
+    /* and through `gpudse run` too */
+    ck_assert_int_eq(run_cli("run " TMP "/cu.xml -o " TMP "/cu2", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "no CUDA device: skipped"), "%s", out);
+    ck_assert(util_path_exists(TMP "/cu2/report.pdf"));
+    check_rerender(TMP "/cu2");
 }
 END_TEST
 
@@ -304,6 +506,9 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, predicted_run_is_deterministic_and_labelled);
     tcase_add_test(tc, measured_run_keeps_labels_apart);
+    tcase_add_test(tc, predicted_run_resumes_from_a_torn_journal);
+    tcase_add_test(tc, killed_measured_run_resumes_without_remeasuring);
+    tcase_add_test(tc, second_copy_on_a_run_directory_is_locked_out);
     tcase_add_test(tc, bad_campaigns_fail_with_file_line_and_leave_nothing);
     tcase_add_test(tc, cuda_without_gpu_says_skipped);
     tcase_add_test(tc, probe_writes_measured_machine);
