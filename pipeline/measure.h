@@ -13,6 +13,8 @@
 typedef struct {
     double median, q1, q3;                 /* seconds */
     int n;                                 /* repeats kept */
+    int dropped;                           /* repeats dropped: a core was taken */
+    int contended;                         /* kept repeats that were contended */
     double checksum;                       /* sum of the result (checks splits) */
 } ms_stat;
 

@@ -420,6 +420,9 @@ static void add_measured(cJSON *o, int status, const ms_stat *st,
         cJSON_AddNumberToObject(o, "q3_s", st->q3);
         cJSON_AddNumberToObject(o, "repeats", repeats);
         cJSON_AddNumberToObject(o, "warmups_discarded", warmups);
+        /* repeats in which another task took a device's core */
+        cJSON_AddNumberToObject(o, "contended_dropped", st->dropped);
+        cJSON_AddNumberToObject(o, "contended_kept", st->contended);
     } else {
         cJSON_AddStringToObject(o, "reason", reason);
     }

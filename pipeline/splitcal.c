@@ -364,10 +364,12 @@ static int score_heldout(const cm_machine *m, const ms_opts *o,
                 cm_task_text(t, task, sizeof task);
                 cm_decision_text(&d, text, sizeof text);
                 printf("  %-34s %-11s %s\n    PREDICTED(costmodel) %.4g s  "
-                       "MEASURED(cpu) %.4g s [IQR %.4g, %.4g]  APE %.1f%%\n",
+                       "MEASURED(cpu) %.4g s [IQR %.4g, %.4g]  APE %.1f%%  "
+                       "(contended repeats: %d dropped, %d kept)\n",
                        task, j < CM_NPOL ? cm_policy_name(j) : "random", text,
                        pr, st.median, st.q1, st.q3,
-                       100 * fabs(pr - st.median) / st.median);
+                       100 * fabs(pr - st.median) / st.median, st.dropped,
+                       st.contended);
             }
         }
     }
