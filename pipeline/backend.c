@@ -148,6 +148,19 @@ int be_classify_process(const exec_result *r, const char *out_tail,
     return st;
 }
 
+int be_job_dir_error(gd_err *err, const char *dir, const char *why)
+{
+    return gd_errf(err, GD_EENV, "cannot create job directory %s: %s; "
+                   "check free space and permissions, then run again to "
+                   "resume", dir, why);
+}
+
+int be_make_job_dir(const char *dir, gd_err *err)
+{
+    return util_mkdirs(dir, err) ? be_job_dir_error(err, dir, err->msg)
+                                 : GD_OK;
+}
+
 char *be_read_tail(const char *job_dir, const char *name, size_t max)
 {
     char path[PATH_MAX];
@@ -217,7 +230,9 @@ static int write_templated_file(const be_job *job, const camp_file *f,
         return rc;
     util_buf b;
     util_buf_init(&b);
-    rc = be_expand(tpl, job, 0, &b, err);
+    rc = be_make_job_dir(job->job_dir, err);
+    if (!rc)
+        rc = be_expand(tpl, job, 0, &b, err);
     free(tpl);
     char path[PATH_MAX];
     util_path_join(path, sizeof path, job->job_dir, f->name);
@@ -295,33 +310,43 @@ static int read_metrics(const camp_campaign *c, const char *out,
     return ST_OK;
 }
 
+/* All of a job's (capped) stdout, NULs made newlines so that binary output
+ * hides no metric; "" when it wrote nothing. */
+static char *read_stdout(const be_job *job, const exec_result *res,
+                         size_t *len)
+{
+    char path[PATH_MAX], *all = NULL;
+    *len = 0;
+    util_path_join(path, sizeof path, job->job_dir, "stdout.log");
+    if (res->out_bytes == 0 || util_read_file(path, &all, len, NULL) != GD_OK)
+        return calloc(1, 1);
+    for (size_t i = 0; i < *len; i++)
+        if (all[i] == '\0')
+            all[i] = '\n';
+    return all;
+}
+
 static int command_finish(const be_job *job, const exec_result *res,
                           store_record *out, gd_err *err)
 {
-    char *otail = be_read_tail(job->job_dir, "stdout.log", TAIL_BYTES);
-    char *etail = be_read_tail(job->job_dir, "stderr.log", TAIL_BYTES);
-    if (!otail || !etail) {
-        free(otail);
+    /* Metrics may be anywhere in the output, not only the tail: one read
+     * of all of it serves both. Nothing to read for an empty stream. */
+    size_t len;
+    char *all = read_stdout(job, res, &len);
+    char *etail = res->err_bytes
+                      ? be_read_tail(job->job_dir, "stderr.log", TAIL_BYTES)
+                      : calloc(1, 1);
+    if (!all || !etail) {
+        free(all);
         free(etail);
         return gd_errf(err, GD_EENV, "out of memory");
     }
+    const char *otail = all + (len > TAIL_BYTES ? len - TAIL_BYTES : 0);
     out->status = be_classify_process(res, otail, etail, out->reason,
                                       sizeof out->reason);
-    free(otail);
-    if (out->status == ST_OK) {
-        /* Metrics may be anywhere in the (capped) output, not only the
-         * tail: read all of it. */
-        char path[PATH_MAX], *all = NULL;
-        size_t len = 0;
-        util_path_join(path, sizeof path, job->job_dir, "stdout.log");
-        if (util_read_file(path, &all, &len, NULL) != GD_OK)
-            all = NULL;
-        for (size_t i = 0; all && i < len; i++)
-            if (all[i] == '\0')
-                all[i] = '\n';   /* binary output must not hide the metrics */
-        out->status = read_metrics(job->camp, all ? all : "", etail, out);
-        free(all);
-    }
+    if (out->status == ST_OK)
+        out->status = read_metrics(job->camp, all, etail, out);
+    free(all);
     free(etail);
     return GD_OK;
 }

@@ -68,12 +68,13 @@ static int run_in_process(batch_t *b, const job_t *j, gd_err *err)
 
 /* ---- job directories ---- */
 
-/* A fresh job directory; on a retry the previous attempt's logs are kept
- * under another name instead. */
+/* An empty or missing job directory (the executor's child creates it, so
+ * the coordinator allocates no inodes per job); on a retry the previous
+ * attempt's logs are kept under another name instead. */
 static int prepare_dir(const job_t *j, gd_err *err)
 {
     if (j->attempt == 0)
-        return jobsrc_fresh_dir(j->dir, err);
+        return jobsrc_clear_dir(j->dir, err);
     static const char *const logs[] = {"stdout.log", "stderr.log"};
     for (int i = 0; i < 2; i++) {
         char from[PATH_MAX + 16], to[PATH_MAX + 32];
@@ -183,7 +184,10 @@ static int complete_external(batch_t *b, const exec_result *r, gd_err *err)
     if (rc)
         return rc;
     util_strlcpy(rec.key, j.key, sizeof rec.key);
-    jobsrc_write_status(j.dir, j.attempt + 1, r, &rec);
+    /* how the process ended: the journal says it for a job that succeeded,
+     * so only the others get a file (one inode fewer per good job) */
+    if (rec.status != ST_OK)
+        jobsrc_write_status(j.dir, j.attempt + 1, r, &rec);
     const camp_campaign *c = b->o->c;
     if (rec.status != ST_OK && (c->retry_mask & (1u << rec.status))
         && j.attempt < c->retries) {

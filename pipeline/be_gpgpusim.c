@@ -93,6 +93,9 @@ static int gpgpusim_prepare(const be_job *job, be_exec *x, gd_err *err)
     if (rc)
         return rc;
     int power = 0;
+    rc = be_make_job_dir(job->job_dir, err);
+    if (rc)
+        return rc;
     rc = gsim_write_configs(tdir, &job->cfg, job->job_dir, &power, err);
     if (rc)
         return rc;  /* GD_EINPUT: this config cannot run: invalid-config */

@@ -18,6 +18,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,7 +28,7 @@
 
 typedef struct {
     int fd;              /* read end of the pipe, -1 when closed */
-    int file;            /* the log file */
+    int file;            /* the log file, opened at the first byte; -1 */
     char path[PATH_MAX];
     size_t written;      /* bytes the job wrote */
     size_t on_disk;      /* bytes in the file now */
@@ -138,6 +139,18 @@ int exec_trim_file(const char *path, size_t cap, gd_err *err)
     return rc ? gd_errf(err, GD_EENV, "%s: cannot trim", path) : GD_OK;
 }
 
+/* The child created the log before it ran the command, so opening it here
+ * allocates no inode: that work happens in the child, in parallel, as it
+ * would under xargs. O_CREAT only covers a child that died before. */
+static void open_log(stream *s)
+{
+    if (s->file < 0)
+        s->file = open(s->path, O_RDWR | O_CLOEXEC);
+    if (s->file < 0)
+        s->file = open(s->path, O_RDWR | O_CREAT | O_CLOEXEC,
+                       0644);
+}
+
 /* Copy what the pipe has now into the log; returns 1 at end of file. */
 static int pump(stream *s, size_t cap)
 {
@@ -149,7 +162,8 @@ static int pump(stream *s, size_t cap)
         if (n < 0)
             return (errno == EAGAIN || errno == EINTR) ? 0 : 1;
         s->written += (size_t)n;
-        if (write(s->file, buf, (size_t)n) == n)
+        open_log(s);
+        if (s->file >= 0 && write(s->file, buf, (size_t)n) == n)
             s->on_disk += (size_t)n;
         if (s->on_disk > 2 * cap && keep_tail(s->file, s->on_disk, cap) == 0)
             s->on_disk = cap;
@@ -254,27 +268,82 @@ int exec_kill_orphans(const char *registry)
 
 /* ---- starting a job ---- */
 
-static int open_stream(stream *s, const char *dir, const char *name,
-                       int pipefd[2], gd_err *err)
+/* The child runs under vfork: it shares gpudse's memory until it execs, so
+ * it only makes system calls and writes to its own stack (no setenv, no
+ * malloc), and the coordinator copies no page tables per job. */
+
+/* What a child that could not set its job up tells the parent, through a
+ * close-on-exec pipe: nothing at all when the exec succeeded. */
+typedef struct {
+    int err;
+    char what[48];
+} setup_report;
+
+static void setup_failed(int fd, const char *what, int e)
 {
-    util_path_join(s->path, sizeof s->path, dir, name);
-    s->written = s->on_disk = 0;
-    s->file = open(s->path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (s->file < 0)
-        return gd_errf(err, GD_EENV, "%s: cannot create: %s", s->path,
-                       strerror(errno));
-    if (pipe2(pipefd, O_CLOEXEC) != 0) {
-        close(s->file);
-        return gd_errf(err, GD_EENV, "pipe: %s", strerror(errno));
+    setup_report r;
+    memset(&r, 0, sizeof r);
+    r.err = e;
+    util_strlcpy(r.what, what, sizeof r.what);
+    if (write(fd, &r, sizeof r) != (ssize_t)sizeof r) {
+        /* the parent then reports the job by its exit code alone */
     }
-    s->fd = pipefd[0];
-    return GD_OK;
+    _exit(126);
+}
+
+/* mkdir -p in the child. */
+static int make_dirs(const char *dir)
+{
+    char path[PATH_MAX];
+    if (strlen(dir) >= sizeof path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    strcpy(path, dir);
+    for (char *p = path + 1; ; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char c = *p;
+        *p = '\0';
+        if (mkdir(path, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *p = c;
+        if (!c)
+            break;
+    }
+    return 0;
+}
+
+/* Create the job's directory and empty log files (the parent opens them at
+ * the first byte), point 0, 1 and 2 at /dev/null and the pipes, enter the
+ * directory. */
+static void child_files(const exec_spec *s, int out_w, int err_w, int rep)
+{
+    if (make_dirs(s->job_dir) != 0)
+        setup_failed(rep, "create the job directory", errno);
+    static const char *const names[] = {"stdout.log", "stderr.log"};
+    for (int i = 0; i < 2; i++) {
+        char path[PATH_MAX];
+        util_path_join(path, sizeof path, s->job_dir, names[i]);
+        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0)
+            setup_failed(rep, i ? "create stderr.log" : "create stdout.log",
+                         errno);
+        close(fd);
+    }
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0)
+        dup2(devnull, 0);
+    dup2(out_w, 1);
+    dup2(err_w, 2);
+    if (chdir(s->job_dir) != 0)
+        setup_failed(rep, "enter the job directory", errno);
 }
 
 /* In the child: become a group leader, die with gpudse, take default
- * signals, and exec the command. Never returns. */
-static void child_exec(const exec_spec *s, int out_w, int err_w,
-                       const sigset_t *mask, pid_t parent)
+ * signals, set up the job directory and exec the command. Never returns. */
+static void child_exec(const exec_spec *s, char *const *envp, int out_w,
+                       int err_w, int rep, const sigset_t *mask, pid_t parent)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     /* gpudse may have died before prctl: then nothing would kill us, and
@@ -282,30 +351,97 @@ static void child_exec(const exec_spec *s, int out_w, int err_w,
     if (getppid() != parent)
         _exit(125);
     setpgid(0, 0);
+    /* dispositions are the child's own even under vfork; gpudse's handlers
+     * must never run here, in its memory */
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
     sigprocmask(SIG_SETMASK, mask, NULL);
-    int devnull = open("/dev/null", O_RDONLY);
-    if (devnull >= 0)
-        dup2(devnull, 0);
-    dup2(out_w, 1);
-    dup2(err_w, 2);
-    if (chdir(s->job_dir) != 0)
-        _exit(126);
+    child_files(s, out_w, err_w, rep);
     if (s->mem_cap) {
         struct rlimit rl = {(rlim_t)s->mem_cap, (rlim_t)s->mem_cap};
         setrlimit(RLIMIT_AS, &rl);
     }
-    for (char *const *e = s->env; e && *e; e++) {
-        char *eq = strchr(*e, '=');
-        if (eq) {
-            *eq = '\0';  /* the child's own copy of the string */
-            setenv(*e, eq + 1, 1);
-        }
+    char *const argv[] = {"sh", "-c", (char *)s->command, NULL};
+    execve("/bin/sh", argv, envp);
+    setup_failed(rep, "run /bin/sh", errno);
+}
+
+/* gpudse's environment with the job's NAME=value entries put over it, as a
+ * NULL-terminated array whose pointers the caller frees (not the strings). */
+static char **job_environment(char *const *extra)
+{
+    extern char **environ;
+    size_t n = 0, k = 0;
+    while (environ[n])
+        n++;
+    while (extra && extra[k])
+        k++;
+    char **env = malloc((n + k + 1) * sizeof *env);
+    if (!env)
+        return NULL;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *eq = strchr(environ[i], '=');
+        size_t len = eq ? (size_t)(eq - environ[i]) + 1 : 0;
+        int replaced = 0;
+        for (size_t j = 0; j < k && len && !replaced; j++)
+            replaced = strncmp(extra[j], environ[i], len) == 0;
+        if (!replaced)
+            env[m++] = environ[i];
     }
-    execl("/bin/sh", "sh", "-c", s->command, (char *)NULL);
-    _exit(127);
+    for (size_t j = 0; j < k; j++)
+        if (strchr(extra[j], '='))
+            env[m++] = extra[j];
+    env[m] = NULL;
+    return env;
+}
+
+static int setup_error(const setup_report *r, const char *job_dir,
+                       gd_err *err)
+{
+    if (strcmp(r->what, "create the job directory") == 0)
+        return gd_errf(err, GD_EENV, "cannot create job directory %s: %s; "
+                       "check free space and permissions, then run again "
+                       "to resume", job_dir, strerror(r->err));
+    return gd_errf(err, GD_EENV, "job in %s could not start: cannot %.47s: "
+                   "%s; fix that, then run again to resume", job_dir,
+                   r->what, strerror(r->err));
+}
+
+static void init_stream(stream *s, const char *dir, const char *name, int fd)
+{
+    util_path_join(s->path, sizeof s->path, dir, name);
+    s->fd = fd;
+    s->file = -1;
+    s->written = s->on_disk = 0;
+    fcntl(fd, F_SETFL, O_NONBLOCK);
+}
+
+static void close_fds(const int *fds, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+}
+
+/* vfork the child; fds: out, err, report pipes (read ends even). Returns
+ * the pid, or -1 with errno. */
+static pid_t spawn(const exec_pool *p, const exec_spec *s, char *const *envp,
+                   const int *fds)
+{
+    sigset_t all, mine;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &mine);  /* no handler may run in the child */
+    pid_t parent = getpid();
+    pid_t pid = vfork();
+    if (pid == 0)
+        child_exec(s, envp, fds[1], fds[3], fds[5], &p->old_mask, parent);
+    int e = errno;
+    sigprocmask(SIG_SETMASK, &mine, NULL);
+    errno = e;
+    return pid;
 }
 
 int exec_pool_start(exec_pool *p, const exec_spec *s, gd_err *err)
@@ -316,35 +452,38 @@ int exec_pool_start(exec_pool *p, const exec_spec *s, gd_err *err)
             sl = &p->slots[i];
     if (!sl)
         return gd_errf(err, GD_EENV, "executor: no free worker");
+    char **envp = job_environment(s->env);
+    if (!envp)
+        return gd_errf(err, GD_EENV, "out of memory");
+    int fds[6] = {-1, -1, -1, -1, -1, -1};
+    for (int i = 0; i < 3; i++)
+        if (pipe2(fds + 2 * i, O_CLOEXEC) != 0) {
+            int e = errno;
+            close_fds(fds, 6);
+            free(envp);
+            return gd_errf(err, GD_EENV, "pipe: %s", strerror(e));
+        }
+    pid_t pid = spawn(p, s, envp, fds);
+    int e = errno;
+    free(envp);
+    close_fds((int[]){fds[1], fds[3], fds[5]}, 3);
+    /* vfork returned: the child has exec'd (the report pipe closed empty)
+     * or failed (its report is there) */
+    setup_report rep;
+    int failed = pid > 0 && read(fds[4], &rep, sizeof rep) == sizeof rep;
+    close(fds[4]);
+    if (pid < 0 || failed) {
+        close_fds((int[]){fds[0], fds[2]}, 2);
+        if (pid < 0)
+            return gd_errf(err, GD_EENV, "fork: %s", strerror(e));
+        waitpid(pid, NULL, 0);
+        rep.what[sizeof rep.what - 1] = '\0';
+        return setup_error(&rep, s->job_dir, err);
+    }
+    setpgid(pid, pid);  /* fails harmlessly: the child did it before exec */
     memset(sl, 0, sizeof *sl);
-    sl->out.fd = sl->err.fd = sl->out.file = sl->err.file = -1;
-    int po[2], pe[2];
-    int rc = open_stream(&sl->out, s->job_dir, "stdout.log", po, err);
-    if (rc)
-        return rc;
-    rc = open_stream(&sl->err, s->job_dir, "stderr.log", pe, err);
-    if (rc) {
-        close(po[0]);
-        close(po[1]);
-        close(sl->out.file);
-        return rc;
-    }
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid == 0)
-        child_exec(s, po[1], pe[1], &p->old_mask, parent);
-    close(po[1]);
-    close(pe[1]);
-    if (pid < 0) {
-        int e = errno;
-        sl->cap = 1;
-        close_stream(&sl->out, 1);
-        close_stream(&sl->err, 1);
-        return gd_errf(err, GD_EENV, "fork: %s", strerror(e));
-    }
-    setpgid(pid, pid);  /* also here: no race with an early kill */
-    fcntl(sl->out.fd, F_SETFL, O_NONBLOCK);
-    fcntl(sl->err.fd, F_SETFL, O_NONBLOCK);
+    init_stream(&sl->out, s->job_dir, "stdout.log", fds[0]);
+    init_stream(&sl->err, s->job_dir, "stderr.log", fds[2]);
     sl->used = 1;
     sl->pid = pid;
     sl->cap = s->out_cap ? s->out_cap : DEFAULT_CAP;

@@ -11,7 +11,8 @@
 #include "util.h"
 
 typedef struct {
-    const char *job_dir;     /* working directory; stdout.log, stderr.log */
+    const char *job_dir;     /* working directory, created when missing by
+                              * the child, as are stdout.log and stderr.log */
     const char *command;     /* run as /bin/sh -c COMMAND */
     char *const *env;        /* extra "NAME=value" entries, NULL-terminated */
     double timeout_s;        /* 0: none */
@@ -38,7 +39,9 @@ void exec_pool_free(exec_pool *p);
 int exec_pool_idle(const exec_pool *p);      /* free worker slots */
 int exec_pool_running(const exec_pool *p);
 
-/* Start one job in a free slot. The spec's strings are copied. */
+/* Start one job in a free slot. The spec's strings are copied. A job whose
+ * directory, logs or shell cannot be set up is an error here (GD_EENV, the
+ * job directory named), not a job result: the environment is broken. */
 int exec_pool_start(exec_pool *p, const exec_spec *s, gd_err *err);
 
 /* Wait until jobs finish, *stop becomes set, or wait_s passes (< 0: no

@@ -174,17 +174,18 @@ static int rm_entry(const char *path, const struct stat *sb, int type,
     return remove(path) == 0 || errno == ENOENT ? 0 : -1;
 }
 
-int jobsrc_fresh_dir(const char *dir, gd_err *err)
+int jobsrc_clear_dir(const char *dir, gd_err *err)
 {
     if (util_is_dir(dir) && nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
         return gd_errf(err, GD_EENV, "%s: cannot clear a job directory left "
                        "by an earlier run: %s", dir, strerror(errno));
-    int rc = util_mkdirs(dir, err);
-    if (rc)
-        return gd_errf(err, GD_EENV, "cannot create job directory %s: %s; "
-                       "check free space and permissions, then run again "
-                       "to resume", dir, err->msg);
     return GD_OK;
+}
+
+int jobsrc_fresh_dir(const char *dir, gd_err *err)
+{
+    int rc = jobsrc_clear_dir(dir, err);
+    return rc ? rc : be_make_job_dir(dir, err);
 }
 
 void jobsrc_log(const jobsrc *s, const char *fmt, ...)

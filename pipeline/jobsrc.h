@@ -60,7 +60,8 @@ void jobsrc_write_status(const char *job_dir, int attempt,
                          const exec_result *x, const store_record *r);
 
 /* Empty a job directory a crashed session may have left files in (the
- * folder itself stays), creating it when missing. */
+ * folder itself stays); jobsrc_fresh_dir also creates it when missing. */
+int jobsrc_clear_dir(const char *dir, gd_err *err);
 int jobsrc_fresh_dir(const char *dir, gd_err *err);
 
 #endif

@@ -1,0 +1,130 @@
+/* test_numtext: num_g17 writes exactly what printf("%.17g") writes — on
+ * random bit patterns, on every decade the results span, on exact ties
+ * (dyadic values halfway between two 17-digit decimals, where printf
+ * rounds half to even), at powers of ten and the edges of %g's layout —
+ * and num_int what printf("%d") writes. */
+#include "testutil.h"
+
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "numtext.h"
+
+/* A fixed xorshift stream: the same values on every run. */
+static uint64_t next(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static int same_as_printf(double v)
+{
+    char mine[NUM_TEXT_MAX], ref[64];
+    size_t n = num_g17(v, mine);
+    snprintf(ref, sizeof ref, "%.17g", v);
+    if (strcmp(mine, ref) != 0 || n != strlen(ref)) {
+        ck_abort_msg("%a: num_g17 \"%s\" (%zu), printf \"%s\"", v, mine, n,
+                     ref);
+        return 0;
+    }
+    return 1;
+}
+
+START_TEST(random_bit_patterns)
+{
+    uint64_t s = 88172645463325252ull;
+    for (int i = 0; i < 300000; i++) {
+        uint64_t bits = next(&s);
+        double v;
+        memcpy(&v, &bits, sizeof v);
+        if (isfinite(v))
+            same_as_printf(v);
+    }
+}
+END_TEST
+
+START_TEST(every_decade_results_span)
+{
+    uint64_t s = 0x9e3779b97f4a7c15ull;
+    for (int e = -12; e <= 26; e++)
+        for (int i = 0; i < 20000; i++) {
+            double f = (double)(next(&s) >> 11) / 9007199254740992.0;
+            double v = (1 + 9 * f) * pow(10, e);
+            same_as_printf(v);
+            same_as_printf(-v);
+        }
+}
+END_TEST
+
+START_TEST(exact_ties_round_half_even)
+{
+    /* small odd integers times powers of two: exact binary values whose
+     * decimal expansion may end exactly at a half in the 18th digit */
+    for (int e = -80; e <= 80; e++)
+        for (uint64_t m = 1; m < 4000; m += 2)
+            same_as_printf(ldexp((double)m, e));
+    /* 2^-k has k decimal digits after the point and ends in 5 */
+    for (int k = 1; k < 1074; k++)
+        same_as_printf(ldexp(1.0, -k));
+    /* integers around 10^17, where 17 digits stop being exact */
+    for (uint64_t n = 99999999999999000ull; n < 100000000000002000ull;
+         n += 7)
+        same_as_printf((double)n);
+}
+END_TEST
+
+START_TEST(powers_of_ten_and_layout_edges)
+{
+    for (int e = -320; e <= 308; e++) {
+        double p = pow(10, e);
+        same_as_printf(p);
+        same_as_printf(nextafter(p, 0));
+        same_as_printf(nextafter(p, INFINITY));
+    }
+    /* %g switches to exponent form below 1e-4 and from 1e17 */
+    const double edges[] = {0.0001, 0.00009999999999999999, 1e17,
+                            99999999999999984.0, 0, -0.0, 1, -1, 0.1, 0.5,
+                            DBL_MAX, DBL_MIN, DBL_TRUE_MIN, 123456789012345678.0,
+                            2.216767852830806e-05, 218.56067837486131,
+                            0.66666666666666663, 293.98000000000002};
+    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
+        same_as_printf(edges[i]);
+    char out[NUM_TEXT_MAX];
+    num_g17(NAN, out);
+    ck_assert_str_eq(out, "nan");
+    num_g17(-INFINITY, out);
+    ck_assert_str_eq(out, "-inf");
+}
+END_TEST
+
+START_TEST(integers_as_printf)
+{
+    const int v[] = {0, 1, -1, 9, 10, -10, 16384, 49152, INT_MAX, INT_MIN,
+                     INT_MIN + 1, 1000000000, -999999999};
+    char mine[NUM_TEXT_MAX], ref[32];
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        size_t n = num_int(v[i], mine);
+        snprintf(ref, sizeof ref, "%d", v[i]);
+        ck_assert_str_eq(mine, ref);
+        ck_assert_uint_eq(n, strlen(ref));
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("numtext");
+    TCase *t = tcase_create("core");
+    tcase_add_test(t, random_bit_patterns);
+    tcase_add_test(t, every_decade_results_span);
+    tcase_add_test(t, exact_ties_round_half_even);
+    tcase_add_test(t, powers_of_ten_and_layout_edges);
+    tcase_add_test(t, integers_as_printf);
+    suite_add_tcase(s, t);
+    return tu_run_suite(s);
+}
