@@ -319,7 +319,7 @@ static int synthetic(void *ctx, const cm_machine *m, const cm_task *t,
     (void)err;
     const cm_machine *truth = ctx;
     double v = cm_predict_any(truth, t, d, NULL);
-    *out = (ms_stat){v, v, v, 1, 0};
+    *out = (ms_stat){.median = v, .q1 = v, .q3 = v, .n = 1};
     return GD_OK;
 }
 

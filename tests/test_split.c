@@ -184,6 +184,9 @@ START_TEST(measured_run_keeps_labels_apart)
     ck_assert_double_eq_tol(m.dev[1].slowdown.v, 2, 1e-12);
     ck_assert_int_eq(m.dev[0].eta_f[CM_GEMM].prov, CM_MEASURED);
     ck_assert(util_path_exists(TMP "/m/machines/local-cpu.probe.xml"));
+    char *j = slurp(TMP "/m/results.jsonl");
+    ck_assert_int_eq(count_lines_with(j, "\"contended_dropped\":"), nm);
+    free(j);
     check_rerender(TMP "/m");
 }
 END_TEST
@@ -454,6 +457,8 @@ START_TEST(measured_kernels_time_and_slow_down)
     }
     ck_assert_int_eq(fast.n, 3);
     ck_assert(fast.q1 <= fast.median && fast.median <= fast.q3);
+    /* contended repeats are counted: dropped ones and any kept */
+    ck_assert(fast.dropped >= 0 && fast.contended >= 0 && fast.contended <= fast.n);
     /* a 4x induced slowdown makes the device clearly slower (kernel-bound) */
     ck_assert_msg(slow.median > 2.0 * fast.median, "slow %g fast %g", slow.median, fast.median);
     cm_task fp64 = {CM_MAP, {100, 2, 0}, 8};
