@@ -122,47 +122,6 @@ static int check_dir_is_ours(run_t *r, gd_err *err)
     return GD_OK;
 }
 
-/* Take the lock. When its last holder is dead, a process it had just
- * forked may hold the lock for a moment longer: wait up to 5 s then. */
-static int lock_or_wait(int fd)
-{
-    for (int tries = 0;; tries++) {
-        if (flock(fd, LOCK_EX | LOCK_NB) == 0)
-            return 1;
-        char buf[32] = "";
-        ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
-        buf[n > 0 ? n : 0] = '\0';
-        long holder = atol(buf);
-        if ((holder > 0 && kill((pid_t)holder, 0) == 0) || tries >= 100)
-            return 0;
-        usleep(50000);
-    }
-}
-
-static int take_lock(run_t *r, gd_err *err)
-{
-    char lock[PATH_MAX];
-    util_path_join(lock, sizeof lock, r->dir, ".lock");
-    r->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (r->lock_fd < 0)
-        return gd_errf(err, GD_EENV, "%s: cannot open lock: %s", lock,
-                       strerror(errno));
-    if (!lock_or_wait(r->lock_fd)) {
-        char pid[32] = "?";
-        ssize_t n = pread(r->lock_fd, pid, sizeof pid - 1, 0);
-        pid[n > 0 ? n : 1] = '\0';
-        pid[strcspn(pid, "\n")] = '\0';
-        return gd_errf(err, GD_EENV, "%s: another gpudse (pid %s) is running "
-                       "on this run directory; wait for it or stop it first",
-                       r->dir, pid);
-    }
-    char pid[32];
-    int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
-    if (ftruncate(r->lock_fd, 0) != 0 || pwrite(r->lock_fd, pid, (size_t)n, 0) != n)
-        return gd_errf(err, GD_EENV, "%s: cannot write lock", lock);
-    return GD_OK;
-}
-
 static int copy_campaign(run_t *r, gd_err *err)
 {
     char dst[PATH_MAX];
@@ -362,7 +321,7 @@ static int open_run(run_t *r, gd_err *err)
     if (!rc)
         rc = util_mkdirs(r->dir, err);
     if (!rc)
-        rc = take_lock(r, err);
+        rc = store_lock(r->dir, &r->lock_fd, err);
     if (rc)
         return rc;
     char logp[PATH_MAX];
@@ -392,8 +351,7 @@ static void close_run(run_t *r)
     r->st = NULL;
     if (r->log)
         fclose(r->log);
-    if (r->lock_fd >= 0)
-        close(r->lock_fd);  /* releases the flock */
+    store_unlock(r->lock_fd);
     camp_free(&r->c);
 }
 
