@@ -435,22 +435,11 @@ int store_has(const store *s, const char *key)
 
 int store_get(const store *s, const char *key, store_record *r, gd_err *err)
 {
-    const key_entry *e = keyset_find(&s->keys, key);
-    if (!e)
-        return gd_errf(err, GD_EINPUT, "%s: no record with key %.12s",
-                       s->path, key);
-    char *line = malloc(e->len + 1);
-    if (!line)
-        return gd_errf(err, GD_EENV, "out of memory");
-    ssize_t got = pread(s->fd, line, e->len, e->off);
-    int rc;
-    if (got != (ssize_t)e->len) {
-        rc = gd_errf(err, GD_EENV, "%s: cannot read back record %.12s",
-                     s->path, key);
-    } else {
-        line[e->len] = '\0';
-        rc = store_record_from_json(line, s->path, 0, r, err);
-    }
+    char *line;
+    int rc = store_get_line(s, key, &line, err);
+    if (rc)
+        return rc;
+    rc = store_record_from_json(line, s->path, 0, r, err);
     free(line);
     return rc;
 }
