@@ -92,6 +92,14 @@ START_TEST(gpgpusim_failures_land_in_their_classes)
     ck_assert_int_eq(shf("ls %s/gs-run/jobs/*/gpgpusim.config >/dev/null && "
         "grep -q '^-gpgpu_n_clusters 30' %s/gs-run/jobs/*/gpgpusim.config",
         T, T), 0);
+    /* every job has both logs (its own process made them); how the process
+     * ended (status.json) is kept for the 10 that did not end ok only */
+    ck_assert_int_eq(shf("test $(ls %s/gs-run/jobs/*/stdout.log | wc -l) = 12"
+                         " && test $(ls %s/gs-run/jobs/*/stderr.log | wc -l)"
+                         " = 12 && test $(ls %s/gs-run/jobs/*/status.json | "
+                         "wc -l) = 10", T, T, T), 0);
+    ck_assert_int_eq(shf("grep -lE '\"status\":[[:space:]]*\"ok\"' "
+                         "%s/gs-run/jobs/*/status.json", T), 1);
     /* a timed-out job was retried once: its first attempt's log is kept */
     ck_assert_int_eq(shf("ls %s/gs-run/jobs/*/attempt1.stdout.log "
                          ">/dev/null 2>&1", T), 0);
