@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_permutation.h>
 #include <gsl/gsl_multifit_nlinear.h>
 #include <gsl/gsl_vector.h>
 
@@ -246,6 +248,7 @@ void cal_opts_default(cal_opts *o)
 {
     o->params = CAL_ALL_PARAMS;
     o->prior = 0.001;
+    o->ident = CAL_IDENT_DEFAULT;
     o->max_iter = 60;
 }
 
@@ -335,6 +338,94 @@ static void ctx_apply(fit_ctx *x, const gsl_vector *u)
     }
 }
 
+/* log IPC of the working copy at every row (0 where it cannot run). */
+static void log_ipc(fit_ctx *x, double *out)
+{
+    for (size_t i = 0; i < x->n; i++) {
+        model_out o;
+        out[i] = model_eval(&x->w, &x->rows[i].c, &o, NULL) == 0 && o.ipc > 0
+                     ? log(o.ipc) : 0;
+    }
+}
+
+/* Column j of the sensitivity matrix: d log IPC / d x per row, times the
+ * parameter's unit step (a quarter of a bounded range, which is what one
+ * logistic unit moves x at mid-range; a factor e for footprints). The
+ * difference is taken inside the range so a parameter at its bound still
+ * shows how much moving it would matter. */
+static void sensitivity_column(fit_ctx *x, size_t j, double *fp, double *fm,
+                               gsl_matrix *S)
+{
+    wl_kernel *k = &x->w.k[x->kern[j]];
+    double *v = field(k, x->par[j]), x0 = *v, lo, hi, a, b, unit;
+    bounds(k, x->par[j], &lo, &hi);
+    if (pdefs[x->par[j]].logscale) {
+        a = x0 * exp(-0.05);
+        b = x0 * exp(0.05);
+        unit = 1.0 / 0.1;
+    } else {
+        double d = 0.02 * (hi - lo);
+        a = x0 - d < lo ? lo : x0 - d;
+        b = a + 2 * d > hi ? hi : a + 2 * d;
+        a = b - 2 * d;
+        unit = 0.25 * (hi - lo) / (b - a);
+    }
+    *v = b;
+    log_ipc(x, fp);
+    *v = a;
+    log_ipc(x, fm);
+    *v = x0;
+    for (size_t i = 0; i < x->n; i++)
+        gsl_matrix_set(S, i, j, (fp[i] - fm[i]) * unit);
+}
+
+/* Keep only the unknowns the rows can identify. Rank-revealing QR with
+ * column pivoting of the sensitivity matrix at the start orders the
+ * unknowns by how much each changes the predictions beyond what the ones
+ * before it can mimic; |R_kk|/sqrt(n) is that independent effect as an
+ * RMS change of log IPC per unit step. An unknown below o->ident stays at
+ * its descriptor value: its fitted value would be set by the model's own
+ * structural error (5-10% in-sample on the reference rows), not by the
+ * workload, and moves from fit to fit (docs/model.md, "Calibration"). The
+ * first pivot is always kept. Returns -1 when out of memory. */
+static int select_identifiable(fit_ctx *x, double ident)
+{
+    size_t n = x->n, np = x->np;
+    if (ident <= 0 || np < 2 || n < np)
+        return 0;
+    gsl_matrix *S = gsl_matrix_alloc(n, np);
+    gsl_vector *tau = gsl_vector_alloc(np), *norm = gsl_vector_alloc(np);
+    gsl_permutation *perm = gsl_permutation_alloc(np);
+    double *fp = malloc(n * sizeof *fp), *fm = malloc(n * sizeof *fm);
+    int rc = S && tau && norm && perm && fp && fm ? 0 : -1;
+    int keep[CAL_MAXFREE] = {0}, sig;
+    for (size_t j = 0; rc == 0 && j < np; j++)
+        sensitivity_column(x, j, fp, fm, S);
+    if (rc == 0 && gsl_linalg_QRPT_decomp(S, tau, perm, &sig, norm) != 0)
+        rc = -1;
+    for (size_t k = 0; rc == 0 && k < np; k++) {
+        double r = fabs(gsl_matrix_get(S, k, k)) / sqrt((double)n);
+        keep[gsl_permutation_get(perm, k)] = k == 0 || r >= ident;
+    }
+    size_t m = 0;
+    for (size_t j = 0; rc == 0 && j < np; j++)
+        if (keep[j]) {
+            x->kern[m] = x->kern[j];
+            x->par[m] = x->par[j];
+            x->u0[m] = x->u0[j];
+            m++;
+        }
+    if (rc == 0)
+        x->np = m;
+    gsl_matrix_free(S);
+    gsl_vector_free(tau);
+    gsl_vector_free(norm);
+    gsl_permutation_free(perm);
+    free(fp);
+    free(fm);
+    return rc;
+}
+
 static int residuals(const gsl_vector *u, void *data, gsl_vector *f)
 {
     fit_ctx *x = data;
@@ -413,12 +504,18 @@ int cal_fit(wl_workload *w, const cal_row *rows, size_t n,
     if (!x)
         return gd_errf(err, GD_EENV, "out of memory");
     ctx_init(x, w, rows, n, o);
+    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    if (select_identifiable(x, o->ident)) {
+        gsl_set_error_handler(old);
+        free(x);
+        return gd_errf(err, GD_EENV, "out of memory");
+    }
     if (x->np == 0) {
+        gsl_set_error_handler(old);
         free(x);
         return gd_errf(err, GD_EINPUT, "calibrate: workload '%s' has no "
                        "free parameter to fit among those chosen", w->name);
     }
-    gsl_error_handler_t *old = gsl_set_error_handler_off();
     gsl_vector *u = gsl_vector_alloc(x->np), *best = gsl_vector_alloc(x->np);
     double best_cost = INFINITY;
     for (int s = 0; u && best && s < 3; s++) {
@@ -452,6 +549,39 @@ int cal_fit(wl_workload *w, const cal_row *rows, size_t n,
     gsl_vector_free(best);
     gsl_set_error_handler(old);
     free(x);
+    return rc;
+}
+
+static void append_name(char *buf, size_t len, const fit_ctx *x, size_t j)
+{
+    size_t l = strlen(buf);
+    snprintf(buf + l, len - l, "%s%s.%s", l ? "," : "",
+             x->w.k[x->kern[j]].name, pdefs[x->par[j]].name);
+}
+
+int cal_identified(const wl_workload *w, const cal_row *rows, size_t n,
+                   const cal_opts *o, char *kept, char *dropped, size_t len,
+                   gd_err *err)
+{
+    kept[0] = dropped[0] = '\0';
+    fit_ctx *all = malloc(sizeof *all), *sel = malloc(sizeof *sel);
+    int rc = all && sel ? GD_OK : gd_errf(err, GD_EENV, "out of memory");
+    if (rc == GD_OK) {
+        ctx_init(all, w, rows, n, o);
+        *sel = *all;
+        gsl_error_handler_t *old = gsl_set_error_handler_off();
+        if (select_identifiable(sel, o->ident))
+            rc = gd_errf(err, GD_EENV, "out of memory");
+        gsl_set_error_handler(old);
+    }
+    for (size_t j = 0, m = 0; rc == GD_OK && j < all->np; j++) {
+        int in = m < sel->np && sel->kern[m] == all->kern[j]
+                 && sel->par[m] == all->par[j];
+        append_name(in ? kept : dropped, len, all, j);
+        m += in;
+    }
+    free(all);
+    free(sel);
     return rc;
 }
 
@@ -499,12 +629,14 @@ typedef struct {
     const char *wl, *ref, *out, *kernel, *params;
     int folds;
     double prior;              /* < 0: default */
+    double ident;              /* < 0: default */
 } cal_args;
 
 static int parse_args(int argc, char **argv, cal_args *a, gd_err *err)
 {
     memset(a, 0, sizeof *a);
     a->prior = -1;
+    a->ident = -1;
     for (int i = 0; i < argc; i++) {
         const char *o = argv[i];
         const char **slot = !strcmp(o, "-w") ? &a->wl
@@ -515,6 +647,12 @@ static int parse_args(int argc, char **argv, cal_args *a, gd_err *err)
         if (!strcmp(o, "--prior") && i + 1 < argc) {
             if (util_parse_double(argv[++i], &a->prior) || a->prior < 0)
                 return gd_errf(err, GD_EINPUT, "calibrate: --prior must be "
+                               "a number >= 0, not '%s'", argv[i]);
+            continue;
+        }
+        if (!strcmp(o, "--ident") && i + 1 < argc) {
+            if (util_parse_double(argv[++i], &a->ident) || a->ident < 0)
+                return gd_errf(err, GD_EINPUT, "calibrate: --ident must be "
                                "a number >= 0, not '%s'", argv[i]);
             continue;
         }
@@ -540,7 +678,7 @@ static int parse_args(int argc, char **argv, cal_args *a, gd_err *err)
     if (!a->wl || !a->ref || !a->out)
         return gd_errf(err, GD_EINPUT, "usage: gpudse calibrate -w W.xml -r "
                        "REF.csv -o OUT.xml [--kernel NAME] [--folds K] "
-                       "[--params ilp,mem_waits,...] [--prior W]");
+                       "[--params ilp,mem_waits,...] [--prior W] [--ident T]");
     return GD_OK;
 }
 
@@ -571,6 +709,18 @@ static void param_list(unsigned mask, char *buf, size_t n)
             size_t l = strlen(buf);
             snprintf(buf + l, n - l, "%s%s", l ? "," : "", pdefs[p].name);
         }
+}
+
+/* Which unknowns the fit on all rows moves (a failure here only loses the
+ * line; cal_fit reports its own errors). */
+static void print_identified(const wl_workload *w, const cal_row *rows,
+                             size_t n, const cal_opts *o)
+{
+    char kept[1024], dropped[1024];
+    if (cal_identified(w, rows, n, o, kept, dropped, sizeof kept, NULL))
+        return;
+    printf("  identified (fitted): %s; kept at the descriptor's value: %s\n",
+           kept, *dropped ? dropped : "none");
 }
 
 /* Write the fitted descriptor with a comment saying where it came from. */
@@ -615,6 +765,8 @@ static int run_calibrate(const cal_args *a, gd_err *err)
         return rc;
     if (a->prior >= 0)
         o.prior = a->prior;
+    if (a->ident >= 0)
+        o.ident = a->ident;
     wl_workload *w = malloc(sizeof *w), *fit = malloc(sizeof *fit);
     cal_row *rows = NULL;
     double *pred = NULL;
@@ -641,6 +793,7 @@ static int run_calibrate(const cal_args *a, gd_err *err)
         printf("calibrate %s: %zu rows of %s (kernel %s), model %s, free "
                "parameters %s, held-out by %s\n", w->name, n, a->ref, kern,
                model_version(), plist, folds_txt);
+        print_identified(w, rows, n, &o);
         cal_predict(w, rows, n, pred);
         print_metrics("uncalibrated:", rows, n, pred);
         *fit = *w;

@@ -39,10 +39,19 @@ const char *cal_param_name(int p);
 /* Parse "ilp,mem_waits" into a bit mask of CAL_*; GD_EINPUT on a bad name. */
 int cal_parse_params(const char *list, unsigned *mask, gd_err *err);
 
+/* Default identifiability threshold: 5% RMS change of IPC per unit step
+ * (docs/model.md, "Calibration"). */
+#define CAL_IDENT_DEFAULT 0.05
+
 /* Fit options. */
 typedef struct {
     unsigned params;           /* CAL_* bit mask */
     double prior;              /* weight pulling parameters to their start */
+    double ident;              /* an unknown whose independent effect on the
+                                * rows (RMS change of log IPC per unit step,
+                                * beyond the better-identified unknowns) is
+                                * below this stays at its descriptor value;
+                                * 0 fits every chosen one */
     int max_iter;
 } cal_opts;
 void cal_opts_default(cal_opts *o);
@@ -52,6 +61,13 @@ void cal_opts_default(cal_opts *o);
  * NULL) is the sum of squared residuals over the rows. */
 int cal_fit(wl_workload *w, const cal_row *rows, size_t n,
             const cal_opts *o, double *cost_out, gd_err *err);
+
+/* Which chosen unknowns cal_fit would fit on rows: "kernel.param" names
+ * joined by commas into kept, the unidentifiable ones into dropped (each
+ * buffer len bytes; "" when none). */
+int cal_identified(const wl_workload *w, const cal_row *rows, size_t n,
+                   const cal_opts *o, char *kept, char *dropped, size_t len,
+                   gd_err *err);
 
 /* Held-out predictions: rows split into `folds` folds (row i in fold
  * i % folds; folds >= n means leave-one-out); each fold is predicted by a
@@ -64,7 +80,7 @@ void cal_predict(const wl_workload *w, const cal_row *rows, size_t n,
                  double *pred);
 
 /* gpudse calibrate -w W.xml -r REF.csv -o OUT.xml [--kernel NAME]
- * [--folds K] [--params LIST] */
+ * [--folds K] [--params LIST] [--prior W] [--ident T] */
 int cmd_calibrate(int argc, char **argv);
 
 #endif

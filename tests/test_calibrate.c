@@ -160,6 +160,7 @@ START_TEST(recovers_known_parameters)
     cal_opts o;
     cal_opts_default(&o);
     o.prior = 0;
+    o.ident = 0;               /* the optimiser alone: fit all three */
     gd_err e = {0, ""};
     ck_assert_int_eq(cal_parse_params("ilp,mem_waits,l1_reuse", &o.params,
                                       &e), GD_OK);
@@ -185,6 +186,53 @@ START_TEST(recovers_known_parameters)
     ck_assert_msg(m.mape < 0.01, "held-out MAPE %.4f", m.mape);
     free(pred);
     free(ref);
+    free(rows);
+}
+END_TEST
+
+START_TEST(unidentifiable_parameters_stay)
+{
+    /* sgemm's L2 parameters cannot move its IPC at configs whose L2 holds
+     * its 192-KB footprint: they are reported as not identified and the
+     * fit leaves them exactly at the descriptor's values, while ilp (the
+     * issue rate of a compute-bound kernel) is fitted. */
+    wl_workload truth, w;
+    load("sgemm", &truth);
+    truth.k[0].ilp = 1.6;
+    cal_row *rows;
+    size_t n = synth_rows(&truth, &rows);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].c.l2_sets >= 64 && rows[i].c.n_mem >= 6)
+            rows[m++] = rows[i];
+    ck_assert(m >= 15);
+    load("sgemm", &w);
+    w.k[0].l2_reuse = 0.7;
+    w.k[0].footprint_kb_total = 150;
+    cal_opts o;
+    cal_opts_default(&o);
+    gd_err e = {0, ""};
+    char kept[512], dropped[512];
+    ck_assert_int_eq(cal_identified(&w, rows, m, &o, kept, dropped,
+                                    sizeof kept, &e), GD_OK);
+    printf("identified: %s | not: %s\n", kept, dropped);
+    ck_assert(strstr(kept, "mm.ilp") != NULL);
+    ck_assert(strstr(dropped, "l2_reuse") != NULL);
+    ck_assert(strstr(dropped, "footprint_kb_total") != NULL);
+    ck_assert_int_eq(cal_fit(&w, rows, m, &o, NULL, &e), GD_OK);
+    ck_assert(w.k[0].l2_reuse == 0.7);
+    ck_assert(w.k[0].footprint_kb_total == 150);
+    CLOSE(w.k[0].ilp, 1.6, 0.05);
+    /* ident 0 fits every chosen parameter; a huge threshold still fits the
+     * best-identified one. */
+    o.ident = 0;
+    ck_assert_int_eq(cal_identified(&w, rows, m, &o, kept, dropped,
+                                    sizeof kept, &e), GD_OK);
+    ck_assert_str_eq(dropped, "");
+    o.ident = 1e9;
+    ck_assert_int_eq(cal_identified(&w, rows, m, &o, kept, dropped,
+                                    sizeof kept, &e), GD_OK);
+    ck_assert(strchr(kept, ',') == NULL && *kept);
     free(rows);
 }
 END_TEST
@@ -242,6 +290,9 @@ START_TEST(cli_calibrate)
     char *a4[] = {"-w", "sfu", "-r", TMP "/absent.csv", "-o",
                   TMP "/bad.xml", NULL};
     ck_assert_int_eq(cmd_calibrate(6, a4), GD_EINPUT);
+    char *a5[] = {"-w", "sfu", "-r", REF_CSV, "-o", TMP "/bad.xml",
+                  "--ident", "-1", NULL};
+    ck_assert_int_eq(cmd_calibrate(8, a5), GD_EINPUT);
     ck_assert(access(TMP "/bad.xml", F_OK) != 0);
 }
 END_TEST
@@ -279,6 +330,7 @@ static Suite *calibrate_suite(void)
     tcase_add_test(t, metrics_hand_computed);
     tcase_add_test(t, csv_reader);
     tcase_add_test(t, recovers_known_parameters);
+    tcase_add_test(t, unidentifiable_parameters_stay);
     tcase_add_test(t, fit_improves_real_data);
     tcase_add_test(t, cli_calibrate);
     tcase_add_test(t, sim_config_parsing);
