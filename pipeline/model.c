@@ -81,7 +81,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.3";
+    return "analytic-2.4";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
@@ -207,17 +207,39 @@ static double smax(const double *x, int n, double p)
     return m * root_p(s, p);
 }
 
-/* Cache hit rates and per-warp memory events with nr CTAs resident. */
+/* LRU cliff: share of a footprint of fp bytes that an L2 of c2 bytes keeps
+ * (exponent 2 reproduces vecadd's read miss rates at 384-1536 KB). */
+static double l2_fit(double fp, double c2)
+{
+    double f = fp > 0 ? minf(1.0, c2 / fp) : 1.0;
+    return f * f;
+}
+
+/* Footprint that competes with a read of copied-in input for L2 space.
+ * GPGPU-Sim's memcpy leaves the input in L2 with the oldest LRU stamps;
+ * the CTAs resident in the first wave (share rho of the grid) read their
+ * input before any of the launch's writes allocate lines, so only the
+ * output written while the rest is still unread (share 1 - rho) can evict
+ * it: read input + (1 - rho) of the written output. With read_share 0
+ * (unknown) the whole footprint competes, as before analytic-2.4. */
+static double read_footprint(const wl_kernel *k, double rho, double c2)
+{
+    double fp = k->footprint_kb_total * 1024.0, rs = k->read_share;
+    if (rs <= 0 || fp * rs > c2)
+        return fp;
+    return fp * (rs + (1 - rs) * (1 - rho));
+}
+
+/* Cache hit rates and per-warp memory events with nr CTAs resident per SM
+ * and a share rho of the grid resident in the first wave. */
 static void mem_of(const wl_kernel *k, const kfacts *f, const gpu_config *c,
-                   int nr, mem_events *m)
+                   int nr, double rho, mem_events *m)
 {
     double c1 = c->l1_sets * L1_LINE * L1_WAYS;
     double ws1 = k->footprint_kb_per_cta * 1024.0 * nr * sched_ws(c->scheduler);
     m->h1 = k->l1_reuse * (ws1 > c1 ? c1 / ws1 : 1.0);
-    double fp2 = k->footprint_kb_total * 1024.0;
-    double f2 = fp2 > 0 ? minf(1.0, l2_bytes(c) / fp2) : 1.0;
-    m->fit2 = f2 * f2;                         /* L2_CLIFF = 2 */
-    m->h2 = k->l2_reuse * m->fit2;
+    m->fit2 = l2_fit(k->footprint_kb_total * 1024.0, l2_bytes(c));
+    m->h2 = k->l2_reuse * l2_fit(read_footprint(k, rho, l2_bytes(c)), l2_bytes(c));
     m->l1_miss = f->ld_lines * (1 - m->h1);
     m->rd_sect = m->l1_miss * L1_LINE / SECTOR;
     m->l2_acc = m->rd_sect + f->st_sect + f->atom_tx;
@@ -309,7 +331,7 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
     int nr = cmax < n ? cmax : n;
     double N = nr * f->wpc, W = G * f->wpc, s = c->num_sched_per_core;
     mem_events m;
-    mem_of(k, f, c, nr, &m);
+    mem_of(k, f, c, nr, minf(1.0, (double)active * nr / G), &m);
     int per_cluster = (active + c->n_clusters - 1) / c->n_clusters;
     if (per_cluster > c->cores_per_cluster)
         per_cluster = c->cores_per_cluster;

@@ -53,6 +53,7 @@ static const wl_field wl_fields[] = {
     {"params", "footprint_kb_per_cta", KF(footprint_kb_per_cta), 0, 0, 0, 1e9, 0},
     {"params", "l2_reuse", KF(l2_reuse), 0, 0, 0, 1, 0},
     {"params", "footprint_kb_total", KF(footprint_kb_total), 0, 0, 0, 1e12, 0},
+    {"params", "read_share", KF(read_share), 0, 0, 0, 1, 0},
     {"params", "ilp", KF(ilp), 0, 0, 1, 64, 1},
     {"params", "mem_waits", KF(mem_waits), 0, 0, 0, 1e12, 0},
     {"params", "mem_eff", KF(mem_eff), 0, 0, 0.05, 1, 1},

@@ -515,6 +515,47 @@ START_TEST(latency_bound_waves_quantise)
 }
 END_TEST
 
+/* analytic-2.4: copied-in input survives in L2 while the CTAs of the first
+ * wave read it, so only the output written after them competes with it.
+ * GPGPU-Sim's transpose at 60 SMs with a 256-KB L2 (input 256 KB, output
+ * 256 KB, every CTA resident at once) misses L2 almost only on its first
+ * stores (0.681 of sectors; 0.667 with every read hitting); at 15 SMs
+ * with 384 KB it misses 0.727. An input larger than L2 (vecadd at the
+ * baseline, 1 MB in 768 KB) keeps the whole footprint competing. */
+static double l2_miss_at(const wl_workload *w, int clusters, int n_mem,
+                         int l2_sets)
+{
+    gpu_config c = space_baseline();
+    c.n_clusters = clusters;
+    c.n_mem = n_mem;
+    c.l2_sets = l2_sets;
+    model_out o;
+    gd_err e = {0, ""};
+    ck_assert(model_eval(w, &c, &o, &e) == 0);
+    return o.l2_miss_rate;
+}
+
+START_TEST(preloaded_input_read_before_writes)
+{
+    wl_workload w;
+    load("transpose", &w);
+    double all_resident = l2_miss_at(&w, 60, 4, 32);
+    double third_resident = l2_miss_at(&w, 15, 6, 32);
+    ck_assert_msg(all_resident < 0.69, "transpose 60 SMs, 256 KB: L2 miss "
+                  "%.3f (GPGPU-Sim 0.681)", all_resident);
+    ck_assert_msg(third_resident > all_resident + 0.02
+                  && third_resident < 0.76, "transpose 15 SMs, 384 KB: L2 "
+                  "miss %.3f (GPGPU-Sim 0.727)", third_resident);
+    w.k[0].read_share = 0;     /* unknown: the whole footprint competes */
+    ck_assert(l2_miss_at(&w, 60, 4, 32) > all_resident + 0.1);
+    wl_workload v;
+    load("vecadd", &v);
+    double with = l2_miss_at(&v, 60, 6, 64);
+    v.k[0].read_share = 0;
+    ck_assert(l2_miss_at(&v, 60, 6, 64) == with);
+}
+END_TEST
+
 /* Knobs a kernel cannot feel give exactly the same prediction, as
  * GPGPU-Sim gives exactly the same cycles (reference rows: shmem_size for
  * every kernel without 16-KB CTAs of shared memory, l1_sets for kernels
@@ -654,6 +695,7 @@ static Suite *model_suite(void)
     tcase_add_test(t, cluster_port_sharing);
     tcase_add_test(t, inert_knobs_tie_exactly);
     tcase_add_test(t, latency_bound_waves_quantise);
+    tcase_add_test(t, preloaded_input_read_before_writes);
     tcase_add_test(t, speed);
     tcase_add_test(t, builtins_load);
     tcase_add_test(t, bad_descriptors);
