@@ -289,15 +289,16 @@ static void keyset_insert_raw(key_set *s, const key_entry *ent)
     s->e[i] = *ent;
 }
 
-static void keyset_add(key_set *s, const char *k, off_t off, size_t len)
+/* 0, or -1 when out of memory (the set is unchanged then). */
+static int keyset_add(key_set *s, const char *k, off_t off, size_t len)
 {
     if (keyset_find(s, k))
-        return;
+        return 0;
     if ((s->n + 1) * 2 > s->cap) {
         key_set bigger = {NULL, s->cap ? s->cap * 2 : 1024, 0};
         bigger.e = calloc(bigger.cap, sizeof *bigger.e);
         if (!bigger.e)
-            abort();
+            return -1;
         for (size_t i = 0; i < s->cap; i++)
             if (s->e[i].key[0])
                 keyset_insert_raw(&bigger, &s->e[i]);
@@ -309,6 +310,7 @@ static void keyset_add(key_set *s, const char *k, off_t off, size_t len)
     ent.off = off;
     ent.len = len;
     keyset_insert_raw(s, &ent);
+    return 0;
 }
 
 /* ---- the journal ---- */
@@ -380,7 +382,10 @@ static int index_lines(store *s, char *data, size_t len, gd_err *err)
             int rc = line_key(p, s->path, lineno, key, err);
             if (rc)
                 return rc;
-            keyset_add(&s->keys, key, (off_t)(p - data), (size_t)(nl - p));
+            if (keyset_add(&s->keys, key, (off_t)(p - data),
+                           (size_t)(nl - p)) != 0)
+                return gd_errf(err, GD_EENV, "%s: out of memory indexing "
+                               "the journal", s->path);
         }
         p = nl + 1;
     }
@@ -515,7 +520,9 @@ int store_append_line(store *s, const char *key, const char *json,
                        strerror(e));
     }
     s->size = before + (off_t)len + 1;
-    keyset_add(&s->keys, key, before, len);
+    if (keyset_add(&s->keys, key, before, len) != 0)
+        return gd_errf(err, GD_EENV, "%s: out of memory indexing the "
+                       "journal", s->path);
     if (++s->unsynced >= SYNC_EVERY
         || mono_s() - s->last_sync >= SYNC_SECONDS)
         return store_flush(s, err);
@@ -563,8 +570,10 @@ int store_load_all(const char *path, store_record **recs, size_t *n,
         return rc;
     size_t cap = 256, cnt = 0;
     store_record *v = malloc(cap * sizeof *v);
-    if (!v)
-        abort();
+    if (!v) {
+        free(data);
+        return gd_errf(err, GD_EENV, "%s: out of memory", path);
+    }
     int lineno = 0;
     char *p = data, *end = data + len;
     while (p < end && !rc) {
@@ -577,8 +586,10 @@ int store_load_all(const char *path, store_record **recs, size_t *n,
             if (cnt == cap) {
                 cap *= 2;
                 store_record *nv = realloc(v, cap * sizeof *v);
-                if (!nv)
-                    abort();
+                if (!nv) {
+                    rc = gd_errf(err, GD_EENV, "%s: out of memory", path);
+                    break;
+                }
                 v = nv;
             }
             rc = store_record_from_json(p, path, lineno, &v[cnt], err);

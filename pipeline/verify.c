@@ -32,6 +32,7 @@ static int cmp_cand(const void *a, const void *b)
 }
 
 /* The front of one workload, sorted, into v (room for n); returns its size. */
+/* The front's size, or (size_t)-1 when out of memory. */
 static size_t workload_front(const camp_campaign *c, const char *wl,
                              const store_record *recs, size_t n, cand *v)
 {
@@ -39,8 +40,12 @@ static size_t workload_front(const camp_campaign *c, const char *wl,
     const store_record **ok = malloc((n ? n : 1) * sizeof *ok);
     double *pts = malloc((n ? n : 1) * k * sizeof *pts);
     size_t *idx = malloc((n ? n : 1) * sizeof *idx);
-    if (!ok || !pts || !idx)
-        abort();
+    if (!ok || !pts || !idx) {
+        free(ok);
+        free(pts);
+        free(idx);
+        return (size_t)-1;
+    }
     for (size_t i = 0; i < n; i++) {
         const store_record *r = &recs[i];
         if (strcmp(r->workload, wl) || strcmp(r->backend, c->backend)
@@ -77,8 +82,9 @@ int verify_pick(const camp_campaign *c, const store_record *recs, size_t n,
     for (size_t w = 0; w < nw; w++) {
         size_t nf = workload_front(c, c->workloads[w].name, recs, n, v);
         size_t take = nf < top ? nf : top;
-        (*fixed)[w] = malloc((take ? take : 1) * sizeof ***fixed);
-        if (!(*fixed)[w]) {
+        if (nf != (size_t)-1)
+            (*fixed)[w] = malloc((take ? take : 1) * sizeof ***fixed);
+        if (nf == (size_t)-1 || !(*fixed)[w]) {
             free(v);
             return gd_errf(err, GD_EENV, "out of memory");
         }
