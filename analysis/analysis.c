@@ -338,8 +338,13 @@ static cJSON *workload_json(const camp_campaign *c, const char *name,
     const store_record **ok = malloc((n ? n : 1) * sizeof *ok);
     double *pts = malloc((n ? n : 1) * k * sizeof *pts);
     size_t *idx = malloc((n ? n : 1) * sizeof *idx);
-    if (!ok || !pts || !idx)
-        abort();
+    if (!ok || !pts || !idx) {
+        free(ok);
+        free(pts);
+        free(idx);
+        gd_errf(err, GD_EENV, "out of memory");
+        return NULL;
+    }
     gpu_config base = space_baseline();
     const store_record *baseline = NULL;
     const char *fidelity = "modelled";
@@ -363,8 +368,13 @@ static cJSON *workload_json(const camp_campaign *c, const char *name,
     }
     size_t nf = pareto_front(pts, npts, k, idx);
     const store_record **front = malloc((nf ? nf : 1) * sizeof *front);
-    if (!front)
-        abort();
+    if (!front) {
+        free(ok);
+        free(pts);
+        free(idx);
+        gd_errf(err, GD_EENV, "out of memory");
+        return NULL;
+    }
     for (size_t i = 0; i < nf; i++)
         front[i] = ok[idx[i]];
     sort_front(front, nf, c);
@@ -390,6 +400,8 @@ static cJSON *workload_json(const camp_campaign *c, const char *name,
     cJSON *ver = rc ? NULL : verification_json(c, name, recs, n);
     if (ver)
         cJSON_AddItemToObject(w, "verification", ver);
+    else if (!rc && c->verify_backend[0])
+        rc = gd_errf(err, GD_EENV, "out of memory");
     free(kn.model);
     free(kn.ref);
     free(front);

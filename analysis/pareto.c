@@ -53,13 +53,29 @@ static int cmp_size(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+size_t pareto_front_pairs(const double *pts, size_t n, size_t k,
+                             size_t *idx)
+{
+    size_t nf = 0;
+    for (size_t i = 0; i < n; i++) {
+        const double *r = pts + i * k;
+        int dominated = row_has_nan(r, k);
+        for (size_t j = 0; j < n && !dominated; j++)
+            dominated = j != i && !row_has_nan(pts + j * k, k)
+                        && dominates(pts + j * k, r, k);
+        if (!dominated)
+            idx[nf++] = i;
+    }
+    return nf;
+}
+
 size_t pareto_front(const double *pts, size_t n, size_t k, size_t *idx)
 {
     if (n == 0 || k == 0)
         return 0;
     row_ref *rows = malloc(n * sizeof *rows);
     if (!rows)
-        abort();
+        return pareto_front_pairs(pts, n, k, idx);  /* out of memory */
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
         if (!row_has_nan(pts + i * k, k))

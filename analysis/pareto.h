@@ -11,4 +11,9 @@
  * idx (room for n) and returns their count. */
 size_t pareto_front(const double *pts, size_t n, size_t k, size_t *idx);
 
+/* The same front by comparing every pair, O(n^2) but with no memory of its
+ * own: what pareto_front falls back on when it cannot allocate. */
+size_t pareto_front_pairs(const double *pts, size_t n, size_t k,
+                          size_t *idx);
+
 #endif

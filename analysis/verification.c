@@ -72,15 +72,20 @@ static cJSON *config_obj(const gpu_config *cfg)
 }
 
 /* Which verified points stay on the front of the measured values. */
-static void measured_front(const camp_campaign *c, const pair *p, size_t m,
-                           int *on)
+/* 0, or -1 when out of memory. */
+static int measured_front(const camp_campaign *c, const pair *p, size_t m,
+                          int *on)
 {
     size_t k = (size_t)c->nobjectives, nok = 0;
     double *pts = malloc((m ? m : 1) * k * sizeof *pts);
     size_t *map = malloc((m ? m : 1) * sizeof *map);
     size_t *idx = malloc((m ? m : 1) * sizeof *idx);
-    if (!pts || !map || !idx)
-        abort();
+    if (!pts || !map || !idx) {
+        free(pts);
+        free(map);
+        free(idx);
+        return -1;
+    }
     for (size_t i = 0; i < m; i++) {
         on[i] = 0;
         if (p[i].meas->status != ST_OK)
@@ -97,6 +102,7 @@ static void measured_front(const camp_campaign *c, const pair *p, size_t m,
     free(pts);
     free(map);
     free(idx);
+    return 0;
 }
 
 static cJSON *errors_json(const camp_campaign *c, const pair *p, size_t m)
@@ -104,8 +110,12 @@ static cJSON *errors_json(const camp_campaign *c, const pair *p, size_t m)
     cJSON *errs = cJSON_CreateObject();
     double *pred = malloc((m ? m : 1) * sizeof *pred);
     double *meas = malloc((m ? m : 1) * sizeof *meas);
-    if (!pred || !meas)
-        abort();
+    if (!errs || !pred || !meas) {
+        cJSON_Delete(errs);
+        free(pred);
+        free(meas);
+        return NULL;
+    }
     for (int j = 0; j < c->nobjectives; j++) {
         size_t q = 0;
         for (size_t i = 0; i < m; i++) {
@@ -139,11 +149,14 @@ cJSON *verification_json(const camp_campaign *c, const char *workload,
         return NULL;
     pair *p = malloc((n ? n : 1) * sizeof *p);
     int *on = malloc((n ? n : 1) * sizeof *on);
-    if (!p || !on)
-        abort();
-    size_t m = collect(c, workload, recs, n, p);
-    measured_front(c, p, m, on);
-    cJSON *v = cJSON_CreateObject();
+    size_t m = p && on ? collect(c, workload, recs, n, p) : 0;
+    cJSON *v = p && on && measured_front(c, p, m, on) == 0
+                   ? cJSON_CreateObject() : NULL;
+    if (!v) {
+        free(p);
+        free(on);
+        return NULL;
+    }
     cJSON_AddStringToObject(v, "predicted_by", c->backend);
     cJSON_AddStringToObject(v, "measured_by", c->verify_backend);
     size_t ok = 0, held = 0;
@@ -171,9 +184,14 @@ cJSON *verification_json(const camp_campaign *c, const char *workload,
     cJSON_AddNumberToObject(v, "verified", (double)m);
     cJSON_AddNumberToObject(v, "verified_ok", (double)ok);
     cJSON_AddNumberToObject(v, "held_up", (double)held);
-    cJSON_AddItemToObject(v, "errors", errors_json(c, p, m));
+    cJSON *errs = errors_json(c, p, m);
     free(p);
     free(on);
+    if (!errs) {
+        cJSON_Delete(v);
+        return NULL;
+    }
+    cJSON_AddItemToObject(v, "errors", errs);
     return v;
 }
 

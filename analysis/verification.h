@@ -11,8 +11,9 @@
 #include "campaign.h"
 #include "store.h"
 
-/* The "verification" object of one workload in analysis.json, or NULL when
- * the campaign does not verify. Deterministic: ordered by config. */
+/* The "verification" object of one workload in analysis.json; NULL when
+ * the campaign does not verify, or (when it does) when out of memory.
+ * Deterministic: ordered by config. */
 cJSON *verification_json(const camp_campaign *c, const char *workload,
                          const store_record *recs, size_t n);
 

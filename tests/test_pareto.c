@@ -1,5 +1,6 @@
-/* test_pareto: the front equals a brute-force O(n²) reference on random
- * point sets in 2 and 3 objectives, with ties, duplicates and NaN. */
+/* test_pareto: the front (and its allocation-free fallback) equals a
+ * brute-force O(n²) reference on random point sets in 2 and 3 objectives,
+ * with ties, duplicates and NaN. */
 #include "testutil.h"
 #include <math.h>
 #include <gsl/gsl_rng.h>
@@ -54,6 +55,11 @@ static void check_random(size_t n, size_t k, int levels, unsigned long seed,
     ck_assert_uint_eq(nf, expect);
     for (size_t f = 1; f < nf; f++)
         ck_assert(idx[f - 1] < idx[f]);
+    /* the allocation-free fallback gives the very same list */
+    size_t *idx2 = malloc(n * sizeof *idx2);
+    ck_assert_uint_eq(pareto_front_pairs(p, n, k, idx2), nf);
+    ck_assert(nf == 0 || memcmp(idx, idx2, nf * sizeof *idx) == 0);
+    free(idx2);
     free(p);
     free(idx);
     gsl_rng_free(r);
