@@ -1,7 +1,8 @@
 /* test_executor: the process pool — exit codes, signals, timeouts with and
  * without a cooperative child, children left behind are killed with the
  * group, output capped to its tail, the memory cap, parallel slots and a
- * stop with a grace period. */
+ * stop with a grace period, the job's directory and logs made by its own
+ * process (and the errors when they cannot be), job variables. */
 #include "testutil.h"
 #include <signal.h>
 #include <sys/stat.h>
@@ -161,6 +162,65 @@ START_TEST(environment_and_directory)
 }
 END_TEST
 
+/* The child makes the job directory and its logs; when it cannot, the job
+ * never runs and exec_pool_start says which directory and what failed. */
+START_TEST(setup_failures_are_errors)
+{
+    exec_pool *p;
+    gd_err err;
+    ck_assert(exec_pool_new(1, &p, &err) == 0);
+    /* a missing directory is made, parents included */
+    system("rm -rf " T "/deep");
+    exec_spec s = {T "/deep/a/b", "echo made", NULL, 10, 1, 0, 0, NULL};
+    ck_assert_msg(exec_pool_start(p, &s, &err) == 0, "%s", err.msg);
+    exec_result r;
+    ck_assert_int_eq(exec_pool_wait(p, &r, 1, 10, NULL, &err), 1);
+    ck_assert(r.exited && r.exit_code == 0);
+    ck_assert_int_eq(system("grep -qx made " T "/deep/a/b/stdout.log"), 0);
+    ck_assert_int_eq(system("test -f " T "/deep/a/b/stderr.log"), 0);
+    /* under a file: no directory */
+    system("mkdir -p " T "/deep && : > " T "/deep/file");
+    exec_spec bad = {T "/deep/file/job", "echo never", NULL, 10, 1, 0, 0,
+                     NULL};
+    ck_assert(exec_pool_start(p, &bad, &err) == GD_EENV);
+    ck_assert_msg(strstr(err.msg, "cannot create job directory")
+                  && strstr(err.msg, T "/deep/file/job")
+                  && strstr(err.msg, "ot a directory"), "%s", err.msg);
+    /* a directory where the log should be */
+    system("mkdir -p " T "/deep/logdir/stdout.log");
+    exec_spec log = {T "/deep/logdir", "echo never", NULL, 10, 1, 0, 0, NULL};
+    ck_assert(exec_pool_start(p, &log, &err) == GD_EENV);
+    ck_assert_msg(strstr(err.msg, "cannot create stdout.log")
+                  && strstr(err.msg, T "/deep/logdir"), "%s", err.msg);
+    ck_assert_int_eq(exec_pool_running(p), 0);  /* nothing left running */
+    exec_pool_free(p);
+}
+END_TEST
+
+/* A job's variable replaces gpudse's own of the same name (no duplicate
+ * entry the shell might pick first). */
+START_TEST(job_variable_overrides_inherited)
+{
+    setenv("GPUDSE_TEST_OVER", "inherited", 1);
+    char e1[] = "GPUDSE_TEST_OVER=job";
+    char *env[] = {e1, NULL};
+    exec_pool *p;
+    gd_err err;
+    ck_assert(exec_pool_new(1, &p, &err) == 0);
+    exec_spec s = {T, "env | grep -c '^GPUDSE_TEST_OVER='; "
+                      "printf '%s\\n' \"$GPUDSE_TEST_OVER\"",
+                   env, 10, 1, 0, 0, NULL};
+    ck_assert(exec_pool_start(p, &s, &err) == 0);
+    exec_result r;
+    ck_assert_int_eq(exec_pool_wait(p, &r, 1, 10, NULL, &err), 1);
+    exec_pool_free(p);
+    unsetenv("GPUDSE_TEST_OVER");
+    char *o = slurp("stdout.log");
+    ck_assert_str_eq(o, "1\njob\n");
+    free(o);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("executor");
@@ -173,6 +233,8 @@ static Suite *suite(void)
     tcase_add_test(t, memory_cap);
     tcase_add_test(t, parallel_slots_and_stop);
     tcase_add_test(t, environment_and_directory);
+    tcase_add_test(t, setup_failures_are_errors);
+    tcase_add_test(t, job_variable_overrides_inherited);
     suite_add_tcase(s, t);
     return s;
 }
