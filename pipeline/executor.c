@@ -295,8 +295,9 @@ static void setup_failed(int fd, const char *what, int e)
 static int make_dirs(const char *dir)
 {
     char path[PATH_MAX];
-    if (strlen(dir) >= sizeof path) {
-        errno = ENAMETOOLONG;
+    size_t len = strlen(dir);
+    if (len == 0 || len >= sizeof path) {
+        errno = len ? ENAMETOOLONG : ENOENT;
         return -1;
     }
     strcpy(path, dir);
@@ -314,18 +315,28 @@ static int make_dirs(const char *dir)
     return 0;
 }
 
+/* What the child needs, all prepared by the parent before vfork. */
+typedef struct {
+    const exec_spec *s;
+    char *const *envp;
+    const char *logs[2];     /* stdout.log, stderr.log paths */
+    int out_w, err_w, rep;   /* pipe write ends: output and set-up report */
+    const sigset_t *mask;
+    pid_t parent;
+} child_args;
+
 /* Create the job's directory and empty log files (the parent opens them at
  * the first byte), point 0, 1 and 2 at /dev/null and the pipes, enter the
  * directory. */
-static void child_files(const exec_spec *s, int out_w, int err_w, int rep)
+static void child_files(const child_args *a)
 {
+    const exec_spec *s = a->s;
+    int rep = a->rep;
     if (make_dirs(s->job_dir) != 0)
         setup_failed(rep, "create the job directory", errno);
-    static const char *const names[] = {"stdout.log", "stderr.log"};
     for (int i = 0; i < 2; i++) {
-        char path[PATH_MAX];
-        util_path_join(path, sizeof path, s->job_dir, names[i]);
-        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        int fd = open(a->logs[i], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+                      0644);
         if (fd < 0)
             setup_failed(rep, i ? "create stderr.log" : "create stdout.log",
                          errno);
@@ -334,21 +345,21 @@ static void child_files(const exec_spec *s, int out_w, int err_w, int rep)
     int devnull = open("/dev/null", O_RDONLY);
     if (devnull >= 0)
         dup2(devnull, 0);
-    dup2(out_w, 1);
-    dup2(err_w, 2);
+    dup2(a->out_w, 1);
+    dup2(a->err_w, 2);
     if (chdir(s->job_dir) != 0)
         setup_failed(rep, "enter the job directory", errno);
 }
 
 /* In the child: become a group leader, die with gpudse, take default
  * signals, set up the job directory and exec the command. Never returns. */
-static void child_exec(const exec_spec *s, char *const *envp, int out_w,
-                       int err_w, int rep, const sigset_t *mask, pid_t parent)
+static void child_exec(const child_args *a)
 {
+    const exec_spec *s = a->s;
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     /* gpudse may have died before prctl: then nothing would kill us, and
      * we would hold its descriptors (the run directory's lock) */
-    if (getppid() != parent)
+    if (getppid() != a->parent)
         _exit(125);
     setpgid(0, 0);
     /* dispositions are the child's own even under vfork; gpudse's handlers
@@ -357,15 +368,15 @@ static void child_exec(const exec_spec *s, char *const *envp, int out_w,
     signal(SIGTERM, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
     signal(SIGHUP, SIG_DFL);
-    sigprocmask(SIG_SETMASK, mask, NULL);
-    child_files(s, out_w, err_w, rep);
+    sigprocmask(SIG_SETMASK, a->mask, NULL);
+    child_files(a);
     if (s->mem_cap) {
         struct rlimit rl = {(rlim_t)s->mem_cap, (rlim_t)s->mem_cap};
         setrlimit(RLIMIT_AS, &rl);
     }
     char *const argv[] = {"sh", "-c", (char *)s->command, NULL};
-    execve("/bin/sh", argv, envp);
-    setup_failed(rep, "run /bin/sh", errno);
+    execve("/bin/sh", argv, a->envp);
+    setup_failed(a->rep, "run /bin/sh", errno);
 }
 
 /* gpudse's environment with the job's NAME=value entries put over it, as a
@@ -410,9 +421,8 @@ static int setup_error(const setup_report *r, const char *job_dir,
                    r->what, strerror(r->err));
 }
 
-static void init_stream(stream *s, const char *dir, const char *name, int fd)
+static void init_stream(stream *s, int fd)
 {
-    util_path_join(s->path, sizeof s->path, dir, name);
     s->fd = fd;
     s->file = -1;
     s->written = s->on_disk = 0;
@@ -429,15 +439,16 @@ static void close_fds(const int *fds, int n)
 /* vfork the child; fds: out, err, report pipes (read ends even). Returns
  * the pid, or -1 with errno. */
 static pid_t spawn(const exec_pool *p, const exec_spec *s, char *const *envp,
-                   const int *fds)
+                   const slot *sl, const int *fds)
 {
+    child_args a = {s, envp, {sl->out.path, sl->err.path}, fds[1], fds[3],
+                    fds[5], &p->old_mask, getpid()};
     sigset_t all, mine;
     sigfillset(&all);
     sigprocmask(SIG_BLOCK, &all, &mine);  /* no handler may run in the child */
-    pid_t parent = getpid();
     pid_t pid = vfork();
     if (pid == 0)
-        child_exec(s, envp, fds[1], fds[3], fds[5], &p->old_mask, parent);
+        child_exec(&a);
     int e = errno;
     sigprocmask(SIG_SETMASK, &mine, NULL);
     errno = e;
@@ -452,6 +463,13 @@ int exec_pool_start(exec_pool *p, const exec_spec *s, gd_err *err)
             sl = &p->slots[i];
     if (!sl)
         return gd_errf(err, GD_EENV, "executor: no free worker");
+    memset(sl, 0, sizeof *sl);  /* still unused: nothing to undo on failure */
+    if (util_path_join(sl->out.path, sizeof sl->out.path, s->job_dir,
+                       "stdout.log")
+        || util_path_join(sl->err.path, sizeof sl->err.path, s->job_dir,
+                          "stderr.log"))
+        return gd_errf(err, GD_EENV, "%s: job directory path too long",
+                       s->job_dir);
     char **envp = job_environment(s->env);
     if (!envp)
         return gd_errf(err, GD_EENV, "out of memory");
@@ -463,7 +481,7 @@ int exec_pool_start(exec_pool *p, const exec_spec *s, gd_err *err)
             free(envp);
             return gd_errf(err, GD_EENV, "pipe: %s", strerror(e));
         }
-    pid_t pid = spawn(p, s, envp, fds);
+    pid_t pid = spawn(p, s, envp, sl, fds);
     int e = errno;
     free(envp);
     close_fds((int[]){fds[1], fds[3], fds[5]}, 3);
@@ -481,9 +499,8 @@ int exec_pool_start(exec_pool *p, const exec_spec *s, gd_err *err)
         return setup_error(&rep, s->job_dir, err);
     }
     setpgid(pid, pid);  /* fails harmlessly: the child did it before exec */
-    memset(sl, 0, sizeof *sl);
-    init_stream(&sl->out, s->job_dir, "stdout.log", fds[0]);
-    init_stream(&sl->err, s->job_dir, "stderr.log", fds[2]);
+    init_stream(&sl->out, fds[0]);
+    init_stream(&sl->err, fds[2]);
     sl->used = 1;
     sl->pid = pid;
     sl->cap = s->out_cap ? s->out_cap : DEFAULT_CAP;
