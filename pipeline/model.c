@@ -48,6 +48,7 @@
 #define DRAM_SCHED_EFF 0.93    /* dram_eff of the saturated vecadd log */
 #define ATOM_CYCLES 1.0        /* L2 slice cycles per atomic transaction */
 #define L2_WR_CYCLES 3.0       /* L2 slice cycles per write request (estimate) */
+#define XBAR_HOL 0.586         /* head-of-line saturation of an input-queued crossbar, 2 - sqrt(2) (Karol et al. 1987): config_fermi_islip.icnt num_vcs 1, iSLIP alloc_iters 1 */
 
 /* ---- Area (mm^2, 40 nm) ---- */
 #define A_ANCHOR 529.0         /* GF100 die */
@@ -81,7 +82,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.4";
+    return "analytic-2.5";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
@@ -319,6 +320,19 @@ static double latency_rounds(int cmax, int nr, double t_res, double L)
     return ((double)cmax / nr - 1) * L;
 }
 
+/* Request packets per cycle the request crossbar delivers when its n_in
+ * cluster inputs are backlogged (transpose log: avg_icnt2mem_latency 389,
+ * 96904 store MISS_QUEUE_FULL fails, partiton_level_parallism 2.84 over
+ * 12 sub-partitions). With one VC per input (config_fermi_islip.icnt
+ * num_vcs 1) only each input's head packet can be granted, so at most the
+ * distinct outputs the n_in heads address are served in a cycle,
+ * nsub·(1 − (1 − 1/nsub)^n_in) for uniform destinations, times the
+ * head-of-line saturation share: few clusters cannot fill many slices. */
+static double xbar_requests_per_cycle(double nsub, double n_in)
+{
+    return nsub * (1 - pow(1 - 1 / nsub, n_in)) * XBAR_HOL;
+}
+
 /* One launch: G CTAs over S SMs, n resident per SM at most. The busiest SM
  * runs cmax CTAs, nr at a time. Time = smooth max of the throughput bounds
  * over the launch plus one CTA's latency (fill and drain are not hidden). */
@@ -365,7 +379,9 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
     double t_dram = W * m.dram_sect * SECTOR / dram_bpc / k->mem_eff;
     double t_port = cmax * f->wpc * per_cluster * maxf(m.inj, m.ej);
     double t_atom = W * f->atom_tx * k->atom_hot * ATOM_CYCLES;
-    double t_bw = maxf(maxf(t_l2, t_dram), maxf(t_port, t_atom));
+    double t_xbar = W * m.inj / k->mem_eff
+                    / xbar_requests_per_cycle(nsub, minf(c->n_clusters, active));
+    double t_bw = maxf(maxf(maxf(t_l2, t_dram), maxf(t_port, t_atom)), t_xbar);
     double t_sm = cmax * t_cta;
     double t_rounds = latency_rounds(cmax, nr, nr * t_cta, L);
     double terms[3] = {t_sm, t_rounds, t_bw};

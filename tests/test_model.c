@@ -556,6 +556,36 @@ START_TEST(preloaded_input_read_before_writes)
 }
 END_TEST
 
+/* analytic-2.5: with one VC per crossbar input (config_fermi_islip.icnt
+ * num_vcs 1, iSLIP alloc_iters 1) only the head packets of the cluster
+ * inputs compete for the slices, so few clusters cannot keep many slices
+ * busy. GPGPU-Sim's transpose at 8 clusters x 4 cores with 12 channels
+ * (reference rand03) runs 10922 cycles, where analytic-2.4's cluster port
+ * and slice bounds gave 8268; the same 32 SMs as 32 clusters of one core
+ * feed four times as many inputs. */
+START_TEST(crossbar_head_of_line)
+{
+    wl_workload w;
+    load("transpose", &w);
+    gpu_config c = space_baseline();
+    c.n_clusters = 8;
+    c.cores_per_cluster = 4;
+    c.n_mem = 12;
+    c.shmem_size = 16384;
+    c.num_sched_per_core = 1;
+    model_out few, many;
+    gd_err e = {0, ""};
+    ck_assert(model_eval(&w, &c, &few, &e) == 0);
+    ck_assert_msg(few.cycles > 0.85 * 10922 && few.cycles < 1.15 * 10922,
+                  "transpose 8x4, 12 channels: %.0f cycles (GPGPU-Sim "
+                  "10922)", few.cycles);
+    c.n_clusters = 32;
+    c.cores_per_cluster = 1;
+    ck_assert(model_eval(&w, &c, &many, &e) == 0);
+    ck_assert(many.cycles < 0.85 * few.cycles);
+}
+END_TEST
+
 /* Knobs a kernel cannot feel give exactly the same prediction, as
  * GPGPU-Sim gives exactly the same cycles (reference rows: shmem_size for
  * every kernel without 16-KB CTAs of shared memory, l1_sets for kernels
@@ -696,6 +726,7 @@ static Suite *model_suite(void)
     tcase_add_test(t, inert_knobs_tie_exactly);
     tcase_add_test(t, latency_bound_waves_quantise);
     tcase_add_test(t, preloaded_input_read_before_writes);
+    tcase_add_test(t, crossbar_head_of_line);
     tcase_add_test(t, speed);
     tcase_add_test(t, builtins_load);
     tcase_add_test(t, bad_descriptors);
