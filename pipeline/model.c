@@ -48,7 +48,6 @@
 #define DRAM_SCHED_EFF 0.93    /* dram_eff of the saturated vecadd log */
 #define ATOM_CYCLES 1.0        /* L2 slice cycles per atomic transaction */
 #define L2_WR_CYCLES 3.0       /* L2 slice cycles per write request (estimate) */
-#define XBAR_HOL 0.586         /* head-of-line saturation of an input-queued crossbar, 2 - sqrt(2) (Karol et al. 1987): config_fermi_islip.icnt num_vcs 1, iSLIP alloc_iters 1 */
 
 /* ---- Area (mm^2, 40 nm) ---- */
 #define A_ANCHOR 529.0         /* GF100 die */
@@ -82,7 +81,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.5";
+    return "analytic-2.6";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
@@ -322,15 +321,69 @@ static double latency_rounds(int cmax, int nr, double t_res, double L)
 
 /* Request packets per cycle the request crossbar delivers when its n_in
  * cluster inputs are backlogged (transpose log: avg_icnt2mem_latency 389,
- * 96904 store MISS_QUEUE_FULL fails, partiton_level_parallism 2.84 over
- * 12 sub-partitions). With one VC per input (config_fermi_islip.icnt
- * num_vcs 1) only each input's head packet can be granted, so at most the
- * distinct outputs the n_in heads address are served in a cycle,
- * nsub·(1 − (1 − 1/nsub)^n_in) for uniform destinations, times the
- * head-of-line saturation share: few clusters cannot fill many slices. */
-static double xbar_requests_per_cycle(double nsub, double n_in)
+ * 96904 store MISS_QUEUE_FULL fails, partiton_level_parallism 2.84). With
+ * one VC per input (config_fermi_islip.icnt num_vcs 1, iSLIP alloc_iters 1)
+ * only each input's head packet can be granted: the saturation throughput
+ * of an input-queued n_in x d switch with uniform destinations over the d
+ * slices the heads address, n_in·(1 + e − sqrt(1 + e²)) with e = d/n_in
+ * (input queueing with expansion ratio e; 2 − √2 per input at d = n_in,
+ * Karol et al. 1987; → d when many inputs feed few slices). */
+static double xbar_requests_per_cycle(double d, double n_in)
 {
-    return nsub * (1 - pow(1 - 1 / nsub, n_in)) * XBAR_HOL;
+    return n_in + d - sqrt(n_in * n_in + d * d);
+}
+
+/* L2 sub-partition of a 256-B chunk under the GTX480 mapping
+ * (-gpgpu_mem_addr_mapping dramid@8, -gpgpu_n_sub_partition_per_mchannel 2,
+ * sub_partition_id_mask 0x100 of the logs): channel = chunk mod n_mem, the
+ * sub-partition bit = bit 0 of chunk / n_mem. A bijection of chunk mod
+ * 2·n_mem onto the 2·n_mem slices. */
+static int slice_of_chunk(long chunk, int n_mem)
+{
+    return (int)(2 * (chunk % n_mem) + (chunk / n_mem) % 2);
+}
+
+/* Distinct L2 slices hit by the stores of CTAs spread over `groups`
+ * consecutive chunk offsets: each warp writes st_tx transactions st_stride
+ * bytes apart; CTA groups step one 256-B chunk through the stride. */
+static int slices_hit(double stride, int tx, int groups, int n_mem)
+{
+    unsigned long long seen = 0;
+    int count = 0;
+    for (int o = 0; o < groups; o++)
+        for (int j = 0; j < tx; j++) {
+            long chunk = (long)((j * stride) / 256.0) + o;
+            int sl = slice_of_chunk(chunk, n_mem);
+            if (!(seen >> sl & 1ULL)) {
+                seen |= 1ULL << sl;
+                count++;
+            }
+        }
+    return count;
+}
+
+/* Effective number of L2 slices a launch's stores spread over while `window`
+ * consecutive CTAs store together (partition camping). transpose: a warp's
+ * 16 stores 1 KB apart are 4 chunks apart, so they reach 2 / 3 / 4 / 6 of
+ * the 8 / 12 / 16 / 24 slices at n_mem 4 / 6 / 8 / 12, and only CTAs of
+ * another blockIdx.y / 4 (st_group 64 CTAs later) shift the set by one
+ * chunk. A fractional number of groups interpolates the slice count.
+ * Contiguous stores (st_stride under a 256-B chunk) or an unknown stride
+ * (0, every from-log descriptor) spread uniformly. */
+double model_store_slices(const wl_kernel *k, int n_mem, double window)
+{
+    double nsub = SUBPART_PER_CH * n_mem;
+    int tx = (int)ceil(k->st_tx);
+    if (k->st_stride < 256.0 || k->insn_st_global <= 0 || nsub > 64 || tx < 2)
+        return nsub;
+    int offsets = (int)ceil(k->st_stride / 256.0);
+    double g = k->st_group > 0
+               ? minf(offsets, 1 + maxf(0, window - 1) / k->st_group)
+               : offsets;
+    int lo = (int)floor(g), hi = lo < offsets ? lo + 1 : lo;
+    double a = slices_hit(k->st_stride, tx, lo, n_mem);
+    double b = slices_hit(k->st_stride, tx, hi, n_mem);
+    return a + (b - a) * (g - lo);
 }
 
 /* One launch: G CTAs over S SMs, n resident per SM at most. The busiest SM
@@ -374,13 +427,24 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
     double nsub = SUBPART_PER_CH * c->n_mem;
     double t_l2 = W * (m.l2_acc + f->st_tx * (L2_WR_CYCLES - 1)) / nsub
                   / k->mem_eff;
+    /* Partition camping at the request crossbar: an input's head packets
+     * come from the one CTA whose stores fill its buffer (64-flit
+     * -icnt_in_buffer_limit + 8-entry L1 miss queue: 4-5 warps' runs of 16
+     * stores), and CTAs are dealt to the clusters in launch order, so the
+     * n_in heads belong to n_in consecutive CTAs. Loads spread uniformly;
+     * the mix's effective slice count is the harmonic blend. */
+    double n_in = minf(c->n_clusters, active);
+    double s_st = model_store_slices(k, c->n_mem, n_in);
+    double st_inj = m.inj - m.l1_miss - f->atom_tx;
+    double d_mix = m.inj > 0
+                   ? m.inj / ((m.inj - st_inj) / nsub + st_inj / s_st) : nsub;
     double dram_bpc = c->n_mem * DRAM_BYTES_PER_CLK * DRAM_HZ / CORE_HZ
                       * DRAM_SCHED_EFF * DRAM_SECTOR_EFF;
     double t_dram = W * m.dram_sect * SECTOR / dram_bpc / k->mem_eff;
     double t_port = cmax * f->wpc * per_cluster * maxf(m.inj, m.ej);
     double t_atom = W * f->atom_tx * k->atom_hot * ATOM_CYCLES;
     double t_xbar = W * m.inj / k->mem_eff
-                    / xbar_requests_per_cycle(nsub, minf(c->n_clusters, active));
+                    / xbar_requests_per_cycle(d_mix, n_in);
     double t_bw = maxf(maxf(maxf(t_l2, t_dram), maxf(t_port, t_atom)), t_xbar);
     double t_sm = cmax * t_cta;
     double t_rounds = latency_rounds(cmax, nr, nr * t_cta, L);

@@ -34,6 +34,11 @@ const char *model_version(void);
 int model_eval(const wl_workload *w, const gpu_config *c, model_out *out,
                gd_err *err);
 
+/* Effective number of L2 slices (of 2·n_mem) the stores of `window`
+ * consecutive CTAs of kernel k reach under GPGPU-Sim's address mapping
+ * (partition camping); 2·n_mem for contiguous or unknown strides. */
+double model_store_slices(const wl_kernel *k, int n_mem, double window);
+
 /* Chip area in mm² (40 nm) of a config. */
 double model_area_mm2(const gpu_config *c);
 

@@ -54,6 +54,8 @@ static const wl_field wl_fields[] = {
     {"params", "l2_reuse", KF(l2_reuse), 0, 0, 0, 1, 0},
     {"params", "footprint_kb_total", KF(footprint_kb_total), 0, 0, 0, 1e12, 0},
     {"params", "read_share", KF(read_share), 0, 0, 0, 1, 0},
+    {"params", "st_stride", KF(st_stride), 0, 0, 0, 1 << 20, 0},
+    {"params", "st_group", KF(st_group), 0, 0, 0, 1 << 30, 0},
     {"params", "ilp", KF(ilp), 0, 0, 1, 64, 1},
     {"params", "mem_waits", KF(mem_waits), 0, 0, 0, 1e12, 0},
     {"params", "mem_eff", KF(mem_eff), 0, 0, 0.05, 1, 1},

@@ -41,6 +41,8 @@ typedef struct {
     double l2_reuse;           /* fraction of L1 read misses that could hit L2 given capacity */
     double footprint_kb_total; /* L2 working set of the whole kernel */
     double read_share;         /* share of footprint_kb_total only read (copied-in input); 0 = unknown */
+    double st_stride;          /* bytes between one warp's store transactions; 0 = contiguous or unknown (uniform spread) */
+    double st_group;           /* consecutive CTAs whose stores start in the same 256-B chunk of st_stride; 0 = unknown */
     double ilp;                /* independent instructions per warp (issue overlap) */
     double mem_waits;          /* dependent global-memory round trips per warp */
     double mem_eff;            /* achieved share of peak L2/DRAM bandwidth (address pattern) */

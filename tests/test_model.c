@@ -586,6 +586,47 @@ START_TEST(crossbar_head_of_line)
 }
 END_TEST
 
+/* analytic-2.6: transpose's warp of 16 stores 1 KB apart (4 chunks of
+ * 256 B) reaches, under dramid@8 with 2 sub-partitions per channel, chunk
+ * mod 2·n_mem = {0, 4, 8, ...}: 2 / 3 / 4 / 6 slices at n_mem 4 / 6 / 8 / 12
+ * (by hand: 8/gcd(4,8), 12/gcd(4,12), 16/4, 24/4). Two groups of CTAs
+ * (blockIdx.y / 4 differs) shift the set by one chunk and double it.
+ * Unit-stride kernels spread uniformly, and camping makes the 4-channel
+ * row slower than a uniform spread would. */
+START_TEST(partition_camping_spread)
+{
+    static const int n_mem[4] = {4, 6, 8, 12}, one[4] = {2, 3, 4, 6};
+    wl_workload w;
+    load("transpose", &w);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_double_eq_tol(model_store_slices(&w.k[0], n_mem[i], 1),
+                                one[i], 1e-12);
+        ck_assert_double_eq_tol(model_store_slices(&w.k[0], n_mem[i], 65),
+                                2 * one[i], 1e-12);
+        ck_assert_double_eq_tol(model_store_slices(&w.k[0], n_mem[i], 1e6),
+                                2 * n_mem[i], 1e-12);
+    }
+    ck_assert_double_eq_tol(model_store_slices(&w.k[0], 4, 33), 3, 1e-12);
+    static const char *unit[] = {"vecadd", "sgemm", "reduction", "sfu",
+                                 "dct8x8"};
+    for (size_t u = 0; u < sizeof unit / sizeof unit[0]; u++) {
+        wl_workload v;
+        load(unit[u], &v);
+        for (int i = 0; i < 4; i++)
+            ck_assert_double_eq_tol(model_store_slices(&v.k[0], n_mem[i], 1),
+                                    2 * n_mem[i], 1e-12);
+    }
+    gpu_config c = space_baseline();
+    c.n_mem = 4;
+    model_out camped, uniform;
+    gd_err e = {0, ""};
+    ck_assert(model_eval(&w, &c, &camped, &e) == 0);
+    w.k[0].st_stride = 0;
+    ck_assert(model_eval(&w, &c, &uniform, &e) == 0);
+    ck_assert_msg(camped.cycles > 1.03 * uniform.cycles, "%.0f vs %.0f", camped.cycles, uniform.cycles);
+}
+END_TEST
+
 /* Knobs a kernel cannot feel give exactly the same prediction, as
  * GPGPU-Sim gives exactly the same cycles (reference rows: shmem_size for
  * every kernel without 16-KB CTAs of shared memory, l1_sets for kernels
@@ -727,6 +768,7 @@ static Suite *model_suite(void)
     tcase_add_test(t, latency_bound_waves_quantise);
     tcase_add_test(t, preloaded_input_read_before_writes);
     tcase_add_test(t, crossbar_head_of_line);
+    tcase_add_test(t, partition_camping_spread);
     tcase_add_test(t, speed);
     tcase_add_test(t, builtins_load);
     tcase_add_test(t, bad_descriptors);
