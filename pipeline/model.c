@@ -81,7 +81,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.6";
+    return "analytic-2.7";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
@@ -255,9 +255,25 @@ static void mem_of(const wl_kernel *k, const kfacts *f, const gpu_config *c,
     m->ej = m->rd_sect + f->st_sect + f->atom_tx;
 }
 
+/* Share of a burst's drain through the L2 slices and the cluster's ejection
+ * port that the wait of a round trip sees. Independent warps proceed as
+ * their own reply arrives: the mean request waits half the drain. A CTA
+ * whose warps meet at a barrier after their loads proceeds only when its
+ * last reply is in; the slices and the cluster's response FIFO serve the
+ * burst in arrival order (simt_core_cluster::icnt_cycle pops one packet of
+ * m_response_fifo per cycle, whichever core it is for), so each CTA's
+ * replies are spread over the whole drain and the last arrives near its
+ * end. The DRAM queue keeps the half: FR-FCFS (-gpgpu_dram_scheduler 1)
+ * serves a CTA's contiguous lines, which share a row, together. */
+static double drain_share(const wl_kernel *k)
+{
+    return k->insn_sync > 0 ? 1.0 : 0.5;
+}
+
 /* Burst queueing: when the resident warps of every active SM issue the
- * requests of one round trip together, the mean request waits half the time
- * the busiest server needs to drain the burst. The replies of a burst pass
+ * requests of one round trip together, a request waits a share of the time
+ * (drain_share: half, or the whole drain behind a barrier) the busiest
+ * server needs to drain the burst. The replies of a burst pass
  * two servers in series: the L2 slices (one sector per cycle each, the
  * bursts of all active SMs spread over 2·n_mem slices) and the ejection
  * port of the SM's cluster (one packet per cycle, shared by the cluster's
@@ -279,7 +295,7 @@ static double loaded_miss_latency(const wl_kernel *k, const kfacts *f,
     double nsub = SUBPART_PER_CH * c->n_mem;
     double d_sl = burst * pk / nsub;
     double d_port = per_cluster * per_sm * pk;
-    double q_l2 = 0.5 * (d_sl + d_port);
+    double q_l2 = drain_share(k) * (d_sl + d_port);
     double dram_bpc = c->n_mem * DRAM_BYTES_PER_CLK * DRAM_HZ / CORE_HZ
                       * DRAM_SCHED_EFF * DRAM_SECTOR_EFF;
     double q_dram = 0.5 * burst * (1 - m->h2) * L1_LINE / dram_bpc;
