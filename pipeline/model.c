@@ -81,7 +81,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.7";
+    return "analytic-2.8";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
@@ -462,12 +462,18 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
     double t_xbar = W * m.inj / k->mem_eff
                     / xbar_requests_per_cycle(d_mix, n_in);
     double t_bw = maxf(maxf(maxf(t_l2, t_dram), maxf(t_port, t_atom)), t_xbar);
-    double t_sm = cmax * t_cta;
-    double t_rounds = latency_rounds(cmax, nr, nr * t_cta, L);
-    double terms[3] = {t_sm, t_rounds, t_bw};
     /* Fill and drain: the first CTAs wait under the launch's initial burst
      * (loaded latency L), the last ones drain without contention (L0). */
     double fill_drain = 0.5 * (L + L0);
+    /* Pipeline: the first CTA completes after its latency, each later one a
+     * throughput interval later, T = L + (c − 1)·t_cta. The fill and drain
+     * term pays the last CTA's latency, and that latency contains the
+     * CTA's own issue (its warps issue while they wait on their chains),
+     * so the throughput term counts only the c − 1 CTAs before it — when
+     * the drain is long enough to hold one t_cta. */
+    double t_sm = cmax * t_cta - minf(t_cta, fill_drain);
+    double t_rounds = latency_rounds(cmax, nr, nr * t_cta, L);
+    double terms[3] = {t_sm, t_rounds, t_bw};
     o->t = smax(terms, 3, p) + fill_drain;
     o->t_comp = cmax * smax(per_cta, 4, p);
     o->t_mem_lat = cmax * per_cta[4] + t_rounds + fill_drain;
