@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+
 /* ---- Machine facts of the GTX480 GPGPU-Sim config (gpgpusim.config) ---- */
 #define CORE_HZ 700e6          /* -gpgpu_clock_domains core 700 MHz */
 #define DRAM_HZ 924e6          /* -gpgpu_clock_domains dram 924 MHz */
@@ -81,7 +82,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.8";
+    return "analytic-2.9";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
@@ -402,6 +403,39 @@ double model_store_slices(const wl_kernel *k, int n_mem, double window)
     return a + (b - a) * (g - lo);
 }
 
+/* Time of the busiest SM's c CTAs as a pipeline (terms of per_cta: issue
+ * port, SP, SFU, MEM pipe, MSHR-limited misses). The fill and drain term
+ * pays the last CTA's latency, so each throughput term drops the share of
+ * it that lies inside that latency:
+ * - issue port, SP, MEM pipe, misses in flight: the last CTA's warps issue
+ *   and wait while their chains (memory round trips included) run,
+ *   T = L + (c − 1)·t_cta — one CTA's share, when the drain is long enough
+ *   to hold it (analytic-2.8). The SP term cannot exceed the issue term
+ *   (two SP pipes, two dispatch ports), so it follows the port's rule.
+ * - the SFU (one unit, initiation interval 8, far slower than the port)
+ *   saturates on its own and serves every CTA's operations to the end;
+ *   only what it serves during the last warps' chains is hidden. With r
+ *   one warp's SFU work and `chain` one warp's dependent chain, k =
+ *   chain / r warps keep it busy; GTO runs them oldest first, so they
+ *   finish staggered by chain / k and the unit is busy k, k − 1, … 1
+ *   k-ths of the last warp's chain: it serves chain·(k + 1)/(2k) =
+ *   (chain + r)/2 inside it (analytic-2.9). sfu log: 21701 cycles for
+ *   20480 cycles of SFU work on the busiest SM, 1221 more; the model: the
+ *   rest of the last warp's chain (2267 − 1390 = 877) plus the first
+ *   load's round trip. */
+static double pipelined_sm_time(const double *per_cta, int cmax,
+                                double fill_drain, double chain, double wpc,
+                                double p)
+{
+    double x[5];
+    for (int i = 0; i < 5; i++) {
+        double hidden = i == 2 ? 0.5 * (chain + per_cta[i] / wpc)
+                               : fill_drain;
+        x[i] = cmax * per_cta[i] - minf(per_cta[i], hidden);
+    }
+    return smax(x, 5, p);
+}
+
 /* One launch: G CTAs over S SMs, n resident per SM at most. The busiest SM
  * runs cmax CTAs, nr at a time. Time = smooth max of the throughput bounds
  * over the launch plus one CTA's latency (fill and drain are not hidden). */
@@ -465,13 +499,10 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
     /* Fill and drain: the first CTAs wait under the launch's initial burst
      * (loaded latency L), the last ones drain without contention (L0). */
     double fill_drain = 0.5 * (L + L0);
-    /* Pipeline: the first CTA completes after its latency, each later one a
-     * throughput interval later, T = L + (c − 1)·t_cta. The fill and drain
-     * term pays the last CTA's latency, and that latency contains the
-     * CTA's own issue (its warps issue while they wait on their chains),
-     * so the throughput term counts only the c − 1 CTAs before it — when
-     * the drain is long enough to hold one t_cta. */
-    double t_sm = cmax * t_cta - minf(t_cta, fill_drain);
+    /* Pipeline: the fill and drain term pays the last CTA's latency; what
+     * of its throughput work lies inside it is not counted twice. */
+    double t_sm = pipelined_sm_time(per_cta, cmax, fill_drain,
+                                    f->I * f->dep / k->ilp, f->wpc, p);
     double t_rounds = latency_rounds(cmax, nr, nr * t_cta, L);
     double terms[3] = {t_sm, t_rounds, t_bw};
     o->t = smax(terms, 3, p) + fill_drain;
