@@ -22,6 +22,7 @@ enum {
     C_L1R_TOT, C_L1R_HIT, C_L1R_HITRES, C_L1W_TOT, C_CONSTR_TOT,
     C_L2R_TOT, C_L2R_HIT, C_L2R_HITRES, C_L2W_TOT,
     C_ATOM_TX,                 /* GLOBAL_ATOMIC packets core to memory */
+    C_INST_TX,                 /* INST_ACC_R packets core to memory (il1 misses) */
     C_BANK0,                   /* L2_cache_bank[i] accesses follow */
     C_NCUM = C_BANK0 + FL_MAXBANKS
 };
@@ -39,6 +40,7 @@ static const char *const cum_keys[C_BANK0] = {
     "L2_cache_stats_breakdown[GLOBAL_ACC_R][HIT_RESERVED]",
     "L2_cache_stats_breakdown[GLOBAL_ACC_W][TOTAL_ACCESS]",
     NULL,                      /* C_ATOM_TX: parsed by on_traffic */
+    NULL,                      /* C_INST_TX: parsed by on_traffic */
 };
 
 typedef struct {
@@ -150,14 +152,17 @@ static int on_other(parse_state *s, const char *line)
         return 1;
     }
     const char *t = strstr(line, "traffic_breakdown_coretomem[GLOBAL_ATOMIC]");
-    if (t) {
+    const char *ti = strstr(line, "traffic_breakdown_coretomem[INST_ACC_R]");
+    if (t || ti) {
+        if (!t)
+            t = ti;
         double n = 0;
         const char *p = strchr(t, '{');
         while (p && (p = strchr(p, ':')) != NULL) {
             n += strtod(p + 1, NULL);
             p++;
         }
-        set_cum(s, C_ATOM_TX, n);
+        set_cum(s, ti ? C_INST_TX : C_ATOM_TX, n);
         return 1;
     }
     return 0;
@@ -379,6 +384,15 @@ static int fill_kernel(const char *path, const launch_rec *first,
     k->shared_conflict = shw > 0 ? clampd(1 + d[C_BKCONF] / shw, 1, 32) : 1;
     k->const_conflict = cw > 0 && d[C_CONSTR_TOT] > 0
                             ? clampd(d[C_CONSTR_TOT] / cw, 1, 32) : 1;
+    /* Cold instruction cache: every SM that runs the kernel fetches each
+     * 128-B code line once per launch (one INST_ACC_R packet each). */
+    {
+        int sms = s->cfg.n_clusters * s->cfg.cores_per_cluster;
+        if (sms > k->grid_ctas)
+            sms = k->grid_ctas;
+        k->code_lines = sms > 0 && d[C_INST_TX] > 0
+                            ? d[C_INST_TX] / nlaunch / sms : 0;
+    }
     k->l1_reuse = d[C_L1R_TOT] > 0
                       ? clampd((d[C_L1R_HIT] + d[C_L1R_HITRES]) / d[C_L1R_TOT],
                                0, 1) : 0;
@@ -647,6 +661,7 @@ static void provenance(const char *log, const wl_workload *w,
                     "gpgpu_n_tot_w_icount / warps; ld_global, st_global, "
                     "shared, const = gpgpu_n_{load,store,shmem,const_mem+"
                     "param_mem}_insn / (32 x SIMD efficiency x warps); "
+                    "code_lines = INST_ACC_R packets per SM and launch; "
                     "ld_tx, st_tx, const_conflict = L1 GLOBAL_ACC_R, "
                     "GLOBAL_ACC_W, CONST_ACC_R accesses per warp "
                     "instruction; st_sectors = L2 / L1 GLOBAL_ACC_W; "

@@ -82,7 +82,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.9";
+    return "analytic-2.10";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
@@ -436,6 +436,24 @@ static double pipelined_sm_time(const double *per_cta, int cmax,
     return smax(x, 5, p);
 }
 
+/* Exposed cold-instruction-cache time of a launch. A warp that reaches
+ * the end of line j waits LAT_L2 + LAT_DRAM for line j + 1 (il1 "S:2:32,4",
+ * no prefetch; the code is not in L2); meanwhile the other N − 1 resident
+ * warps issue what is left of their 1/code_lines of the code at the
+ * continuously serving unit's pace (issue port or SFU: t_serve per CTA).
+ * Exposed share per line = (fetch − cover) / fetch; lines 1 .. code_lines − 1
+ * (line 0 at launch is in the fitted fill and drain). The MEM pipe is not
+ * a cover: its work comes in bursts that every warp reaches together. */
+static double icache_exposed(const wl_kernel *k, const kfacts *f, double N,
+                             double t_serve)
+{
+    if (k->code_lines <= 1)
+        return 0;
+    double fetch = LAT_L2 + LAT_DRAM;
+    double cover = (N - 1) * (t_serve / f->wpc) / k->code_lines;
+    return (k->code_lines - 1) * maxf(0.0, fetch - cover);
+}
+
 /* One launch: G CTAs over S SMs, n resident per SM at most. The busiest SM
  * runs cmax CTAs, nr at a time. Time = smooth max of the throughput bounds
  * over the launch plus one CTA's latency (fill and drain are not hidden). */
@@ -506,6 +524,13 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
     double t_rounds = latency_rounds(cmax, nr, nr * t_cta, L);
     double terms[3] = {t_sm, t_rounds, t_bw};
     o->t = smax(terms, 3, p) + fill_drain;
+    /* Cold instruction cache (analytic-2.10): the SM fetches each of its
+     * code_lines 128-B lines on demand, one L2 + DRAM round trip each. The
+     * first line's fetch is part of the fitted fill; a later line's fetch
+     * is hidden by the issue work the other resident warps still have in
+     * the previous line (issue port or saturated SFU: units that keep
+     * serving), and exposed for the rest. */
+    o->t += icache_exposed(k, f, N, maxf(per_cta[0], per_cta[2]));
     o->t_comp = cmax * smax(per_cta, 4, p);
     o->t_mem_lat = cmax * per_cta[4] + t_rounds + fill_drain;
     o->t_mem_bw = t_bw;

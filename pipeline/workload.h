@@ -35,6 +35,7 @@ typedef struct {
     double atom_hot;           /* share of atomic transactions at the hottest L2 slice */
     double shared_conflict;    /* cycles in the shared-memory pipe per warp access */
     double const_conflict;     /* constant-cache accesses per warp const insn */
+    double code_lines;         /* 128-B instruction-cache lines one SM fetches per launch (cold il1; 0 = unknown) */
     /* Free parameters (calibrated later; defaults in the descriptor). */
     double l1_reuse;           /* fraction of global-load lines that could hit L1 given capacity */
     double footprint_kb_per_cta; /* L1 working set of one CTA (GTO) */

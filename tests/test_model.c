@@ -694,6 +694,37 @@ START_TEST(last_cta_issue_inside_drain)
 }
 END_TEST
 
+/* analytic-2.10: the cold instruction cache. dct8x8 (6 code lines) at 60
+ * SMs (one wave, 3 CTAs): with two schedulers the other 23 warps' issue
+ * work in a line (23 x 92/6 / 2 = 176 cycles) does not cover a 277-cycle
+ * fetch, so lines 1..5 cost 5 x 101 cycles; with one scheduler (353
+ * cycles of issue) they are hidden. No code_lines, no cost. */
+START_TEST(cold_icache_hidden_by_issue_work)
+{
+    wl_workload w;
+    load("dct8x8", &w);
+    ck_assert(w.k[0].code_lines == 6);
+    gpu_config c = space_baseline();
+    c.n_clusters = 60;
+    gd_err e = {0, ""};
+    model_out o, o0;
+    for (int s = 1; s <= 2; s++) {
+        c.num_sched_per_core = s;
+        w.k[0].code_lines = 6;
+        ck_assert(model_eval(&w, &c, &o, &e) == 0);
+        w.k[0].code_lines = 0;
+        ck_assert(model_eval(&w, &c, &o0, &e) == 0);
+        double d = o.cycles - o0.cycles;
+        printf("dct8x8 60x1, %d scheduler(s): cold il1 exposes %.0f cycles\n",
+               s, d);
+        if (s == 1)
+            ck_assert_msg(fabs(d) < 1, "%.1f", d);
+        else
+            ck_assert_msg(d > 400 && d < 600, "%.1f", d);
+    }
+}
+END_TEST
+
 /* analytic-2.9: a saturated SFU serves every CTA's operations to the end;
  * only what it serves during the last warps' staggered chains lies inside
  * the drain. sfu baseline log: 21701 cycles, 20480 of them SFU work on the
@@ -866,6 +897,7 @@ static Suite *model_suite(void)
     tcase_add_test(t, partition_camping_spread);
     tcase_add_test(t, barrier_waits_whole_drain);
     tcase_add_test(t, last_cta_issue_inside_drain);
+    tcase_add_test(t, cold_icache_hidden_by_issue_work);
     tcase_add_test(t, saturated_sfu_serves_to_the_end);
     tcase_add_test(t, speed);
     tcase_add_test(t, builtins_load);
