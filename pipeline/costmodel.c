@@ -487,8 +487,8 @@ double cm_predict_any(const cm_machine *m, const cm_task *t,
 
 /* ---- closed form and profiles ---- */
 
-static void single_decision(const cm_machine *m, int dev, long chunk,
-                            cm_decision *d)
+void cm_single_decision(const cm_machine *m, int dev, long chunk,
+                        cm_decision *d)
 {
     memset(d, 0, sizeof *d);
     d->n = 1;
@@ -509,7 +509,7 @@ void cm_profile_from_model(const cm_machine *m, const cm_task *t,
     p->n = m->ndev;
     for (int i = 0; i < m->ndev; i++) {
         cm_decision d;
-        single_decision(m, i, (long)s.units, &d);
+        cm_single_decision(m, i, (long)s.units, &d);
         double t1 = cm_predict(m, t, &s, &d, NULL) - m->setup_s.v -
                     m->setup_dev_s.v;
         d.chunk = (long)s2.units;
@@ -844,7 +844,7 @@ int cm_policy_decide(int policy, const cm_machine *m, const cm_task *t,
             if (prof->a[i] + s.units * prof->r[i] <
                 prof->a[best] + s.units * prof->r[best])
                 best = i;
-        single_decision(m, best, (long)s.units, d);
+        cm_single_decision(m, best, (long)s.units, d);
         break;
     }
     case CM_POL_EVEN:

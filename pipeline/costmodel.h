@@ -135,6 +135,11 @@ typedef enum {
 const char *cm_policy_name(int p);
 int cm_policy_parse(const char *s);        /* -1 when unknown */
 
+/* The decision that gives all the work to device dev of m, in chunks of
+ * chunk units (block 256). */
+void cm_single_decision(const cm_machine *m, int dev, long chunk,
+                        cm_decision *d);
+
 /* Per-device affine profile T_i(u) = a_i + u*r_i (profiled proportional). */
 typedef struct {
     int n;

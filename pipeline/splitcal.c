@@ -29,18 +29,6 @@ int scal_link_cpu(void *ctx, const cm_machine *m, int a, int b, size_t bytes,
     return ms_link_cpu(m, a, b, bytes, rounds, (const ms_opts *)ctx, out, err);
 }
 
-static void one_device(const cm_machine *m, int dev, long units,
-                       cm_decision *d)
-{
-    memset(d, 0, sizeof *d);
-    d->n = 1;
-    d->idx[0] = dev;
-    util_strlcpy(d->dev[0], m->dev[dev].name, CM_NAMELEN);
-    d->share[0] = 1;
-    d->chunk = units;
-    d->block = 256;
-}
-
 /* Model time of a one-device, one-chunk run with its roofline term left
  * out, and the two roofline terms at efficiency 1. */
 static void known_parts(const cm_machine *m, const cm_task *t, int dev,
@@ -92,7 +80,7 @@ static int fit_one(cm_machine *m, const cm_task *top, int dev,
         cm_task t;
         task_at(top, ladder[l], &t);
         cm_decision d;
-        one_device(m, dev, t.dims[0], &d);
+        cm_single_decision(m, dev, t.dims[0], &d);
         ms_stat st;
         int rc = fn(ctx, m, &t, &d, &st, err);
         if (rc)
@@ -199,7 +187,7 @@ int scal_parallel_efficiency(const cm_machine *m, scal_measure_fn fn,
     cm_task one = {CM_MAP, {32768, 128, 0}, 4}, all = one;
     all.dims[0] = one.dims[0] * plain.ndev;
     cm_decision d1, dn;
-    one_device(&plain, 0, one.dims[0], &d1);
+    cm_single_decision(&plain, 0, one.dims[0], &d1);
     memset(&dn, 0, sizeof dn);
     dn.n = plain.ndev;
     for (int i = 0; i < plain.ndev; i++) {
