@@ -148,16 +148,9 @@ int be_classify_process(const exec_result *r, const char *out_tail,
     return st;
 }
 
-int be_job_dir_error(gd_err *err, const char *dir, const char *why)
-{
-    return gd_errf(err, GD_EENV, "cannot create job directory %s: %s; "
-                   "check free space and permissions, then run again to "
-                   "resume", dir, why);
-}
-
 int be_make_job_dir(const char *dir, gd_err *err)
 {
-    return util_mkdirs(dir, err) ? be_job_dir_error(err, dir, err->msg)
+    return util_mkdirs(dir, err) ? exec_job_dir_error(err, dir, err->msg)
                                  : GD_OK;
 }
 

@@ -85,9 +85,6 @@ int be_classify_process(const exec_result *r, const char *out_tail,
  * writes into it: a backend's prepare, or the executor's child. */
 int be_make_job_dir(const char *dir, gd_err *err);
 
-/* The error for a job directory that cannot be made (why: the cause). */
-int be_job_dir_error(gd_err *err, const char *dir, const char *why);
-
 /* The last `max` bytes of a job's log file, NUL-terminated, malloc'd ("" when
  * the file is missing). */
 char *be_read_tail(const char *job_dir, const char *name, size_t max);

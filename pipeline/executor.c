@@ -141,14 +141,11 @@ int exec_trim_file(const char *path, size_t cap, gd_err *err)
 
 /* The child created the log before it ran the command, so opening it here
  * allocates no inode: that work happens in the child, in parallel, as it
- * would under xargs. O_CREAT only covers a child that died before. */
+ * would under xargs (O_CREAT only matters if the file was removed since). */
 static void open_log(stream *s)
 {
     if (s->file < 0)
-        s->file = open(s->path, O_RDWR | O_CLOEXEC);
-    if (s->file < 0)
-        s->file = open(s->path, O_RDWR | O_CREAT | O_CLOEXEC,
-                       0644);
+        s->file = open(s->path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 }
 
 /* Copy what the pipe has now into the log; returns 1 at end of file. */
@@ -291,30 +288,6 @@ static void setup_failed(int fd, const char *what, int e)
     _exit(126);
 }
 
-/* mkdir -p in the child. */
-static int make_dirs(const char *dir)
-{
-    char path[PATH_MAX];
-    size_t len = strlen(dir);
-    if (len == 0 || len >= sizeof path) {
-        errno = len ? ENAMETOOLONG : ENOENT;
-        return -1;
-    }
-    strcpy(path, dir);
-    for (char *p = path + 1; ; p++) {
-        if (*p != '/' && *p != '\0')
-            continue;
-        char c = *p;
-        *p = '\0';
-        if (mkdir(path, 0755) != 0 && errno != EEXIST)
-            return -1;
-        *p = c;
-        if (!c)
-            break;
-    }
-    return 0;
-}
-
 /* What the child needs, all prepared by the parent before vfork. */
 typedef struct {
     const exec_spec *s;
@@ -332,8 +305,10 @@ static void child_files(const child_args *a)
 {
     const exec_spec *s = a->s;
     int rep = a->rep;
-    if (make_dirs(s->job_dir) != 0)
-        setup_failed(rep, "create the job directory", errno);
+    int made = util_mkdir_p(s->job_dir, NULL, 0);
+    if (made != 0)
+        setup_failed(rep, "create the job directory",
+                     made == -2 ? ENOTDIR : errno);
     for (int i = 0; i < 2; i++) {
         int fd = open(a->logs[i], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
                       0644);
@@ -409,13 +384,18 @@ static char **job_environment(char *const *extra)
     return env;
 }
 
+int exec_job_dir_error(gd_err *err, const char *dir, const char *why)
+{
+    return gd_errf(err, GD_EENV, "cannot create job directory %s: %s; "
+                   "check free space and permissions, then run again to "
+                   "resume", dir, why);
+}
+
 static int setup_error(const setup_report *r, const char *job_dir,
                        gd_err *err)
 {
     if (strcmp(r->what, "create the job directory") == 0)
-        return gd_errf(err, GD_EENV, "cannot create job directory %s: %s; "
-                       "check free space and permissions, then run again "
-                       "to resume", job_dir, strerror(r->err));
+        return exec_job_dir_error(err, job_dir, strerror(r->err));
     return gd_errf(err, GD_EENV, "job in %s could not start: cannot %.47s: "
                    "%s; fix that, then run again to resume", job_dir,
                    r->what, strerror(r->err));

@@ -64,6 +64,10 @@ int exec_pool_stop_all(exec_pool *p, double grace_s, exec_result *res);
 int exec_pool_set_registry(exec_pool *p, const char *path, gd_err *err);
 int exec_kill_orphans(const char *registry);
 
+/* The error for a job directory that cannot be made (why: the cause),
+ * whether the executor's child or a backend's prepare found it. */
+int exec_job_dir_error(gd_err *err, const char *dir, const char *why);
+
 /* Keep only the last cap bytes of a file (used for job logs). */
 int exec_trim_file(const char *path, size_t cap, gd_err *err);
 

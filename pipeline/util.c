@@ -216,29 +216,49 @@ static int write_file(const char *path, const void *data, size_t len,
     return GD_OK;
 }
 
-int util_mkdirs(const char *path, gd_err *err)
+int util_mkdir_p(const char *path, char *at, size_t atsz)
 {
     /* the common case (parent exists) in one system call */
     if (mkdir(path, 0755) == 0)
-        return GD_OK;
+        return 0;
     char p[PATH_MAX];
-    if (strlen(path) >= sizeof p)
-        return gd_errf(err, GD_EENV, "%s: path too long", path);
-    strcpy(p, path);
-    for (char *s = p + 1; *s; s++) {
-        if (*s != '/')
-            continue;
-        *s = '\0';
-        if (mkdir(p, 0755) != 0 && errno != EEXIST)
-            return gd_errf(err, GD_EENV, "%s: cannot create directory: %s",
-                           p, strerror(errno));
-        *s = '/';
+    size_t len = strlen(path);
+    if (len == 0 || len >= sizeof p) {
+        errno = len ? ENAMETOOLONG : ENOENT;
+        return -1;
     }
-    if (mkdir(p, 0755) != 0 && errno != EEXIST)
-        return gd_errf(err, GD_EENV, "%s: cannot create directory: %s", p,
-                       strerror(errno));
-    if (!util_is_dir(p))
-        return gd_errf(err, GD_EENV, "%s: exists and is not a directory", p);
+    strcpy(p, path);
+    for (char *s = p + 1; ; s++) {
+        if (*s != '/' && *s != '\0')
+            continue;
+        char c = *s;
+        *s = '\0';
+        if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+            if (at && atsz) {
+                strncpy(at, p, atsz - 1);
+                at[atsz - 1] = '\0';
+            }
+            return -1;
+        }
+        *s = c;
+        if (!c)
+            break;
+    }
+    return util_is_dir(p) ? 0 : -2;
+}
+
+int util_mkdirs(const char *path, gd_err *err)
+{
+    char at[PATH_MAX] = "";
+    int rc = util_mkdir_p(path, at, sizeof at);
+    if (rc == -2)
+        return gd_errf(err, GD_EENV, "%s: exists and is not a directory",
+                       path);
+    if (rc && errno == ENAMETOOLONG)
+        return gd_errf(err, GD_EENV, "%s: path too long", path);
+    if (rc)
+        return gd_errf(err, GD_EENV, "%s: cannot create directory: %s",
+                       at[0] ? at : path, strerror(errno));
     return GD_OK;
 }
 

@@ -61,6 +61,11 @@ int util_write_file_plain(const char *path, const void *data, size_t len,
 
 /* mkdir -p. */
 int util_mkdirs(const char *path, gd_err *err);
+
+/* mkdir -p with system calls only (safe in a vfork child): 0; -1 with errno
+ * when a mkdir failed (its path copied into at, when given); -2 when path
+ * exists and is not a directory. */
+int util_mkdir_p(const char *path, char *at, size_t atsz);
 int util_path_exists(const char *path);
 int util_is_dir(const char *path);
 
