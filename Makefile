@@ -26,6 +26,10 @@ B        = build
 NVCC ?= $(shell command -v nvcc 2>/dev/null)
 ifneq ($(NVCC),)
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+# Machine code for Ampere and Hopper (A100, H100/H200) and PTX that any
+# other GPU from Turing on compiles when the program loads.
+NVCCFLAGS ?= -O2 -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
+             -gencode arch=compute_75,code=compute_75
 CUDAOBJ  = $(patsubst %.cu,$(B)/%.cu.o,$(wildcard pipeline/cuda/*.cu))
 DEFS    += -DGPUDSE_HAVE_CUDA
 PKGLIBS += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart -lstdc++
@@ -59,7 +63,7 @@ $(B)/libgpudse.a: $(LIBOBJ)
 $(B)/pipeline/cuda/%.cu.o: pipeline/cuda/%.cu pipeline/cuda/gd_cuda.h
 	@mkdir -p $(dir $@)
 	@echo "  NVCC    $<"
-	@$(NVCC) -O2 -Ipipeline/cuda -c -o $@ $<
+	@$(NVCC) $(NVCCFLAGS) -Ipipeline/cuda -c -o $@ $<
 
 $(B)/%.o: %.c $(wildcard pipeline/*.h analysis/*.h analysis/agents/*.h report/*.h)
 	@mkdir -p $(dir $@)

@@ -596,8 +596,13 @@ int ms_run_cpu(const cm_machine *m, const cm_task *t, const cm_decision *d,
         rc = gd_errf(err, GD_EENV, "out of memory");
     if (!rc)
         rc = timed_repeats(&r, reps, warm, x, y, out, err);
+    double want = 0;
     if (!rc)
+        rc = ms_reference_sum(t, &want, err);
+    if (!rc) {
         out->checksum = checksum(&r);
+        rc = ms_check_sum("measure-cpu", reps + warm, out->checksum, want, err);
+    }
     free(y);
     free(x);
     free_host(&r);
@@ -846,6 +851,103 @@ int ms_probe_cpu(ms_probe *p, gd_err *err)
 
 /* ---- CUDA ---- */
 
+/* ---- the exact result a correct split must produce ---- */
+
+/* Initial pattern of the host arrays (alloc_host and kernels.cu). */
+static double pat_a(long i) { return (double)(i % 17) * 0.125; }
+static double pat_b(long i) { return (double)(i % 13) * 0.25; }
+static double pat_c(long i) { return (double)(i % 11) * 0.5; }
+
+/* Jacobi has no shortcut: the sweeps, serially, with k_jacobi. */
+static int jacobi_reference(const cm_task *t, double *sum, gd_err *err)
+{
+    long rows = t->dims[0], cols = t->dims[1];
+    size_t cells = (size_t)(rows + 2) * (size_t)cols;
+    float *a = calloc(cells, 4), *b = calloc(cells, 4);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return gd_errf(err, GD_EENV, "out of memory for the jacobi reference");
+    }
+    for (long i = 0; i < rows * cols; i++)
+        a[cols + i] = (float)pat_a(i);
+    for (long it = 0; it < t->dims[2]; it++) {
+        k_jacobi(b, a, rows, cols);
+        float *x = a;
+        a = b;
+        b = x;
+    }
+    double s = 0;
+    for (long i = 0; i < rows * cols; i++)
+        s += a[cols + i];
+    *sum = s;
+    free(a);
+    free(b);
+    return GD_OK;
+}
+
+/* Sum of task t's result from the initial pattern alone, whatever the
+ * split: triad and dot directly; gemm as sum_p (col sum of A)(row sum of
+ * B); map from the 13 distinct inputs (float arithmetic, as k_map). The
+ * pattern's values are small multiples of 1/32, so every class but map is
+ * exact in fp32 too. */
+int ms_reference_sum(const cm_task *t, double *sum, gd_err *err)
+{
+    long n = t->dims[0], N = t->dims[1], K = t->dims[2];
+    double s = 0;
+    switch (t->kind) {
+    case CM_TRIAD:
+        for (long i = 0; i < n; i++)
+            s += pat_b(i) + 3.0 * pat_c(i);
+        break;
+    case CM_DOT:
+        for (long i = 0; i < n; i++)
+            s += pat_b(i) * pat_c(i);
+        break;
+    case CM_GEMM:
+        for (long p = 0; p < K; p++) {
+            double ca = 0, rb = 0;
+            for (long r = 0; r < n; r++)
+                ca += pat_a(r * K + p);
+            for (long j = 0; j < N; j++)
+                rb += pat_b(p * N + j);
+            s += ca * rb;
+        }
+        break;
+    case CM_JACOBI:
+        return jacobi_reference(t, sum, err);
+    default: /* map */
+        for (long v = 0; v < 13 && v < n; v++) {
+            float x = (float)pat_b(v), out;
+            k_map(&out, &x, 1, N);
+            s += (double)out * (double)((n - 1 - v) / 13 + 1);
+        }
+    }
+    *sum = s;
+    return GD_OK;
+}
+
+/* A run's sum against the exact one: fp32 rounding (a GPU's fused
+ * multiply-adds in map) stays far inside 1e-5; a chunk computed twice,
+ * missed or misplaced does not. */
+static int sum_matches(double got, double want)
+{
+    return fabs(got - want) <= 1e-5 * fabs(want) + 1e-9;
+}
+
+int ms_check_sum(const char *backend, int run, double got, double want,
+                 gd_err *err)
+{
+    if (sum_matches(got, want))
+        return GD_OK;
+    return gd_errf(err, GD_EENV, "%s: run %d's result sums to %.17g, the "
+                   "task's exact result to %.17g: the split computed "
+                   "something else (not timed as a result)", backend, run,
+                   got, want);
+}
+
+/* ---- CUDA ---- */
+
 #ifdef GPUDSE_HAVE_CUDA
 #include "cuda/gd_cuda.h"
 
@@ -854,50 +956,90 @@ int ms_cuda_devices(void)
     return gdcu_device_count();
 }
 
-int ms_run_cuda(const cm_machine *m, const cm_task *t, const cm_decision *d,
-                const ms_opts *o, ms_stat *out, gd_err *err)
+static void cuda_job(const cm_machine *m, const cm_task *t,
+                     const cm_decision *d, int have, gdcu_job *j)
 {
-    int have = gdcu_device_count();
-    if (have <= 0)
-        return gd_errf(err, GD_EENV, "no CUDA device: skipped (measure-cuda "
-                       "found no GPU that answers)");
-    if (t->dtype_bytes != 4)
-        return gd_errf(err, GD_EINPUT, "measure-cuda runs fp32 kernels only");
-    int reps = o->repeats > 0 ? o->repeats : 1;
-    double *x = malloc(sizeof *x * (size_t)reps);
-    if (!x)
-        return gd_errf(err, GD_EENV, "out of memory");
-    gdcu_job j;
-    memset(&j, 0, sizeof j);
-    j.kind = t->kind;
+    memset(j, 0, sizeof *j);
+    j->kind = t->kind;
     for (int i = 0; i < 3; i++)
-        j.dims[i] = t->dims[i];
-    j.ndev = d->n;
+        j->dims[i] = t->dims[i];
+    j->ndev = d->n;
     cm_shape s;
     cm_task_shape(t, &s);
     double u[CM_MAXDEV];
     cm_round_units(d->share, d->n, s.units, u);
     for (int i = 0; i < d->n; i++) {
-        j.device[i] = d->idx[i] % have;
-        j.units[i] = (long)u[i];
-        j.slowdown[i] = m->dev[d->idx[i]].slowdown.v;
+        j->device[i] = d->idx[i] % have;
+        j->units[i] = (long)u[i];
+        j->slowdown[i] = m->dev[d->idx[i]].slowdown.v;
     }
-    j.chunk = d->chunk;
-    j.block = d->block;
-    j.p2p = d->path == CM_P2P;
-    int rc = GD_OK;
-    for (int i = 0; i < o->warmups + reps && !rc; i++) {
-        double s_;
-        char msg[256] = "";
-        if (gdcu_run(&j, &s_, msg, sizeof msg) != 0)
-            rc = gd_errf(err, GD_EENV, "measure-cuda: %s", msg);
-        else if (i >= o->warmups)
-            x[i - o->warmups] = s_;
-    }
+    j->chunk = d->chunk;
+    j->block = d->block;
+    j->p2p = d->path == CM_P2P;
+    j->pipelined = d->mode == CM_PIPELINED;
+    j->dynamic = d->dynamic;
+}
+
+int ms_run_cuda(const cm_machine *m, const cm_task *t, const cm_decision *d,
+                const ms_opts *o, ms_stat *out, gd_err *err)
+{
+    int have = gdcu_device_count();
+    out->skipped = out->time_sliced = 0;
+    if (have <= 0)
+        return gd_errf(err, GD_EENV, "no CUDA device: skipped (measure-cuda "
+                       "found no GPU that answers)");
+    if (t->dtype_bytes != 4)
+        return gd_errf(err, GD_EINPUT, "measure-cuda runs fp32 kernels only");
+    if (t->kind == CM_JACOBI && d->dynamic)
+        return gd_errf(err, GD_EINPUT, "measure-cuda: jacobi keeps rows "
+                       "resident; dynamic self-scheduling does not apply");
+    int reps = o->repeats > 0 ? o->repeats : 1, warm = o->warmups > 0 ? o->warmups : 0;
+    double *x = malloc(sizeof *x * (size_t)(warm + reps));
+    double *sums = malloc(sizeof *sums * (size_t)(warm + reps));
+    double want = 0;
+    int rc = x && sums ? GD_OK : gd_errf(err, GD_EENV, "out of memory");
+    if (!rc)
+        rc = ms_reference_sum(t, &want, err);
     if (!rc) {
-        ms_summarise(x, reps, out);
-        out->checksum = NAN;          /* results stay on the GPU side */
+        gdcu_job j;
+        char msg[256] = "";
+        cuda_job(m, t, d, have, &j);
+        int g = gdcu_run(&j, warm + reps, x, sums, &out->time_sliced, msg,
+                         sizeof msg);
+        out->skipped = g == 1;
+        if (g)
+            rc = gd_errf(err, GD_EENV, "measure-cuda: %s", msg);
     }
+    for (int k = 0; !rc && k < warm + reps; k++)
+        rc = ms_check_sum("measure-cuda", k + 1, sums[k], want, err);
+    if (!rc) {
+        ms_summarise(x + warm, reps, out);
+        out->checksum = sums[warm + reps - 1];
+    }
+    free(sums);
+    free(x);
+    return rc;
+}
+
+int ms_copy_cuda(const cm_machine *m, int dev, size_t bytes, int h2d,
+                 int rounds, const ms_opts *o, ms_stat *out, gd_err *err)
+{
+    int have = gdcu_device_count();
+    out->skipped = out->time_sliced = 0;
+    if (have <= 0)
+        return gd_errf(err, GD_EENV, "no CUDA device: skipped (measure-cuda "
+                       "found no GPU that answers)");
+    int reps = o->repeats > 0 ? o->repeats : 1, warm = o->warmups > 0 ? o->warmups : 0;
+    double *x = malloc(sizeof *x * (size_t)(warm + reps));
+    if (!x)
+        return gd_errf(err, GD_EENV, "out of memory");
+    char msg[256] = "";
+    (void)m;
+    int rc = GD_OK;
+    if (gdcu_copy(dev % have, bytes, h2d, rounds, warm + reps, x, msg, sizeof msg))
+        rc = gd_errf(err, GD_EENV, "measure-cuda: %s", msg);
+    else
+        ms_summarise(x + warm, reps, out);
     free(x);
     return rc;
 }
@@ -907,10 +1049,20 @@ int ms_cuda_devices(void)
     return 0;
 }
 
+int ms_copy_cuda(const cm_machine *m, int dev, size_t bytes, int h2d,
+                 int rounds, const ms_opts *o, ms_stat *out, gd_err *err)
+{
+    (void)m; (void)dev; (void)bytes; (void)h2d; (void)rounds; (void)o;
+    out->skipped = out->time_sliced = 0;
+    return gd_errf(err, GD_EENV, "no CUDA device: skipped (gpudse was built "
+                   "without nvcc, so measure-cuda cannot run here)");
+}
+
 int ms_run_cuda(const cm_machine *m, const cm_task *t, const cm_decision *d,
                 const ms_opts *o, ms_stat *out, gd_err *err)
 {
-    (void)m; (void)t; (void)d; (void)o; (void)out;
+    (void)m; (void)t; (void)d; (void)o;
+    out->skipped = out->time_sliced = 0;
     return gd_errf(err, GD_EENV, "no CUDA device: skipped (gpudse was built "
                    "without nvcc, so measure-cuda cannot run here)");
 }

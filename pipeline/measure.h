@@ -16,6 +16,8 @@ typedef struct {
     int dropped;                           /* repeats dropped: a core was taken */
     int contended;                         /* kept repeats that were contended */
     double checksum;                       /* sum of the result (checks splits) */
+    int skipped;                           /* not measurable here (the error says why) */
+    int time_sliced;                       /* cuda: split devices shared a GPU */
 } ms_stat;
 
 typedef struct {
@@ -34,12 +36,29 @@ int ms_run_cpu(const cm_machine *m, const cm_task *t, const cm_decision *d,
 int ms_link_cpu(const cm_machine *m, int a, int b, size_t bytes, int rounds,
                 const ms_opts *o, ms_stat *out, gd_err *err);
 
-/* The same on CUDA devices; GD_EENV with "no CUDA device: skipped ..." where
- * gpudse was built without nvcc or no GPU answers. */
+/* The same on CUDA devices (every run's result checked against
+ * ms_reference_sum); GD_EENV with "no CUDA device: skipped ..." where
+ * gpudse was built without nvcc or no GPU answers, and with out->skipped
+ * set where split devices share a GPU and the decision needs them apart
+ * (dynamic self-scheduling). Devices that share a GPU otherwise run one
+ * after another, out->time_sliced set. */
 int ms_run_cuda(const cm_machine *m, const cm_task *t, const cm_decision *d,
                 const ms_opts *o, ms_stat *out, gd_err *err);
+/* Host<->device copies of `bytes` (h2d 1: host to device) on the GPU of
+ * device dev of m, `rounds` back to back per run: out is the time per
+ * copy (the host-link ladder of calibration). */
+int ms_copy_cuda(const cm_machine *m, int dev, size_t bytes, int h2d,
+                 int rounds, const ms_opts *o, ms_stat *out, gd_err *err);
 /* Number of CUDA devices that answer (0 without CUDA). */
 int ms_cuda_devices(void);
+
+/* The sum of task t's exact result from the measured backends' initial
+ * data, whatever the split (what a correct run's checksum must be). */
+int ms_reference_sum(const cm_task *t, double *sum, gd_err *err);
+/* GD_OK when run `run`'s sum `got` matches `want` to fp32 rounding, else
+ * an error naming the backend and both sums. */
+int ms_check_sum(const char *backend, int run, double got, double want,
+                 gd_err *err);
 
 /* Measured characteristics of one core of this machine. */
 typedef struct {

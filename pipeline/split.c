@@ -423,6 +423,9 @@ static void add_measured(cJSON *o, int status, const ms_stat *st,
         /* repeats in which another task took a device's core */
         cJSON_AddNumberToObject(o, "contended_dropped", st->dropped);
         cJSON_AddNumberToObject(o, "contended_kept", st->contended);
+        /* split devices that shared one GPU ran one after another */
+        if (st->time_sliced)
+            cJSON_AddBoolToObject(o, "gpu_time_sliced", 1);
     } else {
         cJSON_AddStringToObject(o, "reason", reason);
     }
@@ -531,6 +534,7 @@ static int measure_any(runner *r, const cm_machine *m, const cm_task *t,
                        const cm_decision *d, ms_stat *st, gd_err *err)
 {
     ms_opts o = {r->c->repeats, r->c->warmups};
+    memset(st, 0, sizeof *st);
     if (r->c->backend == SP_MEASURE_CUDA)
         return ms_run_cuda(m, t, d, &o, st, err);
     return ms_run_cpu(m, t, d, &o, st, err);
@@ -565,7 +569,7 @@ static int jmeasure(runner *r, int mi, const cm_machine *m, const char *role,
         cJSON_Delete(o);
         return gd_errf(err, e2.code, "%s", e2.msg);
     }
-    *status = mrc ? SP_MEAS_FAILED : SP_MEAS_OK;
+    *status = !mrc ? SP_MEAS_OK : st->skipped ? SP_MEAS_SKIPPED : SP_MEAS_FAILED;
     util_strlcpy(reason, mrc ? e2.msg : "", rn);
     add_measured(o, *status, st, reason, r->c->repeats, r->c->warmups);
     rc = journal(r, o, err);
@@ -590,27 +594,27 @@ static int journaled_measure(void *ctx, const cm_machine *m, const cm_task *t,
                     reason, sizeof reason, err);
 }
 
-static int journaled_link(void *ctx, const cm_machine *m, int a, int b,
-                          size_t bytes, int rounds, ms_stat *st, gd_err *err)
+/* A calibration copy rung (link or host link) named `task` between the
+ * devices `dev`: read back, or timed by `take` and journaled. */
+static int journaled_rung(meas_ctx *mc, const char *task, const char *dev,
+                          int (*take)(const void *, ms_stat *, gd_err *),
+                          const void *arg, ms_stat *st, gd_err *err)
 {
-    meas_ctx *mc = ctx;
     runner *r = mc->r;
-    char task[96], dev[96], key[65], reason[256];
-    snprintf(task, sizeof task, "exchange bytes=%zu rounds=%d", bytes, rounds);
-    snprintf(dev, sizeof dev, "devices=%s,%s", m->dev[a].name, m->dev[b].name);
+    char key[65], reason[256];
     job_key(r, mc->mi, backend_names[r->c->backend], task, dev, mc->role,
             NULL, key);
     int found = 0, status = SP_MEAS_NONE;
     int rc = recall(r, key, &found, &status, st, reason, sizeof reason, err);
     if (!rc && found && status != SP_MEAS_OK)
-        rc = gd_errf(err, GD_EINPUT, "%s/results.jsonl: a link rung is "
-                     "recorded as not measured; the journal is damaged", r->dir);
+        rc = gd_errf(err, GD_EINPUT, "%s/results.jsonl: a %s rung is "
+                     "recorded as not measured; the journal is damaged",
+                     r->dir, mc->role);
     if (rc || found)
         return rc;
     if (stopped(r))
         return interrupted(err);
-    ms_opts o = {r->c->repeats, r->c->warmups};
-    rc = ms_link_cpu(m, a, b, bytes, rounds, &o, st, err);
+    rc = take(arg, st, err);
     if (rc)
         return rc;
     r->measured++;
@@ -629,18 +633,66 @@ static int journaled_link(void *ctx, const cm_machine *m, int a, int b,
     return rc;
 }
 
+typedef struct {
+    const runner *r;
+    const cm_machine *m;
+    int a, b, h2d, rounds;
+    size_t bytes;
+} rung_arg;
+
+static int take_link(const void *arg, ms_stat *st, gd_err *err)
+{
+    const rung_arg *x = arg;
+    ms_opts o = {x->r->c->repeats, x->r->c->warmups};
+    return ms_link_cpu(x->m, x->a, x->b, x->bytes, x->rounds, &o, st, err);
+}
+
+static int take_copy(const void *arg, ms_stat *st, gd_err *err)
+{
+    const rung_arg *x = arg;
+    ms_opts o = {x->r->c->repeats, x->r->c->warmups};
+    return ms_copy_cuda(x->m, x->a, x->bytes, x->h2d, x->rounds, &o, st, err);
+}
+
+static int journaled_link(void *ctx, const cm_machine *m, int a, int b,
+                          size_t bytes, int rounds, ms_stat *st, gd_err *err)
+{
+    meas_ctx *mc = ctx;
+    char task[96], dev[96];
+    snprintf(task, sizeof task, "exchange bytes=%zu rounds=%d", bytes, rounds);
+    snprintf(dev, sizeof dev, "devices=%s,%s", m->dev[a].name, m->dev[b].name);
+    rung_arg x = {mc->r, m, a, b, 0, rounds, bytes};
+    return journaled_rung(mc, task, dev, take_link, &x, st, err);
+}
+
+static int journaled_copy(void *ctx, const cm_machine *m, int dev, size_t bytes,
+                          int h2d, int rounds, ms_stat *st, gd_err *err)
+{
+    meas_ctx *mc = ctx;
+    char task[96], devs[96];
+    snprintf(task, sizeof task, "copy %s bytes=%zu rounds=%d",
+             h2d ? "h2d" : "d2h", bytes, rounds);
+    snprintf(devs, sizeof devs, "devices=%s", m->dev[dev].name);
+    rung_arg x = {mc->r, m, dev, -1, h2d, rounds, bytes};
+    return journaled_rung(mc, task, devs, take_copy, &x, st, err);
+}
+
 /* ---- machines and calibration ---- */
 
-/* measure-cpu needs cpu devices: say so before anything is written. */
+/* A measured backend runs on devices of its own kind (measure-cpu: cpu,
+ * measure-cuda: cuda): say so before anything is written. */
 static int check_machine_kinds(const sp_campaign *c, int mi, const cm_machine *m,
                                gd_err *err)
 {
-    for (int i = 0; c->backend == SP_MEASURE_CPU && i < m->ndev; i++)
-        if (strcmp(m->dev[i].kind, "cpu") != 0)
-            return gd_errf(err, GD_EINPUT, "%s:%d: measure-cpu needs a machine "
-                           "of cpu devices (probe=\"yes\"); %s has %s device %s",
-                           c->path, c->mach[mi].line, m->name, m->dev[i].kind,
-                           m->dev[i].name);
+    const char *need = c->backend == SP_MEASURE_CPU ? "cpu"
+                       : c->backend == SP_MEASURE_CUDA ? "cuda" : NULL;
+    for (int i = 0; need && i < m->ndev; i++)
+        if (strcmp(m->dev[i].kind, need) != 0)
+            return gd_errf(err, GD_EINPUT, "%s:%d: %s needs a machine of %s "
+                           "devices%s; %s has %s device %s", c->path,
+                           c->mach[mi].line, backend_names[c->backend], need,
+                           c->backend == SP_MEASURE_CPU ? " (probe=\"yes\")" : "",
+                           m->name, m->dev[i].kind, m->dev[i].name);
     return GD_OK;
 }
 
@@ -715,7 +767,7 @@ static int calibrate(runner *r, int mi, gd_err *err)
         for (int s = 0; s < r->c->task[i].nsizes; s++)
             sp_task_at(&r->c->task[i], s, &tasks[nt++]);
     meas_ctx lc = {r, mi, "ladder"}, pc = {r, mi, "parallel-efficiency"},
-             kc = {r, mi, "link"};
+             kc = {r, mi, "link"}, hc = {r, mi, "host-link"};
     sp_machine_out *mo = &r->run.mach[mi];
     say(r, "calibrating %s from single-device ladders (%d rungs each)",
         mo->m.name, r->c->nladder);
@@ -726,6 +778,8 @@ static int calibrate(runner *r, int mi, gd_err *err)
         if (!rc)
             rc = scal_fit_links(&mo->m, journaled_link, &kc, &mo->links, err);
     }
+    if (r->c->backend == SP_MEASURE_CUDA)     /* before the ladders use them */
+        rc = scal_fit_host_links(&mo->m, journaled_copy, &hc, &mo->host_links, err);
     if (!rc)
         rc = scal_fit_machine(&mo->m, tasks, nt, r->c->ladder, r->c->nladder,
                               journaled_measure, &lc, &mo->fit, err);
@@ -928,6 +982,17 @@ static cJSON *machine_analysis(const runner *r, int mi)
         add_num_or_null(x, "bandwidth_Bps", l->bw);
         add_num_or_null(x, "r2", l->r2);
         cJSON_AddItemToArray(lk, x);
+    }
+    cJSON *hl = cJSON_AddArrayToObject(cal, "host_links");
+    for (int i = 0; mo->calibrated && i < mo->host_links.nlinks; i++) {
+        const scal_host_link *l = &mo->host_links.links[i];
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "device", mo->m.dev[l->dev].name);
+        cJSON_AddStringToObject(x, "direction", l->h2d ? "h2d" : "d2h");
+        add_num_or_null(x, "latency_s", l->lat);
+        add_num_or_null(x, "bandwidth_Bps", l->bw);
+        add_num_or_null(x, "r2", l->r2);
+        cJSON_AddItemToArray(hl, x);
     }
     cJSON *h = cJSON_AddObjectToObject(cal, "heldout");
     if (mo->has_score) {

@@ -87,6 +87,7 @@ typedef struct {
     int calibrated;
     scal_fit fit;
     scal_links links;              /* fitted p2p links (measure-cpu) */
+    scal_host_links host_links;    /* fitted host<->device links (measure-cuda) */
     double par_eff;                /* measured parallel efficiency; NaN: none */
     int has_score;
     scal_score score;

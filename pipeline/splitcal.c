@@ -2,8 +2,9 @@
  * model from single-device size ladders (GSL weighted least squares,
  * weights 1/T^2 so every rung counts by its relative error), then score
  * held-out multi-device decisions with the shared calib_metrics module.
- * Link parameters (latency, bandwidth) come from the probe's memcpy
- * ladder fit (machine.c / measure.c). */
+ * Link parameters (latency, bandwidth) come from copy ladders: device to
+ * device exchanges (p2p) and, for GPUs, host<->device copies; a probed
+ * CPU machine's host links from the probe's memcpy ladder (machine.c). */
 #include "splitcal.h"
 
 #include <math.h>
@@ -27,6 +28,12 @@ int scal_link_cpu(void *ctx, const cm_machine *m, int a, int b, size_t bytes,
                   int rounds, ms_stat *out, gd_err *err)
 {
     return ms_link_cpu(m, a, b, bytes, rounds, (const ms_opts *)ctx, out, err);
+}
+
+int scal_copy_cuda(void *ctx, const cm_machine *m, int dev, size_t bytes,
+                   int h2d, int rounds, ms_stat *out, gd_err *err)
+{
+    return ms_copy_cuda(m, dev, bytes, h2d, rounds, (const ms_opts *)ctx, out, err);
 }
 
 /* Model time of a one-device, one-chunk run with its roofline term left
@@ -147,6 +154,20 @@ int scal_fit_machine(cm_machine *m, const cm_task *tasks, int ntasks,
     return GD_OK;
 }
 
+/* time = lat + bytes / bw through a ladder of n sizes (weights 1/T^2). */
+static void fit_lat_bw(const double *x, const double *y, int n, double *lat,
+                       double *bw, double *r2)
+{
+    double w[16], c0, c1, v00, v01, v11, chisq;
+    for (int l = 0; l < n; l++)
+        w[l] = 1.0 / (y[l] * y[l]);
+    gsl_fit_wlinear(x, 1, w, 1, y, 1, (size_t)n, &c0, &c1, &v00, &v01, &v11,
+                    &chisq);
+    *bw = c1 > 0 ? 1.0 / c1 : x[n - 1] / y[n - 1];
+    *lat = c0 > 0 ? c0 : 0;
+    *r2 = weighted_r2(y, w, n, chisq);
+}
+
 int scal_fit_links(cm_machine *m, scal_link_fn fn, void *ctx,
                    scal_links *out, gd_err *err)
 {
@@ -155,7 +176,7 @@ int scal_fit_links(cm_machine *m, scal_link_fn fn, void *ctx,
     memset(out, 0, sizeof *out);
     for (int a = 0; a < m->ndev; a++)
         for (int b = a + 1; b < m->ndev; b++) {
-            double x[NL], y[NL], w[NL];
+            double x[NL], y[NL], lat, bw, r2;
             for (int l = 0; l < NL; l++) {
                 ms_stat st;
                 int rc = fn(ctx, m, a, b, sizes[l], ROUNDS, &st, err);
@@ -163,17 +184,37 @@ int scal_fit_links(cm_machine *m, scal_link_fn fn, void *ctx,
                     return rc;
                 x[l] = (double)sizes[l];
                 y[l] = st.median;
-                w[l] = 1.0 / (st.median * st.median);
             }
-            double c0, c1, v00, v01, v11, chisq;
-            gsl_fit_wlinear(x, 1, w, 1, y, 1, NL, &c0, &c1, &v00, &v01, &v11,
-                            &chisq);
-            double bw = c1 > 0 ? 1.0 / c1 : x[NL - 1] / y[NL - 1];
-            double lat = c0 > 0 ? c0 : 0;
+            fit_lat_bw(x, y, NL, &lat, &bw, &r2);
             m->p2p_lat[a][b] = m->p2p_lat[b][a] = (cm_num){lat, CM_MEASURED};
             m->p2p_bw[a][b] = m->p2p_bw[b][a] = (cm_num){bw, CM_MEASURED};
-            out->links[out->nlinks++] = (scal_link){a, b, lat, bw,
-                                                    weighted_r2(y, w, NL, chisq)};
+            out->links[out->nlinks++] = (scal_link){a, b, lat, bw, r2};
+        }
+    return GD_OK;
+}
+
+int scal_fit_host_links(cm_machine *m, scal_copy_fn fn, void *ctx,
+                        scal_host_links *out, gd_err *err)
+{
+    enum { NL = 4, ROUNDS = 8 };
+    const size_t sizes[NL] = {262144, 2097152, 16777216, 67108864};
+    memset(out, 0, sizeof *out);
+    for (int dev = 0; dev < m->ndev; dev++)
+        for (int h2d = 1; h2d >= 0; h2d--) {
+            double x[NL], y[NL], lat, bw, r2;
+            for (int l = 0; l < NL; l++) {
+                ms_stat st;
+                int rc = fn(ctx, m, dev, sizes[l], h2d, ROUNDS, &st, err);
+                if (rc)
+                    return rc;
+                x[l] = (double)sizes[l];
+                y[l] = st.median;
+            }
+            fit_lat_bw(x, y, NL, &lat, &bw, &r2);
+            cm_device *dv = &m->dev[dev];
+            *(h2d ? &dv->h2d_lat : &dv->d2h_lat) = (cm_num){lat, CM_MEASURED};
+            *(h2d ? &dv->h2d_bw : &dv->d2h_bw) = (cm_num){bw, CM_MEASURED};
+            out->links[out->nlinks++] = (scal_host_link){dev, h2d, lat, bw, r2};
         }
     return GD_OK;
 }

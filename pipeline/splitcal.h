@@ -58,6 +58,28 @@ typedef int (*scal_link_fn)(void *ctx, const cm_machine *m, int a, int b,
 int scal_fit_links(cm_machine *m, scal_link_fn fn, void *ctx,
                    scal_links *out, gd_err *err);
 
+/* Fitted host link of one device, one direction. */
+typedef struct {
+    int dev, h2d;                /* h2d 1: host to device; 0: device to host */
+    double lat, bw, r2;
+} scal_host_link;
+
+typedef struct {
+    scal_host_link links[2 * CM_MAXDEV];
+    int nlinks;
+} scal_host_links;
+
+/* How one rung of the host-link ladder is timed: time per copy of `bytes`
+ * between pinned host memory and device dev (ms_copy_cuda in the tool). */
+typedef int (*scal_copy_fn)(void *ctx, const cm_machine *m, int dev,
+                            size_t bytes, int h2d, int rounds, ms_stat *out,
+                            gd_err *err);
+
+/* Fit each device's host->device and device->host latency and bandwidth
+ * from a copy ladder (256 KiB to 64 MiB); updates m (labelled measured). */
+int scal_fit_host_links(cm_machine *m, scal_copy_fn fn, void *ctx,
+                        scal_host_links *out, gd_err *err);
+
 /* Parallel efficiency of the CPU devices as this machine delivers them
  * now: time of a compute kernel on the first device alone over the time
  * of ndev times the work spread evenly on all of them (slowdowns off).
@@ -79,6 +101,8 @@ void scal_score_pairs(const double *pred, const double *meas, const int *group,
 /* The measure-cpu timing functions (ctx: const ms_opts *). */
 int scal_measure_cpu(void *ctx, const cm_machine *m, const cm_task *t,
                      const cm_decision *d, ms_stat *out, gd_err *err);
+int scal_copy_cuda(void *ctx, const cm_machine *m, int dev, size_t bytes,
+                   int h2d, int rounds, ms_stat *out, gd_err *err);
 int scal_link_cpu(void *ctx, const cm_machine *m, int a, int b, size_t bytes,
                   int rounds, ms_stat *out, gd_err *err);
 

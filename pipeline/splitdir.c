@@ -121,6 +121,19 @@ static int load_fits(const lctx *x, const cJSON *cal, sp_machine_out *mo)
         k->r2 = num(l, "r2");
         mo->links.nlinks++;
     }
+    cJSON_ArrayForEach(l, item(cal, "host_links")) {
+        if (mo->host_links.nlinks == 2 * CM_MAXDEV)
+            return bad(x, "too many host links for ", mo->m.name);
+        scal_host_link *k = &mo->host_links.links[mo->host_links.nlinks];
+        k->dev = dev_of(&mo->m, str(l, "device"));
+        k->h2d = !strcmp(str(l, "direction"), "h2d");
+        if (k->dev < 0)
+            return bad(x, "a host link names an unknown device on ", mo->m.name);
+        k->lat = num(l, "latency_s");
+        k->bw = num(l, "bandwidth_Bps");
+        k->r2 = num(l, "r2");
+        mo->host_links.nlinks++;
+    }
     return GD_OK;
 }
 

@@ -203,7 +203,7 @@ static void calibration_tables(rep_doc *d, const sp_run *r, int mi)
     char cap[256];
     if (mo->calibrated) {
         snprintf(cap, sizeof cap, "Calibration of %s: efficiencies, fixed "
-                 "costs (single-device ladders) and links (exchange ladders) "
+                 "costs (single-device ladders) and links (exchange and copy ladders) "
                  "fitted by GSL weighted least squares to %s timings",
                  mo->m.name, sp_label(r->c->backend));
         rep_table t;
@@ -236,6 +236,19 @@ static void calibration_tables(rep_doc *d, const sp_run *r, int mi)
             snprintf(c[0], REP_CELL, "%s-%s", mo->m.dev[l->a].name,
                      mo->m.dev[l->b].name);
             snprintf(c[1], REP_CELL, "p2p link");
+            snprintf(c[2], REP_CELL, "%.3g B/s", l->bw);
+            snprintf(c[3], REP_CELL, "-");
+            snprintf(c[4], REP_CELL, "%.3e", l->lat);
+            snprintf(c[5], REP_CELL, "%.3f", l->r2);
+            snprintf(c[6], REP_CELL, "4");
+        }
+        for (int i = 0; i < mo->host_links.nlinks; i++) {
+            const scal_host_link *l = &mo->host_links.links[i];
+            char (*c)[REP_CELL] = rep_table_row(&t, 0);
+            if (!c)
+                break;
+            snprintf(c[0], REP_CELL, "%s", mo->m.dev[l->dev].name);
+            snprintf(c[1], REP_CELL, "%s copy", l->h2d ? "host->device" : "device->host");
             snprintf(c[2], REP_CELL, "%.3g B/s", l->bw);
             snprintf(c[3], REP_CELL, "-");
             snprintf(c[4], REP_CELL, "%.3e", l->lat);

@@ -371,8 +371,12 @@ START_TEST(bad_campaigns_fail_with_file_line_and_leave_nothing)
          "  <policies>optimum dynamic</policies>\n</split-study>\n",
          "b5.xml:5: policies must include \"even\""},
         {"<campaign name=\"x\"/>\n", "b6.xml:1: the root element of a split study"},
+        {"<split-study name=\"x\">\n  <backend name=\"measure-cpu\"/>\n"
+         "  <machines><machine name=\"hetero-4\"/></machines>\n"
+         "  <tasks><task kind=\"map\" sizes=\"64\" k=\"2\"/></tasks>\n</split-study>\n",
+         "b7.xml:3: measure-cpu needs a machine of cpu devices"},
     };
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < 7; i++) {
         char path[128], args[512], out[4096];
         snprintf(path, sizeof path, TMP "/b%d.xml", i + 1);
         tu_write(path, cases[i][0]);
@@ -504,6 +508,148 @@ START_TEST(split_results_equal_single_device_results)
 }
 END_TEST
 
+/* Independent, naive versions of the five results (2-D indexing, no
+ * shortcuts), summed: what ms_reference_sum must equal. */
+static double naive_sum(const cm_task *t)
+{
+    long n = t->dims[0], N = t->dims[1], K = t->dims[2];
+    double s = 0;
+    if (t->kind == CM_TRIAD || t->kind == CM_DOT || t->kind == CM_MAP) {
+        for (long i = 0; i < n; i++) {
+            float b = (float)(i % 13) * 0.25f, c = (float)(i % 11) * 0.5f;
+            if (t->kind == CM_TRIAD)
+                s += b + 3.0f * c;
+            else if (t->kind == CM_DOT)
+                s += (double)b * c;
+            else {
+                for (long k = 0; k < N; k++)
+                    b = b * 0.999999f + 0.5f;
+                s += b;
+            }
+        }
+    } else if (t->kind == CM_GEMM) {
+        for (long r = 0; r < n; r++)
+            for (long j = 0; j < N; j++) {
+                float acc = 0;
+                for (long p = 0; p < K; p++)
+                    acc += (float)((r * K + p) % 17) * 0.125f *
+                           ((float)((p * N + j) % 13) * 0.25f);
+                s += acc;
+            }
+    } else {                             /* jacobi, zero rows above and below */
+        float g[2][12][9] = {{{0}}};
+        ck_assert(n <= 10 && N <= 9);
+        for (long r = 0; r < n; r++)
+            for (long c = 0; c < N; c++)
+                g[0][r + 1][c] = (float)((r * N + c) % 17) * 0.125f;
+        for (long it = 0; it < K; it++) {
+            float (*a)[9] = g[it % 2], (*b)[9] = g[(it + 1) % 2];
+            for (long r = 1; r <= n; r++)
+                for (long c = 0; c < N; c++)
+                    b[r][c] = c == 0 || c == N - 1 ? a[r][c]
+                            : 0.2f * (a[r][c] + a[r - 1][c] + a[r + 1][c] +
+                                      a[r][c - 1] + a[r][c + 1]);
+        }
+        for (long r = 1; r <= n; r++)
+            for (long c = 0; c < N; c++)
+                s += g[K % 2][r][c];
+    }
+    return s;
+}
+
+START_TEST(reference_sums_are_the_tasks_results)
+{
+    cm_task tasks[] = {{CM_TRIAD, {1009, 0, 0}, 4}, {CM_DOT, {1009, 0, 0}, 4},
+                       {CM_GEMM, {13, 24, 37}, 4}, {CM_JACOBI, {10, 9, 5}, 4},
+                       {CM_MAP, {1009, 40, 0}, 4}, {CM_MAP, {7, 3, 0}, 4}};
+    gd_err err = {0, ""};
+    for (int k = 0; k < 6; k++) {
+        double ref = 0, naive = naive_sum(&tasks[k]);
+        ck_assert_int_eq(ms_reference_sum(&tasks[k], &ref, &err), GD_OK);
+        ck_assert_msg(fabs(ref - naive) <= 1e-12 * fabs(naive), "%s: %.17g vs %.17g",
+                      cm_kind_name(tasks[k].kind), ref, naive);
+        ck_assert(ref > 0);
+        /* one chunk's worth too much or too little is caught */
+        ck_assert_int_eq(ms_check_sum("measure-x", 3, ref, ref, &err), GD_OK);
+        ck_assert_int_eq(ms_check_sum("measure-x", 3, ref * (1 + 1e-4), ref, &err), GD_EENV);
+        ck_assert_msg(strstr(err.msg, "measure-x: run 3's result sums to"), "%s", err.msg);
+    }
+}
+END_TEST
+
+/* Only where a GPU answers (the device check of a session lent one; CI has
+ * none, and cuda_without_gpu_says_skipped covers that side): every class
+ * split over the two devices of uni-server-2gpu-induced, sync and
+ * pipelined, host and peer halos, computes the task's exact result. */
+START_TEST(cuda_splits_compute_the_task_and_time_it)
+{
+    int gpus = ms_cuda_devices();
+    if (gpus <= 0)
+        return;
+    cm_machine m;
+    gd_err err = {0, ""};
+    ck_assert_int_eq(mach_load("uni-server-2gpu-induced", &m, &err), GD_OK);
+    cm_task tasks[] = {{CM_TRIAD, {1000003, 0, 0}, 4}, {CM_DOT, {1000003, 0, 0}, 4},
+                       {CM_GEMM, {301, 128, 96}, 4}, {CM_JACOBI, {257, 300, 9}, 4},
+                       {CM_MAP, {1000003, 64, 0}, 4}};
+    ms_opts o = {3, 1};
+    for (int k = 0; k < 5; k++)
+        for (int v = 0; v < 4; v++) {
+            cm_decision d;
+            memset(&d, 0, sizeof d);
+            d.n = 2;
+            util_strlcpy(d.dev[0], "gpu0", CM_NAMELEN);
+            util_strlcpy(d.dev[1], "gpu1", CM_NAMELEN);
+            d.share[0] = 0.63;
+            d.share[1] = 0.37;
+            d.chunk = k == CM_GEMM ? 50 : k == CM_JACOBI ? 40 : 99991;
+            d.block = 128;
+            d.mode = v & 1 ? CM_PIPELINED : CM_SYNC;
+            d.path = v & 2 ? CM_P2P : CM_HOST;
+            d.dynamic = v == 3 && k != CM_JACOBI;
+            ck_assert_int_eq(cm_validate(&m, &tasks[k], &d, &err), GD_OK);
+            ms_stat st;
+            int rc = ms_run_cuda(&m, &tasks[k], &d, &o, &st, &err);
+            if (d.dynamic && gpus < 2) {     /* needs the devices apart */
+                ck_assert_int_eq(rc, GD_EENV);
+                ck_assert(st.skipped);
+                ck_assert_msg(strstr(err.msg, "one GPU per device"), "%s", err.msg);
+                continue;
+            }
+            ck_assert_msg(rc == GD_OK, "%s v%d: %s", cm_kind_name(k), v, err.msg);
+            ck_assert(st.n == 3 && st.median > 0 && st.q1 <= st.median && st.median <= st.q3);
+            ck_assert_int_eq(st.time_sliced, gpus < 2);
+            double ref;
+            ck_assert_int_eq(ms_reference_sum(&tasks[k], &ref, &err), GD_OK);
+            ck_assert(fabs(st.checksum - ref) <= 1e-5 * ref);
+        }
+    /* host links: a copy ladder fits latency and bandwidth per direction */
+    scal_host_links hl;
+    ck_assert_msg(scal_fit_host_links(&m, scal_copy_cuda, &o, &hl, &err) == GD_OK, "%s", err.msg);
+    ck_assert_int_eq(hl.nlinks, 4);
+    for (int i = 0; i < hl.nlinks; i++) {
+        const cm_device *dv = &m.dev[hl.links[i].dev];
+        const cm_num *bw = hl.links[i].h2d ? &dv->h2d_bw : &dv->d2h_bw;
+        ck_assert(bw->prov == CM_MEASURED && bw->v == hl.links[i].bw);
+        ck_assert_msg(hl.links[i].bw > 1e9 && hl.links[i].r2 > 0.9 &&
+                      hl.links[i].lat < 1e-3, "link %d: %g B/s, r2 %g, lat %g", i,
+                      hl.links[i].bw, hl.links[i].r2, hl.links[i].lat);
+    }
+    /* the half-speed card is slower on kernel-bound work */
+    cm_task heavy = {CM_MAP, {1 << 20, 65536, 0}, 4};
+    ms_stat fast, slow;
+    for (int dev = 0; dev < 2; dev++) {
+        cm_decision d;
+        cm_single_decision(&m, dev, 1 << 20, &d);
+        ck_assert_int_eq(cm_validate(&m, &heavy, &d, &err), GD_OK);
+        ck_assert_msg(ms_run_cuda(&m, &heavy, &d, &o, dev ? &slow : &fast, &err) == GD_OK,
+                      "%s", err.msg);
+    }
+    ck_assert_msg(slow.median > 1.5 * fast.median, "slow %g fast %g", slow.median,
+                  fast.median);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("split");
@@ -519,6 +665,8 @@ int main(void)
     tcase_add_test(tc, probe_writes_measured_machine);
     tcase_add_test(tc, measured_kernels_time_and_slow_down);
     tcase_add_test(tc, split_results_equal_single_device_results);
+    tcase_add_test(tc, reference_sums_are_the_tasks_results);
+    tcase_add_test(tc, cuda_splits_compute_the_task_and_time_it);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }

@@ -22,13 +22,25 @@ typedef struct {
     long chunk;
     int block;
     int p2p;
+    int pipelined;              /* two streams per device: copies overlap kernels */
+    int dynamic;                /* devices take chunks from a queue */
 } gdcu_job;
 
 /* Devices that answer (0 when the driver or runtime is missing). */
 int gdcu_device_count(void);
-/* Run once; *secs from cudaEvent timing (first device's stream, from
- * before the first copy to after the merge). 0 ok, -1 with msg. */
-int gdcu_run(const gdcu_job *j, double *secs, char *msg, int msgsz);
+/* Set the job up once and run it `runs` times: secs[k] from cudaEvent
+ * timing (from before the first copy to after the merge; time-sliced where
+ * split devices share a GPU, *sliced then 1), sums[k] the sum of run k's
+ * result (dot: the merged partial sums). 0 ok; -1 error, 1 a decision this
+ * host cannot time faithfully, with msg. */
+int gdcu_run(const gdcu_job *j, int runs, double *secs, double *sums,
+             int *sliced, char *msg, int msgsz);
+
+/* Host<->device copies (h2d 1: host to device) of `bytes` from pinned
+ * memory on device dev: secs[k] the time per copy of run k, each of
+ * `rounds` back-to-back copies. 0 ok, -1 with msg. */
+int gdcu_copy(int dev, size_t bytes, int h2d, int rounds, int runs,
+              double *secs, char *msg, int msgsz);
 
 #ifdef __cplusplus
 }
