@@ -82,7 +82,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.10";
+    return "analytic-2.11";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
@@ -321,8 +321,10 @@ static double cta_latency(const wl_kernel *k, const kfacts *f,
 }
 
 /* Latency-bound rounds after the first on the busiest SM (cmax CTAs, nr
- * resident), for a CTA latency L and a full residency's throughput time
- * t_res = nr·t_cta. When L > t_res the SM idles waiting on the CTAs'
+ * resident), for a CTA latency L and a full residency's busy time
+ * t_res = nr·t_busy (issue, SP, SFU, MEM pipe; since analytic-2.11 not the
+ * misses-in-flight term, which is latency, not work that keeps the SM
+ * busy). When L > t_res the SM idles waiting on the CTAs'
  * latency chains: co-resident CTAs started together finish together and
  * their replacements start together, so the rounds are whole waves
  * (reduction: cycles = 3136 + 1310·waves at 8/15/30/60 SMs within 1%).
@@ -490,7 +492,11 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
         f->wpc * (m.l1_miss / outstanding + f->st_tx / MSHR) * lat_miss,
     };
     double p = sched_overlap(c->scheduler);
-    double t_cta = smax(per_cta, 5, p);
+    /* Work that keeps the SM busy per CTA: issue port, SP, SFU, MEM pipe.
+     * The misses-in-flight term is a latency (Little's law on lat_miss),
+     * not busy time, so it does not decide whether the SM idles waiting on
+     * its CTAs' latency chains (analytic-2.11). */
+    double t_busy = smax(per_cta, 4, p);
     /* GPU-wide bandwidth bounds over the whole launch. */
     double nsub = SUBPART_PER_CH * c->n_mem;
     double t_l2 = W * (m.l2_acc + f->st_tx * (L2_WR_CYCLES - 1)) / nsub
@@ -513,7 +519,18 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
     double t_atom = W * f->atom_tx * k->atom_hot * ATOM_CYCLES;
     double t_xbar = W * m.inj / k->mem_eff
                     / xbar_requests_per_cycle(d_mix, n_in);
-    double t_bw = maxf(maxf(maxf(t_l2, t_dram), maxf(t_port, t_atom)), t_xbar);
+    /* Reply crossbar (analytic-2.11): the same input-queued switch the
+     * other way, the 2·n_mem slices as inputs (each pushes at most one
+     * reply per cycle into its one-VC buffer, gpu_stall_icnt2sh when it is
+     * full) and the n_in clusters as outputs (one packet per cycle each);
+     * every read sector and every stored sector's ack is one packet.
+     * Replies count as spread over all slices: camped stores (and so their
+     * acks) are charged once, at the request crossbar where the camped
+     * stream forms (a camped slice acks no faster than stores reach it). */
+    double t_xrep = W * m.ej / k->mem_eff
+                    / xbar_requests_per_cycle(nsub, n_in);
+    double t_bw = maxf(maxf(maxf(t_l2, t_dram), maxf(t_port, t_atom)),
+                       maxf(t_xbar, t_xrep));
     /* Fill and drain: the first CTAs wait under the launch's initial burst
      * (loaded latency L), the last ones drain without contention (L0). */
     double fill_drain = 0.5 * (L + L0);
@@ -521,7 +538,7 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
      * of its throughput work lies inside it is not counted twice. */
     double t_sm = pipelined_sm_time(per_cta, cmax, fill_drain,
                                     f->I * f->dep / k->ilp, f->wpc, p);
-    double t_rounds = latency_rounds(cmax, nr, nr * t_cta, L);
+    double t_rounds = latency_rounds(cmax, nr, nr * t_busy, L);
     double terms[3] = {t_sm, t_rounds, t_bw};
     o->t = smax(terms, 3, p) + fill_drain;
     /* Cold instruction cache (analytic-2.10): the SM fetches each of its
@@ -531,7 +548,7 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
      * the previous line (issue port or saturated SFU: units that keep
      * serving), and exposed for the rest. */
     o->t += icache_exposed(k, f, N, maxf(per_cta[0], per_cta[2]));
-    o->t_comp = cmax * smax(per_cta, 4, p);
+    o->t_comp = cmax * t_busy;
     o->t_mem_lat = cmax * per_cta[4] + t_rounds + fill_drain;
     o->t_mem_bw = t_bw;
     o->t_lat = fill_drain;
