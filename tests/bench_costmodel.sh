@@ -17,3 +17,17 @@ fi
 taskset -c 0 build/tests/bench_costmodel 2>/dev/null || build/tests/bench_costmodel
 echo "local-cpu calibration (MEASURED(cpu) timings; load average: $(cut -d' ' -f1-3 /proc/loadavg))"
 ./gpudse calibrate-machine --slowdown 1,2 --repeats 7 | sed 's/^/  /'
+# The CUDA twin (campaigns/split-cuda.xml) where gpudse was built with nvcc
+# and a GPU answers: host links, held-out error of MEASURED(cuda) decisions.
+out=tests/tmp/bench_cuda
+rm -rf "$out"
+echo "split-cuda (measure-cuda: cudaEvent timings)"
+if ./gpudse split run campaigns/split-cuda.xml -o "$out" -q 2>&1 | grep -q "no CUDA device"; then
+    echo "  skipped: no CUDA device (or gpudse built without nvcc)"
+else
+    tr -d ' \t\n' < "$out/split-analysis.json" | grep -o '"host_links":\[[^]]*\]' |
+        grep -o '"device":"[^"]*","direction":"[^"]*","latency_s":[^,]*,"bandwidth_Bps":[^,]*' |
+        sed 's/"//g; s/^/  host link: /'
+    tr -d ' \t\n' < "$out/split-analysis.json" | grep -o '"heldout":{[^}]*}' |
+        sed 's/"//g; s/^/  /'
+fi
