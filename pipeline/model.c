@@ -82,7 +82,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.11";
+    return "analytic-2.12";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
@@ -381,6 +381,15 @@ static int slices_hit(double stride, int tx, int groups, int n_mem)
     return count;
 }
 
+/* Whether the descriptor's store stride lets the model place the stores on
+ * slices (partition camping, analytic-2.6); otherwise they spread
+ * uniformly. */
+static int stores_placed(const wl_kernel *k, int n_mem)
+{
+    return k->st_stride >= 256.0 && k->insn_st_global > 0
+           && SUBPART_PER_CH * n_mem <= 64 && (int)ceil(k->st_tx) >= 2;
+}
+
 /* Effective number of L2 slices a launch's stores spread over while `window`
  * consecutive CTAs store together (partition camping). transpose: a warp's
  * 16 stores 1 KB apart are 4 chunks apart, so they reach 2 / 3 / 4 / 6 of
@@ -393,7 +402,7 @@ double model_store_slices(const wl_kernel *k, int n_mem, double window)
 {
     double nsub = SUBPART_PER_CH * n_mem;
     int tx = (int)ceil(k->st_tx);
-    if (k->st_stride < 256.0 || k->insn_st_global <= 0 || nsub > 64 || tx < 2)
+    if (!stores_placed(k, n_mem))
         return nsub;
     int offsets = (int)ceil(k->st_stride / 256.0);
     double g = k->st_group > 0
@@ -403,6 +412,27 @@ double model_store_slices(const wl_kernel *k, int n_mem, double window)
     double a = slices_hit(k->st_stride, tx, lo, n_mem);
     double b = slices_hit(k->st_stride, tx, hi, n_mem);
     return a + (b - a) * (g - lo);
+}
+
+/* Busiest L2 slice's cycles per warp. GPGPU-Sim's slice takes one request
+ * per cycle (memory_sub_partition::cache_cycle, one tag access; a sector
+ * read or a <= 32-B write hit holds the 32-B data port one cycle, a
+ * lazy-fetch write miss none). When the stores can be placed
+ * (analytic-2.12), they load the s_st slices they camp on at that one
+ * cycle each, the other sectors spread over all nsub slices; the
+ * baseline log's partiton_level_parallism_util 3.64 is those camped
+ * slices. When they cannot (no stride: every from-log descriptor, and
+ * contiguous stores), the spread is uniform and a write request costs
+ * L2_WR_CYCLES, the estimate that stands in for the camping the model
+ * cannot place (it was read off transpose's log under a uniform
+ * spread). */
+static double l2_slice_cycles(const wl_kernel *k, const kfacts *f,
+                              const mem_events *m, double nsub, double s_st,
+                              int n_mem)
+{
+    if (stores_placed(k, n_mem))
+        return (m->l2_acc - f->st_sect) / nsub + f->st_sect / s_st;
+    return (m->l2_acc + f->st_tx * (L2_WR_CYCLES - 1)) / nsub;
 }
 
 /* Time of the busiest SM's c CTAs as a pipeline (terms of per_cta: issue
@@ -499,8 +529,6 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
     double t_busy = smax(per_cta, 4, p);
     /* GPU-wide bandwidth bounds over the whole launch. */
     double nsub = SUBPART_PER_CH * c->n_mem;
-    double t_l2 = W * (m.l2_acc + f->st_tx * (L2_WR_CYCLES - 1)) / nsub
-                  / k->mem_eff;
     /* Partition camping at the request crossbar: an input's head packets
      * come from the one CTA whose stores fill its buffer (64-flit
      * -icnt_in_buffer_limit + 8-entry L1 miss queue: 4-5 warps' runs of 16
@@ -509,6 +537,8 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
      * the mix's effective slice count is the harmonic blend. */
     double n_in = minf(c->n_clusters, active);
     double s_st = model_store_slices(k, c->n_mem, n_in);
+    double t_l2 = W * l2_slice_cycles(k, f, &m, nsub, s_st, c->n_mem)
+                  / k->mem_eff;
     double st_inj = m.inj - m.l1_miss - f->atom_tx;
     double d_mix = m.inj > 0
                    ? m.inj / ((m.inj - st_inj) / nsub + st_inj / s_st) : nsub;

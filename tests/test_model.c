@@ -807,6 +807,35 @@ START_TEST(l1_sets_cannot_flip_waves)
 }
 END_TEST
 
+/* analytic-2.12: with the stores placed (transpose's stride), the L2
+ * slices they camp on take one tag cycle per write, as GPGPU-Sim's slice
+ * does, not the 3-cycle uniform estimate. rand04 (60x1, 4 channels,
+ * 256-KB L2, LRR, 4 schedulers): GPGPU-Sim 10104 cycles; analytic-2.11
+ * 15213 (the uniform term 2048·56/8 = 14336 bound it). The descriptor
+ * without a stride keeps the estimate. */
+START_TEST(camped_slices_one_cycle_per_write)
+{
+    wl_workload w;
+    load("transpose", &w);
+    gpu_config c = space_baseline();
+    c.n_clusters = 60;
+    c.n_mem = 4;
+    c.scheduler = SCHED_LRR;
+    c.num_sched_per_core = 4;
+    c.l2_sets = 32;
+    gd_err e = {0, ""};
+    model_out placed, uniform;
+    ck_assert(model_eval(&w, &c, &placed, &e) == 0);
+    printf("transpose rand04: %.0f cycles (GPGPU-Sim 10104)\n",
+           placed.cycles);
+    ck_assert_msg(fabs(placed.cycles / 10104 - 1) < 0.2, "%.0f cycles",
+                  placed.cycles);
+    w.k[0].st_stride = 0;
+    ck_assert(model_eval(&w, &c, &uniform, &e) == 0);
+    ck_assert(uniform.cycles > 2048 * 56 / 8.0);
+}
+END_TEST
+
 /* Knobs a kernel cannot feel give exactly the same prediction, as
  * GPGPU-Sim gives exactly the same cycles (reference rows: shmem_size for
  * every kernel without 16-KB CTAs of shared memory, l1_sets for kernels
@@ -955,6 +984,7 @@ static Suite *model_suite(void)
     tcase_add_test(t, saturated_sfu_serves_to_the_end);
     tcase_add_test(t, reply_crossbar_bounds_l2_hits);
     tcase_add_test(t, l1_sets_cannot_flip_waves);
+    tcase_add_test(t, camped_slices_one_cycle_per_write);
     tcase_add_test(t, speed);
     tcase_add_test(t, builtins_load);
     tcase_add_test(t, bad_descriptors);
