@@ -956,6 +956,17 @@ int ms_cuda_devices(void)
     return gdcu_device_count();
 }
 
+/* The GPUs that answer (*have), or the "skipped" error where none does. */
+static int cuda_gpus(ms_stat *out, int *have, gd_err *err)
+{
+    out->skipped = out->time_sliced = 0;
+    *have = gdcu_device_count();
+    if (*have <= 0)
+        return gd_errf(err, GD_EENV, "no CUDA device: skipped (measure-cuda "
+                       "found no GPU that answers)");
+    return GD_OK;
+}
+
 static void cuda_job(const cm_machine *m, const cm_task *t,
                      const cm_decision *d, int have, gdcu_job *j)
 {
@@ -983,11 +994,9 @@ static void cuda_job(const cm_machine *m, const cm_task *t,
 int ms_run_cuda(const cm_machine *m, const cm_task *t, const cm_decision *d,
                 const ms_opts *o, ms_stat *out, gd_err *err)
 {
-    int have = gdcu_device_count();
-    out->skipped = out->time_sliced = 0;
-    if (have <= 0)
-        return gd_errf(err, GD_EENV, "no CUDA device: skipped (measure-cuda "
-                       "found no GPU that answers)");
+    int have, gpus = cuda_gpus(out, &have, err);
+    if (gpus)
+        return gpus;
     if (t->dtype_bytes != 4)
         return gd_errf(err, GD_EINPUT, "measure-cuda runs fp32 kernels only");
     if (t->kind == CM_JACOBI && d->dynamic)
@@ -1024,11 +1033,9 @@ int ms_run_cuda(const cm_machine *m, const cm_task *t, const cm_decision *d,
 int ms_copy_cuda(const cm_machine *m, int dev, size_t bytes, int h2d,
                  int rounds, const ms_opts *o, ms_stat *out, gd_err *err)
 {
-    int have = gdcu_device_count();
-    out->skipped = out->time_sliced = 0;
-    if (have <= 0)
-        return gd_errf(err, GD_EENV, "no CUDA device: skipped (measure-cuda "
-                       "found no GPU that answers)");
+    int have, gpus = cuda_gpus(out, &have, err);
+    if (gpus)
+        return gpus;
     int reps = o->repeats > 0 ? o->repeats : 1, warm = o->warmups > 0 ? o->warmups : 0;
     double *x = malloc(sizeof *x * (size_t)(warm + reps));
     if (!x)
@@ -1043,27 +1050,31 @@ int ms_copy_cuda(const cm_machine *m, int dev, size_t bytes, int h2d,
     free(x);
     return rc;
 }
+
 #else
 int ms_cuda_devices(void)
 {
     return 0;
 }
 
+static int built_without_cuda(ms_stat *out, gd_err *err)
+{
+    out->skipped = out->time_sliced = 0;
+    return gd_errf(err, GD_EENV, "no CUDA device: skipped (gpudse was built "
+                   "without nvcc, so measure-cuda cannot run here)");
+}
+
 int ms_copy_cuda(const cm_machine *m, int dev, size_t bytes, int h2d,
                  int rounds, const ms_opts *o, ms_stat *out, gd_err *err)
 {
     (void)m; (void)dev; (void)bytes; (void)h2d; (void)rounds; (void)o;
-    out->skipped = out->time_sliced = 0;
-    return gd_errf(err, GD_EENV, "no CUDA device: skipped (gpudse was built "
-                   "without nvcc, so measure-cuda cannot run here)");
+    return built_without_cuda(out, err);
 }
 
 int ms_run_cuda(const cm_machine *m, const cm_task *t, const cm_decision *d,
                 const ms_opts *o, ms_stat *out, gd_err *err)
 {
     (void)m; (void)t; (void)d; (void)o;
-    out->skipped = out->time_sliced = 0;
-    return gd_errf(err, GD_EENV, "no CUDA device: skipped (gpudse was built "
-                   "without nvcc, so measure-cuda cannot run here)");
+    return built_without_cuda(out, err);
 }
 #endif
