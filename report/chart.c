@@ -35,15 +35,43 @@ void chart_set_rgba(cairo_t *cr, chart_rgba c)
 
 /* ---- text ------------------------------------------------------------- */
 
+/* Whether fontconfig resolves `family` to that family itself. */
+static int font_present(PangoContext *pc, const char *family)
+{
+    PangoFontDescription *want = pango_font_description_new();
+    pango_font_description_set_family(want, family);
+    pango_font_description_set_absolute_size(want, 10 * PANGO_SCALE);
+    PangoFont *f = pango_context_load_font(pc, want);
+    pango_font_description_free(want);
+    if (!f)
+        return 0;
+    PangoFontDescription *got = pango_font_describe(f);
+    const char *name = pango_font_description_get_family(got);
+    int ok = name && g_ascii_strcasecmp(name, family) == 0;
+    pango_font_description_free(got);
+    g_object_unref(f);
+    return ok;
+}
+
+const char *chart_init_error(int rc)
+{
+    if (rc == CHART_EFONTS)
+        return "the report's fonts (DejaVu Sans, DejaVu Sans Mono) are not "
+               "installed, so its text would be laid out differently on "
+               "every host; install fonts-dejavu-core (`make deps` does), "
+               "then `gpudse report DIR` renders the finished run's report";
+    return "cannot start cairo/pango (out of memory?)";
+}
+
 int chart_init(chart_ctx *cc, cairo_t *cr)
 {
     cc->cr = cr;
     cc->lay = NULL;
     if (cairo_status(cr) != CAIRO_STATUS_SUCCESS)
-        return -1;
+        return CHART_ECAIRO;
     cc->lay = pango_cairo_create_layout(cr);
     if (!cc->lay)
-        return -1;
+        return CHART_ECAIRO;
     /* Unhinted metrics: the same layout on every surface type and host. */
     cairo_font_options_t *fo = cairo_font_options_create();
     cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
@@ -53,6 +81,9 @@ int chart_init(chart_ctx *cc, cairo_t *cr)
                                          fo);
     cairo_font_options_destroy(fo);
     pango_layout_context_changed(cc->lay);
+    PangoContext *pc = pango_layout_get_context(cc->lay);
+    if (!font_present(pc, CHART_FONT) || !font_present(pc, CHART_FONT_MONO))
+        return CHART_EFONTS;
     return 0;
 }
 

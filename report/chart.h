@@ -35,8 +35,15 @@ typedef enum { CHART_REGULAR = 0, CHART_BOLD = 1, CHART_MONO = 2 } chart_style;
 typedef enum { CHART_LEFT, CHART_CENTER, CHART_RIGHT } chart_halign;
 typedef enum { CHART_TOP, CHART_MIDDLE, CHART_BOTTOM } chart_valign;
 
-/* 0, or -1 when pango could not be set up (cairo_t in error). */
+/* 0; CHART_ECAIRO when pango could not be set up (cairo_t in error);
+ * CHART_EFONTS when fontconfig does not give the report's fonts (DejaVu
+ * Sans and DejaVu Sans Mono): pango would lay the text out in whatever it
+ * finds, or in empty boxes, and the figures would differ from host to host
+ * (and, with no fonts at all, from run to run). chart_free either way. */
+enum { CHART_ECAIRO = -1, CHART_EFONTS = -2 };
 int chart_init(chart_ctx *cc, cairo_t *cr);
+/* What a chart_init failure means and what to do, for "PATH: ..." errors. */
+const char *chart_init_error(int rc);
 void chart_free(chart_ctx *cc);
 
 /* Measure / draw text of size pt. wrap > 0 wraps at that width (words, then

@@ -20,9 +20,10 @@ int rep_doc_begin(rep_doc *d, double pw, double ph, const char *title,
     util_strlcpy(d->footer, footer, sizeof d->footer);
     rep_out_begin(&d->out, REP_OUT_PDF, pw, ph, title);
     d->cr = cairo_create(d->out.surface);
-    if (chart_init(&d->cc, d->cr) != 0) {
+    int rc = chart_init(&d->cc, d->cr);
+    if (rc != 0) {
         rep_doc_abandon(d);
-        return gd_errf(err, GD_EENV, "%s: cannot start cairo", path);
+        return gd_errf(err, GD_EENV, "%s: %s", path, chart_init_error(rc));
     }
     return GD_OK;
 }

@@ -500,11 +500,12 @@ static int write_one(const fig_kind *k, const rep_run *run, int wl,
     fig_stem(k, run, wl, metric, title, sizeof title);
     rep_out_begin(&out, kind, w, h, title);
     cairo_t *cr = cairo_create(out.surface);
-    if (chart_init(&cc, cr) != 0) {
+    int rc = chart_init(&cc, cr);
+    if (rc != 0) {
         chart_free(&cc);
         cairo_destroy(cr);
         rep_out_abandon(&out);
-        return gd_errf(err, GD_EENV, "%s: cannot start cairo", path);
+        return gd_errf(err, GD_EENV, "%s: %s", path, chart_init_error(rc));
     }
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);

@@ -828,11 +828,12 @@ int plot_write_file(const plot_spec *p, rep_out_kind kind, double w,
     chart_ctx cc;
     rep_out_begin(&out, kind, w, h, p->title);
     cairo_t *cr = cairo_create(out.surface);
-    if (chart_init(&cc, cr) != 0) {
+    int rc = chart_init(&cc, cr);
+    if (rc != 0) {
         chart_free(&cc);
         cairo_destroy(cr);
         rep_out_abandon(&out);
-        return gd_errf(err, GD_EENV, "%s: cannot start cairo", path);
+        return gd_errf(err, GD_EENV, "%s: %s", path, chart_init_error(rc));
     }
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);

@@ -345,6 +345,31 @@ static int run_cli(const char *args, char *out, size_t outsz)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* A host without the report's fonts: the run's results stay, the report
+ * is refused with what to install, and renders once the fonts are back. */
+START_TEST(missing_fonts_keep_the_results_and_say_what_to_install)
+{
+    fresh(TMP "/nofonts");
+    tu_write(TMP "/nofonts.conf", "<?xml version=\"1.0\"?>\n<fontconfig>"
+             "<cachedir>" TMP "/fccache</cachedir></fontconfig>\n");
+    char out[4096], conf[PATH_MAX + 64], cwd[PATH_MAX];
+    ck_assert(getcwd(cwd, sizeof cwd) != NULL);
+    snprintf(conf, sizeof conf, "%s/" TMP "/nofonts.conf", cwd);   /* fontconfig
+        reads a relative FONTCONFIG_FILE from its own directory */
+    setenv("FONTCONFIG_FILE", conf, 1);
+    int rc = run_cli("run campaigns/split-hetero4.xml -o " TMP "/nofonts -q", out, sizeof out);
+    unsetenv("FONTCONFIG_FILE");
+    ck_assert_int_eq(rc, 3);
+    ck_assert_msg(strstr(out, "report.pdf: the report's fonts (DejaVu Sans, DejaVu Sans Mono) "
+                             "are not installed") && strstr(out, "fonts-dejavu-core"), "%s", out);
+    ck_assert(util_path_exists(TMP "/nofonts/results.jsonl"));
+    ck_assert(util_path_exists(TMP "/nofonts/split-analysis.json"));
+    ck_assert(!util_path_exists(TMP "/nofonts/report.pdf"));
+    ck_assert_msg(run_cli("report " TMP "/nofonts", out, sizeof out) == 0, "%s", out);
+    ck_assert(util_path_exists(TMP "/nofonts/report.pdf"));
+}
+END_TEST
+
 START_TEST(bad_campaigns_fail_with_file_line_and_leave_nothing)
 {
     fresh(TMP "/bad");
@@ -666,6 +691,7 @@ int main(void)
     tcase_add_test(tc, measured_kernels_time_and_slow_down);
     tcase_add_test(tc, split_results_equal_single_device_results);
     tcase_add_test(tc, reference_sums_are_the_tasks_results);
+    tcase_add_test(tc, missing_fonts_keep_the_results_and_say_what_to_install);
     tcase_add_test(tc, cuda_splits_compute_the_task_and_time_it);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
