@@ -82,7 +82,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.12";
+    return "analytic-2.13";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
@@ -175,6 +175,15 @@ static double l2_bytes(const gpu_config *c)
 {
     return c->l2_sets * L1_LINE * L2_WAYS * SUBPART_PER_CH * c->n_mem;
 }
+
+/* Overlap exponent between an SM's time and the GPU-wide bandwidth bounds
+ * (analytic-2.13). The bandwidth servers (L2 slices, crossbars, DRAM) are
+ * fed by every SM's requests at once, so how one SM's scheduler orders its
+ * warps does not change how SM work overlaps a saturated network: under
+ * LRR / two-level GPGPU-Sim's memory-bound kernels lose at most 1.1%
+ * against GTO (vecadd −0.5 / −1.1%, transpose +0.3 / +2.9%, histogram
+ * +0.3 / 0%). GTO's exponent, the one every baseline was measured under. */
+#define NET_OVERLAP 4.0
 
 /* r^p for the scheduler overlap exponents (3, 3.5, 4) without pow(). */
 static double pow_p(double r, double p)
@@ -569,8 +578,12 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
     double t_sm = pipelined_sm_time(per_cta, cmax, fill_drain,
                                     f->I * f->dep / k->ilp, f->wpc, p);
     double t_rounds = latency_rounds(cmax, nr, nr * t_busy, L);
-    double terms[3] = {t_sm, t_rounds, t_bw};
-    o->t = smax(terms, 3, p) + fill_drain;
+    /* The SM side (throughput pipeline, latency-bound rounds) overlaps as
+     * the scheduler staggers warps (p); the result meets the GPU-wide
+     * bandwidth bound at the network's own exponent (analytic-2.13). */
+    double sm_side[2] = {t_sm, t_rounds};
+    double outer[2] = {smax(sm_side, 2, p), t_bw};
+    o->t = smax(outer, 2, NET_OVERLAP) + fill_drain;
     /* Cold instruction cache (analytic-2.10): the SM fetches each of its
      * code_lines 128-B lines on demand, one L2 + DRAM round trip each. The
      * first line's fetch is part of the fitted fill; a later line's fetch
