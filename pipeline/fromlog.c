@@ -15,6 +15,12 @@
 #define FL_NAMELEN 256
 #define ANCHOR_STEPS 40        /* bisection steps of the cycle anchor */
 #define FL_MAXBANKS 64
+/* -icnt_in_buffer_limit 64 (config_fermi_islip.icnt): an input buffer that
+ * drains one flit per cycle holds a request at most this long unless the
+ * output it heads for is saturated. */
+#define ICNT_IN_BUFFER_FLITS 64.0
+#define MEM_EFF_MIN 0.5        /* lowest bandwidth efficiency anchored */
+#define CAMP_MAX_STRIDE (1 << 16)   /* largest store stride tried, bytes */
 
 /* Cumulative counters read from every statistics dump. */
 enum {
@@ -53,6 +59,10 @@ typedef struct {
     long grid[3], block[3];
     int line, cta_per_core, have_stats;
     double insn, cycles;
+    double pl_util;            /* partiton_level_parallism_util of this launch */
+    double icnt2mem;           /* avg_icnt2mem_latency at this dump (GPGPU-Sim
+                                  keeps it over the run: in a multi-kernel
+                                  log, the mean up to this launch) */
     double cum[C_NCUM];        /* counters after this launch */
 } launch_rec;
 
@@ -224,6 +234,11 @@ static void on_stat(parse_state *s, const char *line)
     } else if (kl == 12 && !strncmp(line, "gpu_sim_insn", kl)) {
         l->insn = v;
         l->have_stats = 1;
+    } else if (kl == 29
+               && !strncmp(line, "partiton_level_parallism_util", kl)) {
+        l->pl_util = v;
+    } else if (kl == 20 && !strncmp(line, "avg_icnt2mem_latency", kl)) {
+        l->icnt2mem = v;
     }
     for (int c = 0; c < C_BANK0; c++)
         if (cum_keys[c] && strlen(cum_keys[c]) == kl
@@ -476,10 +491,68 @@ static void bisect_sfu(wl_kernel *k, double alu, const gpu_config *c,
     }
 }
 
+/* Partition camping from the counters (a from-log descriptor has no store
+ * stride). A request that waits longer in the request network than its
+ * input buffer can hold (avg_icnt2mem_latency above 64 cycles; the
+ * reference logs whose requests spread wait 11-22) heads for a saturated
+ * L2 slice; with stores split into several transactions per warp (st_tx
+ * >= 2) those are the slices the stores camp on, and
+ * partiton_level_parallism_util (slices taking a request in a busy cycle)
+ * is their number. The descriptor gets the equivalent stride fact: the
+ * smallest power-of-two stride whose stores reach at most that many slices
+ * from one 256-B chunk, and the CTA group that spreads the log's window of
+ * n_in consecutive CTAs over exactly that count (model_store_slices
+ * interpolates between one and two chunk offsets). The model then scales
+ * the camping with n_mem and the cluster count as it does for a
+ * descriptor that states its stride. */
+static void infer_store_camping(wl_kernel *k, const gpu_config *c,
+                                double util, double icnt2mem)
+{
+    if (!(icnt2mem > ICNT_IN_BUFFER_FLITS) || k->insn_st_global <= 0
+        || ceil(k->st_tx) < 2 || !(util > 0))
+        return;
+    int sms = c->n_clusters * c->cores_per_cluster;
+    double active = k->grid_ctas < sms ? k->grid_ctas : sms;
+    double n_in = c->n_clusters < active ? c->n_clusters : active;
+    for (double st = 512; st <= CAMP_MAX_STRIDE; st *= 2) {
+        k->st_stride = st;
+        k->st_group = 1;
+        double s1 = model_store_slices(k, c->n_mem, 1);
+        double s2 = model_store_slices(k, c->n_mem, 2);
+        if (s1 > util)
+            continue;
+        double g = s2 > s1 ? 1 + (util - s1) / (s2 - s1) : 1;
+        k->st_group = g > 1 && n_in > 1 ? (n_in - 1) / (g - 1)
+                                          : k->grid_ctas;
+        if (k->st_group > k->grid_ctas)
+            k->st_group = k->grid_ctas;
+        return;
+    }
+    k->st_stride = 0;          /* no power-of-two stride camps that tightly */
+    k->st_group = 0;
+}
+
+/* Bandwidth efficiency mem_eff in [MEM_EFF_MIN, 1] so the model meets
+ * target cycles; returns 0 (mem_eff back at 1) when even the lowest is
+ * too fast. */
+static int anchor_mem_eff(wl_kernel *k, const gpu_config *c, double target)
+{
+    k->mem_eff = MEM_EFF_MIN;
+    if (kernel_cycles(k, c) > target) {
+        bisect(k, &k->mem_eff, MEM_EFF_MIN, 1, 0, c, target);
+        return 1;
+    }
+    k->mem_eff = 1;
+    return 0;
+}
+
 /* Anchor ilp (and, when even ilp = 1 is too fast, mem_waits) so the model
- * reproduces the measured cycles; returns the model's cycles after. */
+ * reproduces the measured cycles; returns the model's cycles after. When
+ * the log shows the request network saturated (net_saturated), time the
+ * counted work cannot explain is memory-side: the network delivers less
+ * than the model's bounds, so mem_eff is anchored first. */
 static double anchor(wl_kernel *k, const gpu_config *c, double target,
-                     int sfu_given)
+                     int sfu_given, int net_saturated)
 {
     if (!(target > 0))
         return kernel_cycles(k, c);
@@ -490,6 +563,8 @@ static double anchor(wl_kernel *k, const gpu_config *c, double target,
             bisect(k, &k->ilp, 1, 16, 0, c, target);
         return kernel_cycles(k, c);
     }
+    if (net_saturated && anchor_mem_eff(k, c, target))
+        return kernel_cycles(k, c);
     if (k->insn_ld_global + k->insn_atomic > 0) {
         double hi = 2.0 * (k->insn_ld_global + k->insn_atomic) + 1.0;
         double lo = k->mem_waits;
@@ -537,7 +612,7 @@ static int build(const char *path, const parse_state *s, const char *name,
                          "kernels", path, s->l[i].line, WL_MAXKERNELS);
             break;
         }
-        double d[C_NCUM] = {0}, insn = 0, cycles = 0;
+        double d[C_NCUM] = {0}, insn = 0, cycles = 0, util = 0, icnt = 0;
         int cnt = 0;
         for (size_t j = i; j < s->nl; j++) {
             if (!same_shape(&s->l[i], &s->l[j]))
@@ -546,13 +621,21 @@ static int build(const char *path, const parse_state *s, const char *name,
             cnt++;
             insn += s->l[j].insn;
             cycles += s->l[j].cycles;
+            /* per-launch figures, weighted by the launch's cycles */
+            util += s->l[j].pl_util * s->l[j].cycles;
+            icnt += s->l[j].icnt2mem * s->l[j].cycles;
             for (int c = 0; c < C_NCUM; c++)
                 d[c] += s->l[j].cum[c] - (j ? s->l[j - 1].cum[c] : 0);
         }
         rc = fill_kernel(path, &s->l[i], s, d, insn, cnt, x,
                          &w->k[w->nkernels], err);
+        if (rc == GD_OK && cycles > 0)
+            infer_store_camping(&w->k[w->nkernels], &s->cfg, util / cycles,
+                                icnt / cycles);
         double mc = rc == GD_OK ? anchor(&w->k[w->nkernels], &s->cfg, cycles,
-                                       x->sfu_set)
+                                       x->sfu_set,
+                                       cycles > 0
+                                       && icnt / cycles > ICNT_IN_BUFFER_FLITS)
                                 : 0;
         if (rc == GD_OK && info) {
             info[w->nkernels].model_cycles = mc;

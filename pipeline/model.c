@@ -82,7 +82,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.13";
+    return "analytic-2.14";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */

@@ -153,6 +153,40 @@ START_TEST(histogram_atomics_from_traffic)
 }
 END_TEST
 
+START_TEST(camping_from_counters)
+{
+    /* transpose: avg_icnt2mem_latency 389 (> the 64-flit input buffer),
+     * st_tx 16, partiton_level_parallism_util 3.64: the stores camp on
+     * ~3.6 of the 12 slices. The equivalent stride is the source's 1 KB
+     * (out[x·N + y], N 256) and the group ~64 CTAs (gridDim.x·4); the
+     * model reproduces the counted slices at the log's window (15). The
+     * anchor then needs no invented SFU work (before: 7.6 per warp). */
+    wl_workload w;
+    fl_kernel_info info[WL_MAXKERNELS];
+    parse("transpose-baseline.log", "transpose", NULL, &w, info);
+    ck_assert_msg(w.k[0].st_stride == 1024, "stride %g", w.k[0].st_stride);
+    ck_assert_msg(w.k[0].st_group > 60 && w.k[0].st_group < 70, "group %g",
+                  w.k[0].st_group);
+    ck_assert(fabs(model_store_slices(&w.k[0], 6, 15) - 3.6356) < 1e-3);
+    ck_assert_msg(w.k[0].insn_sfu == 0 && w.k[0].mem_eff < 1, "sfu %g eff %g",
+                  w.k[0].insn_sfu, w.k[0].mem_eff);
+    ck_assert(fabs(info[0].model_cycles - info[0].log_cycles)
+              < 1e-3 * info[0].log_cycles);
+    /* Camping scales with n_mem as for a stated stride: 2 slices of 8. */
+    ck_assert(model_store_slices(&w.k[0], 4, 15) < 2.5);
+    /* Requests that spread (icnt2mem 11-22 cycles) get no stride, even
+     * with split stores (sgemm st_tx 2, reduction 32). */
+    static const char *const spread[] = {"sgemm", "reduction", "vecadd"};
+    for (size_t i = 0; i < 3; i++) {
+        char name[128];
+        snprintf(name, sizeof name, "%s-baseline.log", spread[i]);
+        parse(name, spread[i], NULL, &w, info);
+        ck_assert_msg(w.k[0].st_stride == 0 && w.k[0].mem_eff == 1,
+                      "%s: stride %g", spread[i], w.k[0].st_stride);
+    }
+}
+END_TEST
+
 START_TEST(bad_logs)
 {
     gd_err e = {0, ""};
@@ -224,6 +258,7 @@ static Suite *fromlog_suite(void)
     tcase_add_test(t, fixture_two_kernels);
     tcase_add_test(t, reference_logs_round_trip);
     tcase_add_test(t, histogram_atomics_from_traffic);
+    tcase_add_test(t, camping_from_counters);
     tcase_add_test(t, bad_logs);
     tcase_add_test(t, cli_writes_descriptor);
     suite_add_tcase(s, t);

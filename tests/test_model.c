@@ -278,7 +278,7 @@ START_TEST(ipc_direction_and_error)
     }
     printf("direction checks passed: %d of %d (real change > %.0f%%)\n", pass,
            checks, 100 * DIR_THRESHOLD);
-    printf("IPC MAPE over all %d rows: %.1f%%\n", nall, 100 * ape_all / nall);
+    printf("IPC MAPE over all %d rows: %.3f%%\n", nall, 100 * ape_all / nall);
     fflush(stdout);
     ck_assert_int_eq(checks, N_DIR_CHECKS);
     ck_assert_int_ge(pass, MIN_DIR_PASS);
