@@ -29,6 +29,7 @@ enum {
     C_L2R_TOT, C_L2R_HIT, C_L2R_HITRES, C_L2W_TOT,
     C_ATOM_TX,                 /* GLOBAL_ATOMIC packets core to memory */
     C_INST_TX,                 /* INST_ACC_R packets core to memory (il1 misses) */
+    C_CONST_TX,                /* CONST_ACC_R packets core to memory (L1C misses) */
     C_BANK0,                   /* L2_cache_bank[i] accesses follow */
     C_NCUM = C_BANK0 + FL_MAXBANKS
 };
@@ -47,6 +48,7 @@ static const char *const cum_keys[C_BANK0] = {
     "L2_cache_stats_breakdown[GLOBAL_ACC_W][TOTAL_ACCESS]",
     NULL,                      /* C_ATOM_TX: parsed by on_traffic */
     NULL,                      /* C_INST_TX: parsed by on_traffic */
+    NULL,                      /* C_CONST_TX: parsed by on_traffic */
 };
 
 typedef struct {
@@ -163,16 +165,18 @@ static int on_other(parse_state *s, const char *line)
     }
     const char *t = strstr(line, "traffic_breakdown_coretomem[GLOBAL_ATOMIC]");
     const char *ti = strstr(line, "traffic_breakdown_coretomem[INST_ACC_R]");
-    if (t || ti) {
+    const char *tc = strstr(line, "traffic_breakdown_coretomem[CONST_ACC_R]");
+    if (t || ti || tc) {
+        int key = t ? C_ATOM_TX : ti ? C_INST_TX : C_CONST_TX;
         if (!t)
-            t = ti;
+            t = ti ? ti : tc;
         double n = 0;
         const char *p = strchr(t, '{');
         while (p && (p = strchr(p, ':')) != NULL) {
             n += strtod(p + 1, NULL);
             p++;
         }
-        set_cum(s, ti ? C_INST_TX : C_ATOM_TX, n);
+        set_cum(s, key, n);
         return 1;
     }
     return 0;
@@ -407,6 +411,10 @@ static int fill_kernel(const char *path, const launch_rec *first,
             sms = k->grid_ctas;
         k->code_lines = sms > 0 && d[C_INST_TX] > 0
                             ? d[C_INST_TX] / nlaunch / sms : 0;
+        /* Cold constant cache likewise: one CONST_ACC_R packet per 64-B
+         * line an SM fetches (the parameter line and __constant__ data). */
+        k->const_lines = sms > 0 && d[C_CONST_TX] > 0
+                             ? d[C_CONST_TX] / nlaunch / sms : 0;
     }
     k->l1_reuse = d[C_L1R_TOT] > 0
                       ? clampd((d[C_L1R_HIT] + d[C_L1R_HITRES]) / d[C_L1R_TOT],
@@ -744,7 +752,8 @@ static void provenance(const char *log, const wl_workload *w,
                     "gpgpu_n_tot_w_icount / warps; ld_global, st_global, "
                     "shared, const = gpgpu_n_{load,store,shmem,const_mem+"
                     "param_mem}_insn / (32 x SIMD efficiency x warps); "
-                    "code_lines = INST_ACC_R packets per SM and launch; "
+                    "code_lines, const_lines = INST_ACC_R, CONST_ACC_R "
+                    "packets per SM and launch; "
                     "ld_tx, st_tx, const_conflict = L1 GLOBAL_ACC_R, "
                     "GLOBAL_ACC_W, CONST_ACC_R accesses per warp "
                     "instruction; st_sectors = L2 / L1 GLOBAL_ACC_W; "

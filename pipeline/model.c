@@ -41,6 +41,8 @@
 #define LAT_L2 147.0           /* averagemflatency of L2-hit runs */
 #define LAT_DRAM 130.0         /* extra on an L2 miss: dram_latency 100 + tRCD/CL */
 #define LAT_ATOM 20.0          /* ROP read-modify-write on top of an L2 hit */
+#define CONST_MSHR 2.0         /* -gpgpu_const_cache:l1 N:64:64:2,L:R:f:N:L,S:2:32: 2 MSHR entries */
+#define CONST_SECTORS 2.0      /* 32-B L2 sectors per 64-B constant line (L2 CONST_ACC_R accesses 150 for 75 requests) */
 #define LAT_SYNC 60.0          /* barrier: drain of the last warp's accesses + release + refetch; fitted */
 
 /* ---- Efficiencies ---- */
@@ -82,7 +84,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.14";
+    return "analytic-2.15";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
@@ -495,6 +497,31 @@ static double icache_exposed(const wl_kernel *k, const kfacts *f, double N,
     return (k->code_lines - 1) * maxf(0.0, fetch - cover);
 }
 
+/* Exposed cold-constant-cache time of a launch. GPGPU-Sim's constant
+ * cache (N:64:64:2, 64-B lines, S:2:32) has 2 MSHR entries: a warp's
+ * access to a third missing line fails its reservation and holds the
+ * single MEM pipe (ldst_unit::constant_cycle, c_mem resource_stall) until
+ * a fill returns, and every warp then waits for the next lines' fill. So
+ * the lines after the first come CONST_MSHR per round, and no other warp
+ * covers a round: all reach the same constant loads after the same
+ * barrier, and the MEM pipe they would use is blocked. A round is an L2
+ * miss (the logs: every const sector misses L2 once, the other SMs merge
+ * or retry), LAT_L2 + LAT_DRAM, plus the queue at the slice that holds
+ * them (a 256-B chunk is one slice; dct8x8's Cm is one chunk): every active SM asks for the same CONST_MSHR lines at
+ * once, CONST_SECTORS slice cycles each, and the mean request waits half
+ * that drain (as in loaded_miss_latency). Line 0 (the kernel parameters,
+ * every kernel's first access) is in the fitted fill and drain. dct8x8:
+ * 4 lines of Cm after the parameter line, 2 rounds; the log's
+ * MSHR_ENRTY_FAIL 4165 / 15 SMs = 278 blocked cycles is the first. */
+static double const_exposed(const wl_kernel *k, double active)
+{
+    if (k->const_lines <= 1)
+        return 0;
+    double rounds = ceil((k->const_lines - 1) / CONST_MSHR);
+    double queue = 0.5 * active * CONST_MSHR * CONST_SECTORS;
+    return rounds * (LAT_L2 + LAT_DRAM + queue);
+}
+
 /* One launch: G CTAs over S SMs, n resident per SM at most. The busiest SM
  * runs cmax CTAs, nr at a time. Time = smooth max of the throughput bounds
  * over the launch plus one CTA's latency (fill and drain are not hidden). */
@@ -591,6 +618,9 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
      * the previous line (issue port or saturated SFU: units that keep
      * serving), and exposed for the rest. */
     o->t += icache_exposed(k, f, N, maxf(per_cta[0], per_cta[2]));
+    /* Cold constant cache (analytic-2.15): the lines after the parameter
+     * line, CONST_MSHR per round trip that every warp waits for. */
+    o->t += const_exposed(k, active);
     o->t_comp = cmax * t_busy;
     o->t_mem_lat = cmax * per_cta[4] + t_rounds + fill_drain;
     o->t_mem_bw = t_bw;

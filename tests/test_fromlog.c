@@ -81,17 +81,18 @@ END_TEST
 START_TEST(reference_logs_round_trip)
 {
     /* kernels.csv: CTA per core and the binding limit at baseline. */
-    /* code: INST_ACC_R packets per SM (traffic_breakdown_coretomem). */
+    /* code, cnst: INST_ACC_R, CONST_ACC_R packets per SM
+     * (traffic_breakdown_coretomem; cnst 1 = the parameter line). */
     static const struct { const char *k; int ctas, limit; double ipc;
-                          double code; }
+                          double code, cnst; }
     want[] = {
-        {"vecadd", 6, LIMIT_THREADS, 280.4393, 2},
-        {"sgemm", 4, LIMIT_REGS, 422.0989, 7},
-        {"reduction", 6, LIMIT_THREADS, 491.6026, 6},
-        {"dct8x8", 4, LIMIT_REGS, 429.9009, 6},
-        {"histogram", 6, LIMIT_THREADS, 72.7697, 2},
-        {"transpose", 6, LIMIT_THREADS, 126.2931, 2},
-        {"sfu", 6, LIMIT_THREADS, 132.8779, 12},
+        {"vecadd", 6, LIMIT_THREADS, 280.4393, 2, 1},
+        {"sgemm", 4, LIMIT_REGS, 422.0989, 7, 1},
+        {"reduction", 6, LIMIT_THREADS, 491.6026, 6, 1},
+        {"dct8x8", 4, LIMIT_REGS, 429.9009, 6, 5},
+        {"histogram", 6, LIMIT_THREADS, 72.7697, 2, 1},
+        {"transpose", 6, LIMIT_THREADS, 126.2931, 2, 1},
+        {"sfu", 6, LIMIT_THREADS, 132.8779, 12, 1},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         char name[128], xmlpath[256];
@@ -114,6 +115,8 @@ START_TEST(reference_logs_round_trip)
         ck_assert(fabs(back.k[0].insn_alu - w.k[0].insn_alu) <= 1e-6);
         ck_assert_msg(fabs(back.k[0].code_lines - want[i].code) < 1e-9,
                       "%s: code_lines %g", want[i].k, back.k[0].code_lines);
+        ck_assert_msg(fabs(back.k[0].const_lines - want[i].cnst) < 1e-9,
+                      "%s: const_lines %g", want[i].k, back.k[0].const_lines);
         gpu_config c = space_baseline();
         model_out o;
         ck_assert_int_eq(model_eval(&back, &c, &o, &e), 0);

@@ -725,6 +725,43 @@ START_TEST(cold_icache_hidden_by_issue_work)
 }
 END_TEST
 
+/* analytic-2.15: the cold constant cache. dct8x8 fetches 5 constant
+ * lines per SM (the parameter line and Cm's four); with 2 MSHR entries
+ * lines 1..4 take 2 rounds of an L2 miss (277 cycles) plus half the
+ * drain of every active SM's 2 lines x 2 sectors at the one slice that
+ * holds them: 2 x (277 + 2 x 15) = 614 cycles at 15 SMs, 2 x (277 + 2 x
+ * 60) = 794 at 60. The parameter line alone (every other kernel) costs
+ * nothing beyond the fitted fill. */
+START_TEST(cold_constant_cache_rounds)
+{
+    wl_workload w;
+    load("dct8x8", &w);
+    ck_assert(w.k[0].const_lines == 5);
+    static const int clusters[2] = {15, 60};
+    static const double want[2] = {614, 794};
+    gpu_config c = space_baseline();
+    gd_err e = {0, ""};
+    model_out o, o1;
+    for (int i = 0; i < 2; i++) {
+        c.n_clusters = clusters[i];
+        w.k[0].const_lines = 5;
+        ck_assert(model_eval(&w, &c, &o, &e) == 0);
+        w.k[0].const_lines = 1;
+        ck_assert(model_eval(&w, &c, &o1, &e) == 0);
+        ck_assert_msg(fabs(o.cycles - o1.cycles - want[i]) < 1e-6,
+                      "%d clusters: %.3f", clusters[i], o.cycles - o1.cycles);
+    }
+    wl_workload v;
+    load("vecadd", &v);
+    ck_assert(v.k[0].const_lines == 1);
+    c = space_baseline();
+    ck_assert(model_eval(&v, &c, &o, &e) == 0);
+    v.k[0].const_lines = 0;
+    ck_assert(model_eval(&v, &c, &o1, &e) == 0);
+    ck_assert(o.cycles == o1.cycles);
+}
+END_TEST
+
 /* analytic-2.9: a saturated SFU serves every CTA's operations to the end;
  * only what it serves during the last warps' staggered chains lies inside
  * the drain. sfu baseline log: 21701 cycles, 20480 of them SFU work on the
@@ -1019,6 +1056,7 @@ static Suite *model_suite(void)
     tcase_add_test(t, barrier_waits_whole_drain);
     tcase_add_test(t, last_cta_issue_inside_drain);
     tcase_add_test(t, cold_icache_hidden_by_issue_work);
+    tcase_add_test(t, cold_constant_cache_rounds);
     tcase_add_test(t, saturated_sfu_serves_to_the_end);
     tcase_add_test(t, reply_crossbar_bounds_l2_hits);
     tcase_add_test(t, l1_sets_cannot_flip_waves);
