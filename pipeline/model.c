@@ -507,9 +507,9 @@ static double icache_exposed(const wl_kernel *k, const kfacts *f, double N,
  * barrier, and the MEM pipe they would use is blocked. A round is an L2
  * miss (the logs: every const sector misses L2 once, the other SMs merge
  * or retry), LAT_L2 + LAT_DRAM, plus the queue at the slice that holds
- * them (a 256-B chunk is one slice; dct8x8's Cm is one chunk): every active SM asks for the same CONST_MSHR lines at
- * once, CONST_SECTORS slice cycles each, and the mean request waits half
- * that drain (as in loaded_miss_latency). Line 0 (the kernel parameters,
+ * them (a 256-B chunk is one slice; dct8x8's Cm is one chunk): every
+ * active SM asks for the same CONST_MSHR lines at once, CONST_SECTORS
+ * slice cycles each, and the mean request waits half that drain (as in loaded_miss_latency). Line 0 (the kernel parameters,
  * every kernel's first access) is in the fitted fill and drain. dct8x8:
  * 4 lines of Cm after the parameter line, 2 rounds; the log's
  * MSHR_ENRTY_FAIL 4165 / 15 SMs = 278 blocked cycles is the first. */
