@@ -883,6 +883,9 @@ START_TEST(network_overlap_ignores_warp_order)
 {
     static const char *mem_bound[] = {"vecadd", "transpose"};
     static const int scheds[] = {SCHED_LRR, SCHED_TWO_LEVEL};
+    /* GPGPU-Sim's IPC change against GTO (transpose's two-level gain is
+     * the wider camping window of analytic-2.17). */
+    static const double real[2][2] = {{-0.005, -0.011}, {0.003, 0.029}};
     gd_err e = {0, ""};
     for (size_t i = 0; i < 2; i++) {
         wl_workload w;
@@ -896,8 +899,8 @@ START_TEST(network_overlap_ignores_warp_order)
             double r = other.ipc / gto.ipc - 1;
             printf("%s scheduler %d vs GTO: %+.1f%%\n", mem_bound[i],
                    scheds[j], 100 * r);
-            ck_assert_msg(fabs(r) < 0.03, "%s: %+.1f%%", mem_bound[i],
-                          100 * r);
+            ck_assert_msg(fabs(r - real[i][j]) < 0.03, "%s: %+.1f%%",
+                          mem_bound[i], 100 * r);
         }
     }
     wl_workload w;
@@ -936,6 +939,23 @@ START_TEST(sched_count_widens_camping_window)
     two = eval_ipc(&w, &c);
     c.num_sched_per_core = 4;
     ck_assert(eval_ipc(&w, &c) == two);
+}
+END_TEST
+
+/* analytic-2.17: two_level_active's pool (6 warps per scheduler, a warp
+ * demoted at every global load) spans 1.5 CTAs' shares of transpose's
+ * warps, so its stores camp on more slices than under GTO. GPGPU-Sim:
+ * two-level +2.9% IPC over GTO; analytic-2.16 gave -0.4%. */
+START_TEST(two_level_pool_widens_camping_window)
+{
+    wl_workload w;
+    load("transpose", &w);
+    gpu_config c = space_baseline();
+    double gto = eval_ipc(&w, &c);
+    c.scheduler = SCHED_TWO_LEVEL;
+    double two = eval_ipc(&w, &c);
+    printf("transpose two-level vs GTO: %+.1f%%\n", 100 * (two / gto - 1));
+    ck_assert_msg(two > 1.015 * gto, "%.2f vs %.2f IPC", two, gto);
 }
 END_TEST
 
@@ -1091,6 +1111,7 @@ static Suite *model_suite(void)
     tcase_add_test(t, camped_slices_one_cycle_per_write);
     tcase_add_test(t, network_overlap_ignores_warp_order);
     tcase_add_test(t, sched_count_widens_camping_window);
+    tcase_add_test(t, two_level_pool_widens_camping_window);
     tcase_add_test(t, speed);
     tcase_add_test(t, builtins_load);
     tcase_add_test(t, bad_descriptors);
