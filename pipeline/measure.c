@@ -7,6 +7,7 @@
  * through a host staging row). Timed with CLOCK_MONOTONIC. */
 #define _GNU_SOURCE             /* CPU_SET, pthread_attr_setaffinity_np */
 #include "measure.h"
+#include "cuda/gd_cuda.h"      /* the data pattern; the kernels' interface */
 
 #include <math.h>
 #include <pthread.h>
@@ -46,6 +47,13 @@ void ms_summarise(double *x, int n, ms_stat *out)
     out->median = gsl_stats_median_from_sorted_data(x, 1, (size_t)n);
     out->q1 = gsl_stats_quantile_from_sorted_data(x, 1, (size_t)n, 0.25);
     out->q3 = gsl_stats_quantile_from_sorted_data(x, 1, (size_t)n, 0.75);
+}
+
+/* Kept repeats (at least 1) of o, and its discarded warm-ups (>= 0). */
+static int opts_repeats(const ms_opts *o, int *warm)
+{
+    *warm = o->warmups > 0 ? o->warmups : 0;
+    return o->repeats > 0 ? o->repeats : 1;
 }
 
 /* ---- kernels (fp32) ---- */
@@ -419,12 +427,9 @@ static int alloc_host(run_t *r, gd_err *err)
     if ((a && !r->ha) || (b && !r->hb) || (c && !r->hc) || !r->stage)
         return gd_errf(err, GD_EENV, "measure-cpu: out of memory for %s",
                        cm_kind_name(t->kind));
-    for (long i = 0; i < a; i++)
-        r->ha[i] = (float)(i % 17) * 0.125f;
-    for (long i = 0; i < b; i++)
-        r->hb[i] = (float)(i % 13) * 0.25f;
-    for (long i = 0; i < c; i++)
-        r->hc[i] = (float)(i % 11) * 0.5f;
+    gd_pattern_fill(r->ha, (size_t)a, GD_PAT_A);
+    gd_pattern_fill(r->hb, (size_t)b, GD_PAT_B);
+    gd_pattern_fill(r->hc, (size_t)c, GD_PAT_C);
     return GD_OK;
 }
 
@@ -589,7 +594,7 @@ int ms_run_cpu(const cm_machine *m, const cm_task *t, const cm_decision *d,
     int rc = alloc_host(&r, err);
     if (!rc)
         rc = alloc_devices(&r, err);
-    int reps = o->repeats > 0 ? o->repeats : 1, warm = o->warmups > 0 ? o->warmups : 0;
+    int warm, reps = opts_repeats(o, &warm);
     double *x = rc ? NULL : malloc(sizeof *x * (size_t)reps);
     double *y = rc ? NULL : malloc(sizeof *y * (size_t)reps);
     if (!rc && (!x || !y))
@@ -853,10 +858,10 @@ int ms_probe_cpu(ms_probe *p, gd_err *err)
 
 /* ---- the exact result a correct split must produce ---- */
 
-/* Initial pattern of the host arrays (alloc_host and kernels.cu). */
-static double pat_a(long i) { return (double)(i % 17) * 0.125; }
-static double pat_b(long i) { return (double)(i % 13) * 0.25; }
-static double pat_c(long i) { return (double)(i % 11) * 0.5; }
+/* The initial data (gd_pattern) as doubles: its values are exact. */
+static double pat_a(long i) { return gd_pattern(GD_PAT_A, (size_t)i); }
+static double pat_b(long i) { return gd_pattern(GD_PAT_B, (size_t)i); }
+static double pat_c(long i) { return gd_pattern(GD_PAT_C, (size_t)i); }
 
 /* Jacobi has no shortcut: the sweeps, serially, with k_jacobi. */
 static int jacobi_reference(const cm_task *t, double *sum, gd_err *err)
@@ -949,7 +954,6 @@ int ms_check_sum(const char *backend, int run, double got, double want,
 /* ---- CUDA ---- */
 
 #ifdef GPUDSE_HAVE_CUDA
-#include "cuda/gd_cuda.h"
 
 int ms_cuda_devices(void)
 {
@@ -1002,7 +1006,7 @@ int ms_run_cuda(const cm_machine *m, const cm_task *t, const cm_decision *d,
     if (t->kind == CM_JACOBI && d->dynamic)
         return gd_errf(err, GD_EINPUT, "measure-cuda: jacobi keeps rows "
                        "resident; dynamic self-scheduling does not apply");
-    int reps = o->repeats > 0 ? o->repeats : 1, warm = o->warmups > 0 ? o->warmups : 0;
+    int warm, reps = opts_repeats(o, &warm);
     double *x = malloc(sizeof *x * (size_t)(warm + reps));
     double *sums = malloc(sizeof *sums * (size_t)(warm + reps));
     double want = 0;
@@ -1036,7 +1040,7 @@ int ms_copy_cuda(const cm_machine *m, int dev, size_t bytes, int h2d,
     int have, gpus = cuda_gpus(out, &have, err);
     if (gpus)
         return gpus;
-    int reps = o->repeats > 0 ? o->repeats : 1, warm = o->warmups > 0 ? o->warmups : 0;
+    int warm, reps = opts_repeats(o, &warm);
     double *x = malloc(sizeof *x * (size_t)(warm + reps));
     if (!x)
         return gd_errf(err, GD_EENV, "out of memory");

@@ -10,6 +10,28 @@ extern "C" {
 
 #define GDCU_MAXDEV 8
 
+#include <stddef.h>
+
+/* The data both measured backends split: arrays a, b, c (GD_PAT_A..C) hold
+ * i mod 17 / 13 / 11 times 1/8, 1/4, 1/2. Multiples of 1/32 this small
+ * sum exactly in fp32 for every class but map, so measure.c checks each
+ * run's result against the exact sum of the task on this data. One
+ * definition for the CPU arrays, the pinned CUDA ones and the check. */
+enum { GD_PAT_A, GD_PAT_B, GD_PAT_C };
+
+static inline float gd_pattern(int array, size_t i)
+{
+    return array == GD_PAT_A ? (float)(i % 17) * 0.125f
+           : array == GD_PAT_B ? (float)(i % 13) * 0.25f
+                               : (float)(i % 11) * 0.5f;
+}
+
+static inline void gd_pattern_fill(float *x, size_t n, int array)
+{
+    for (size_t i = 0; i < n; i++)
+        x[i] = gd_pattern(array, i);
+}
+
 /* One split run: kind as cm_kind (0 triad, 1 dot, 2 gemm, 3 jacobi, 4 map),
  * dims as cm_task, units per device in split order. */
 typedef struct {

@@ -492,11 +492,9 @@ static int reset_outputs(run *R)
 {
     const gdcu_job *j = R->j;
     if (j->kind == K_TRIAD || j->kind == K_MAP)
-        for (size_t i = 0; i < R->na; i++)
-            R->ha[i] = (float)(i % 17) * 0.125f;
+        gd_pattern_fill(R->ha, R->na, GD_PAT_A);
     if (j->kind == K_GEMM || j->kind == K_JACOBI)
-        for (size_t i = 0; i < R->nc; i++)
-            R->hc[i] = (float)(i % 11) * 0.5f;
+        gd_pattern_fill(R->hc, R->nc, GD_PAT_C);
     for (int i = 0; i < R->np; i++) {
         CK(cudaSetDevice(R->p[i].dev));
         CK(cudaMemset(R->p[i].acc, 0, sizeof(double)));
@@ -600,9 +598,9 @@ extern "C" int gdcu_run(const gdcu_job *j, int runs, double *secs,
     CK(cudaMallocHost((void **)&R->hb, R->nb * 4));
     CK(cudaMallocHost((void **)&R->hc, R->nc * 4));
     CK(cudaMallocHost((void **)&R->stage, 2 * GDCU_MAXDEV * (size_t)(N > 2 ? N : 2) * 4));
-    for (size_t i = 0; i < R->na; i++) R->ha[i] = (float)(i % 17) * 0.125f;
-    for (size_t i = 0; i < R->nb; i++) R->hb[i] = (float)(i % 13) * 0.25f;
-    for (size_t i = 0; i < R->nc; i++) R->hc[i] = (float)(i % 11) * 0.5f;
+    gd_pattern_fill(R->ha, R->na, GD_PAT_A);
+    gd_pattern_fill(R->hb, R->nb, GD_PAT_B);
+    gd_pattern_fill(R->hc, R->nc, GD_PAT_C);
     for (int i = 0; i < R->np; i++)
         if (setup_part(R, &R->p[i]))
             goto fail;
