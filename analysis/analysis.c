@@ -472,22 +472,9 @@ int ana_run(const char *rundir, gd_err *err)
     read_manifest(rundir, &mi);
     if (!rc) {
         cJSON *root = analysis_json(&c, &mi, recs, n, err);
-        char *text = root ? cJSON_Print(root) : NULL;
+        rc = root ? util_write_json_atomic(apath, root, err)
+                  : err->code ? err->code : GD_EENV;
         cJSON_Delete(root);
-        if (!root)
-            rc = err->code ? err->code : GD_EENV;
-        else if (!text)
-            rc = gd_errf(err, GD_EENV, "out of memory");
-        else {
-            size_t len = strlen(text);
-            util_buf b;
-            util_buf_init(&b);
-            util_buf_add(&b, text, len);
-            util_buf_add(&b, "\n", 1);
-            rc = util_write_file_atomic(apath, b.s, b.len, err);
-            util_buf_free(&b);
-            cJSON_free(text);
-        }
     }
     cJSON_Delete(mi.root);
     free(recs);

@@ -298,19 +298,12 @@ int cmp_write_json(const cmp_ctx *x, const size_t *order, gd_err *err)
     cJSON *cks = cJSON_AddArrayToObject(root, "checks");
     for (size_t i = 0; i < x->nck; i++)
         cJSON_AddItemToArray(cks, check_json(&x->ck[order[i]]));
-    char *text = sort_keys(root) == 0 ? cJSON_Print(root) : NULL;
-    cJSON_Delete(root);
-    if (!text)
-        return gd_errf(err, GD_EENV, "compare.json: out of memory");
     char path[4096];
     util_path_join(path, sizeof path, x->now.dir, "compare.json");
-    util_buf b;
-    util_buf_init(&b);
-    util_buf_puts(&b, text);
-    util_buf_puts(&b, "\n");
-    cJSON_free(text);
-    int rc = util_write_file_atomic(path, b.s, b.len, err);
-    util_buf_free(&b);
+    int rc = sort_keys(root) == 0
+             ? util_write_json_atomic(path, root, err)
+             : gd_errf(err, GD_EENV, "%s: out of memory", path);
+    cJSON_Delete(root);
     return rc;
 }
 

@@ -192,17 +192,10 @@ static int write_manifest(run_t *r, const char *finished, uint64_t ok,
     cJSON_AddNumberToObject(j, "run_this_session", (double)r->ran);
     cJSON_AddNumberToObject(j, "resumed_from_journal", (double)r->skipped);
     cJSON_AddNumberToObject(j, "torn_lines_dropped", (double)r->torn);
-    char *text = cJSON_Print(m);
-    cJSON_Delete(m);
     char path[PATH_MAX];
     util_path_join(path, sizeof path, r->dir, "manifest.json");
-    util_buf b;
-    util_buf_init(&b);
-    util_buf_puts(&b, text);
-    util_buf_add(&b, "\n", 1);
-    cJSON_free(text);
-    int rc = util_write_file_atomic(path, b.s, b.len, err);
-    util_buf_free(&b);
+    int rc = util_write_json_atomic(path, m, err);
+    cJSON_Delete(m);
     return rc;
 }
 

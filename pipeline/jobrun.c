@@ -67,14 +67,11 @@ int jobrun_write_spec(const be_backend *be, const be_job *job,
                       gd_err *err)
 {
     cJSON *o = spec_json(be, job, x, campaign_path);
-    char *text = cJSON_Print(o);
-    cJSON_Delete(o);
-    if (!text)
-        return gd_errf(err, GD_EENV, "out of memory");
     char path[PATH_MAX];
     util_path_join(path, sizeof path, job->job_dir, JOBRUN_SPEC);
-    int rc = util_write_file_atomic(path, text, strlen(text), err);
-    cJSON_free(text);
+    int rc = o ? util_write_json_atomic(path, o, err)
+               : gd_errf(err, GD_EENV, "%s: out of memory", path);
+    cJSON_Delete(o);
     return rc;
 }
 

@@ -424,8 +424,7 @@ int mach_probe(int ndev, const double *slowdown, cm_machine *m, gd_err *err)
     return GD_OK;
 }
 
-/* "1,2.5" into up to CM_MAXDEV factors. */
-static int parse_factors(const char *s, double *f, int *n)
+int mach_parse_factors(const char *s, double *f, int *n)
 {
     char buf[256];
     util_strlcpy(buf, s, sizeof buf);
@@ -436,7 +435,7 @@ static int parse_factors(const char *s, double *f, int *n)
             return -1;
         (*n)++;
     }
-    return 0;
+    return *n > 0 ? 0 : -1;
 }
 
 static int probe_cmd(int argc, char **argv)
@@ -455,7 +454,7 @@ static int probe_cmd(int argc, char **argv)
         else if (!strcmp(argv[i], "--devices") &&
                  util_parse_long(argv[i + 1], 1, CM_MAXDEV, &ndev) == 0)
             i++;
-        else if (!strcmp(argv[i], "--slowdown") && parse_factors(argv[i + 1], sd, &nsd) == 0)
+        else if (!strcmp(argv[i], "--slowdown") && mach_parse_factors(argv[i + 1], sd, &nsd) == 0)
             i++;
         else {
             fprintf(stderr, "gpudse: machine probe: bad argument \"%s\" (usage: "

@@ -18,6 +18,10 @@ int mach_load(const char *name_or_path, cm_machine *m, gd_err *err);
 void mach_to_xml(const cm_machine *m, util_buf *out);
 int mach_save(const cm_machine *m, const char *path, gd_err *err);
 
+/* "1,2.5" into 1..CM_MAXDEV slowdown factors, each >= 1; -1 when the text
+ * is empty or any factor is not a number >= 1. */
+int mach_parse_factors(const char *s, double *f, int *n);
+
 /* Probe this machine: ndev worker threads as devices (0: one per online
  * core), slowdown[i] induced on device i (NULL: none). Every number it
  * measures is labelled measured. */

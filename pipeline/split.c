@@ -916,17 +916,7 @@ static int write_json(const char *dir, const char *name, cJSON *o, gd_err *err)
 {
     char path[PATH_MAX];
     util_path_join(path, sizeof path, dir, name);
-    char *text = cJSON_Print(o);
-    if (!text)
-        return gd_errf(err, GD_EENV, "out of memory");
-    util_buf b;
-    util_buf_init(&b);
-    util_buf_puts(&b, text);
-    util_buf_add(&b, "\n", 1);
-    cJSON_free(text);
-    int rc = util_write_file_atomic(path, b.s, b.len, err);
-    util_buf_free(&b);
-    return rc;
+    return util_write_json_atomic(path, o, err);
 }
 
 static const sp_result *find_even(const runner *r, const sp_result *x)

@@ -406,20 +406,6 @@ static int score_heldout(const cm_machine *m, const ms_opts *o,
     return rc;
 }
 
-static int parse_factors(const char *s, double *f, int *n)
-{
-    char buf[256];
-    util_strlcpy(buf, s, sizeof buf);
-    *n = 0;
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t;
-         t = strtok_r(NULL, ",", &save)) {
-        if (*n == CM_MAXDEV || util_parse_double(t, &f[*n]) != 0 || f[*n] < 1)
-            return -1;
-        (*n)++;
-    }
-    return *n > 0 ? 0 : -1;
-}
-
 static void print_fit(const cm_machine *m, const scal_fit *f)
 {
     printf("calibration of %s (fitted from single-device ladders of "
@@ -459,7 +445,7 @@ int cmd_calibrate_machine(int argc, char **argv)
         if (!strcmp(argv[i], "-o") && more)
             out = argv[++i];
         else if (!strcmp(argv[i], "--slowdown") && more &&
-                 parse_factors(argv[i + 1], sd, &nsd) == 0)
+                 mach_parse_factors(argv[i + 1], sd, &nsd) == 0)
             i++;
         else if (!strcmp(argv[i], "--repeats") && more &&
                  util_parse_long(argv[i + 1], 1, 1000, &reps) == 0)

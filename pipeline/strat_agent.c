@@ -86,18 +86,6 @@ static double leverage(const strat_obs *o, int k, int dir)
     }
 }
 
-static size_t next_random(strat *st, gpu_config *out, size_t want)
-{
-    size_t k = 0;
-    while (k < want) {
-        int64_t i = strat_random_unseen(st);
-        if (i < 0)
-            break;
-        strat_emit(st, (uint64_t)i, out, &k);
-    }
-    return k;
-}
-
 /* Queue the start: the baseline, then a Latin hypercube. */
 static void start(strat *st)
 {
@@ -250,7 +238,7 @@ static size_t next(strat *st, gpu_config *out, size_t max)
         free(mv);
     }
     free(pos);
-    return k + next_random(st, out + k, want - k);
+    return k + strat_emit_random(st, out + k, want - k);
 }
 
 const strat_kind strat_kind_agent = {"agent", 1, init, next, NULL, free_impl};

@@ -58,6 +58,9 @@ uint64_t strat_left(const strat *st);
 void strat_emit(strat *st, uint64_t idx, gpu_config *out, size_t *k);
 /* A uniformly random index not yet seen; -1 when every point is seen. */
 int64_t strat_random_unseen(strat *st);
+/* Up to want random unseen configs into out; returns how many (fewer once
+ * every point is seen). */
+size_t strat_emit_random(strat *st, gpu_config *out, size_t want);
 /* Level positions (in st->space) of a config at index idx, and back. */
 void strat_levels(const strat *st, uint64_t idx, int lv[SPACE_NKNOBS]);
 uint64_t strat_index_of(const strat *st, const int lv[SPACE_NKNOBS]);

@@ -404,18 +404,6 @@ static size_t pick_batch(strat *st, surr *s, gpu_config *out, size_t want)
     return got;
 }
 
-static size_t next_random(strat *st, gpu_config *out, size_t want)
-{
-    size_t k = 0;
-    while (k < want) {
-        int64_t i = strat_random_unseen(st);
-        if (i < 0)
-            break;
-        strat_emit(st, (uint64_t)i, out, &k);
-    }
-    return k;
-}
-
 static size_t next(strat *st, gpu_config *out, size_t max)
 {
     surr *s = st->impl;
@@ -435,7 +423,7 @@ static size_t next(strat *st, gpu_config *out, size_t max)
     size_t want = st->batch < max ? st->batch : max;
     for (int j = 0; j < st->nobj; j++)
         if (fit_predict(st, s, j, KAPPA) != 0)
-            return next_random(st, out, want);
+            return strat_emit_random(st, out, want);
     return pick_batch(st, s, out, want);
 }
 

@@ -137,6 +137,18 @@ int64_t strat_random_unseen(strat *st)
     return -1;
 }
 
+size_t strat_emit_random(strat *st, gpu_config *out, size_t want)
+{
+    size_t k = 0;
+    while (k < want) {
+        int64_t i = strat_random_unseen(st);
+        if (i < 0)
+            break;
+        strat_emit(st, (uint64_t)i, out, &k);
+    }
+    return k;
+}
+
 void strat_levels(const strat *st, uint64_t idx, int lv[SPACE_NKNOBS])
 {
     for (int k = SPACE_NKNOBS - 1; k >= 0; k--) {

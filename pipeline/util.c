@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <cjson/cJSON.h>
 #include <openssl/sha.h>
 
 #ifndef GPUDSE_DATADIR
@@ -119,6 +120,22 @@ int util_write_file_atomic(const char *path, const void *data, size_t len,
                            gd_err *err)
 {
     return write_file(path, data, len, 1, err);
+}
+
+int util_write_json_atomic(const char *path, const struct cJSON *root,
+                           gd_err *err)
+{
+    char *text = cJSON_Print(root);
+    if (!text)
+        return gd_errf(err, GD_EENV, "%s: out of memory", path);
+    util_buf b;
+    util_buf_init(&b);
+    util_buf_puts(&b, text);
+    util_buf_add(&b, "\n", 1);
+    cJSON_free(text);
+    int rc = util_write_file_atomic(path, b.s, b.len, err);
+    util_buf_free(&b);
+    return rc;
 }
 
 int util_write_file_replace(const char *path, const void *data, size_t len,

@@ -48,6 +48,12 @@ int util_read_file(const char *path, char **out, size_t *len, gd_err *err);
 int util_write_file_atomic(const char *path, const void *data, size_t len,
                            gd_err *err);
 
+/* A cJSON tree printed (formatted, one trailing newline) into PATH with
+ * util_write_file_atomic; the caller keeps the tree. */
+struct cJSON;
+int util_write_json_atomic(const char *path, const struct cJSON *root,
+                           gd_err *err);
+
 /* The same rename-into-place write without fsync: readers never see half a
  * file, but a power cut may lose it. For advisory files (job status, pgid)
  * that are cheap to lose and written once per job. */

@@ -398,12 +398,31 @@ START_TEST(machine_files_round_trip_and_errors_name_lines)
 }
 END_TEST
 
+/* --slowdown's factor list: every malformed list is refused whole. */
+START_TEST(slowdown_factors_parse_and_refuse)
+{
+    double f[CM_MAXDEV];
+    int n = 0;
+    ck_assert_int_eq(mach_parse_factors("1,2.5", f, &n), 0);
+    ck_assert_int_eq(n, 2);
+    ck_assert(f[0] == 1 && f[1] == 2.5);
+    const char *bad[] = {"", ",", "0.5", "1,x", "-2"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        ck_assert_msg(mach_parse_factors(bad[i], f, &n) != 0, "\"%s\"", bad[i]);
+    char many[256] = "1";
+    for (int i = 1; i <= CM_MAXDEV; i++)
+        strcat(many, ",1");
+    ck_assert_int_ne(mach_parse_factors(many, f, &n), 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("costmodel");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, validator_rejects_each_malformed_decision);
+    tcase_add_test(tc, slowdown_factors_parse_and_refuse);
     tcase_add_test(tc, parser_rejects_malformed_text);
     tcase_add_test(tc, every_policy_decision_is_valid_and_round_trips);
     tcase_add_test(tc, random_valid_decisions_are_accepted);
