@@ -772,3 +772,26 @@ double chart_legend(chart_ctx *cc, const chart_legend_item *it, int n,
     }
     return used + rowh;
 }
+
+int chart_write_file(rep_out_kind kind, double w, double h, const char *title,
+                     const char *path, chart_draw_fn draw, const void *arg,
+                     gd_err *err)
+{
+    rep_out out;
+    chart_ctx cc;
+    rep_out_begin(&out, kind, w, h, title);
+    cairo_t *cr = cairo_create(out.surface);
+    int rc = chart_init(&cc, cr);
+    if (rc != 0) {
+        chart_free(&cc);
+        cairo_destroy(cr);
+        rep_out_abandon(&out);
+        return gd_errf(err, GD_EENV, "%s: %s", path, chart_init_error(rc));
+    }
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    draw(&cc, (chart_box){ 0, 0, w, h }, arg);
+    chart_free(&cc);
+    cairo_destroy(cr);
+    return rep_out_finish(&out, path, err);
+}

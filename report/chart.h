@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <cairo.h>
 #include <pango/pangocairo.h>
+#include "output.h"
 
 #define CHART_FONT "DejaVu Sans"
 #define CHART_FONT_MONO "DejaVu Sans Mono"
@@ -45,6 +46,14 @@ int chart_init(chart_ctx *cc, cairo_t *cr);
 /* What a chart_init failure means and what to do, for "PATH: ..." errors. */
 const char *chart_init_error(int rc);
 void chart_free(chart_ctx *cc);
+
+/* One figure file: a w × h surface painted white, draw(cc, whole page,
+ * arg), written atomically to path (rep_out_finish). A missing font or
+ * cairo failure writes nothing and says what to do ("PATH: ..."). */
+typedef void (*chart_draw_fn)(chart_ctx *cc, chart_box page, const void *arg);
+int chart_write_file(rep_out_kind kind, double w, double h, const char *title,
+                     const char *path, chart_draw_fn draw, const void *arg,
+                     gd_err *err);
 
 /* Measure / draw text of size pt. wrap > 0 wraps at that width (words, then
  * characters). Sizes come back in *w, *h (either may be NULL). */

@@ -488,31 +488,30 @@ void fig_stem(const fig_kind *k, const rep_run *run, int wl,
         out[0] = '_';
 }
 
+/* One figure's drawing, as chart_write_file calls it. */
+typedef struct {
+    const fig_kind *k;
+    const rep_run *run;
+    int wl, log;
+    const char *metric;
+} fig_job;
+
+static void draw_job(chart_ctx *cc, chart_box page, const void *arg)
+{
+    const fig_job *j = arg;
+    j->k->draw(cc, j->run, j->wl, j->metric, j->log, page);
+}
+
 static int write_one(const fig_kind *k, const rep_run *run, int wl,
                      const char *metric, int log, rep_out_kind kind,
                      const char *path, gd_err *err)
 {
-    rep_out out;
-    chart_ctx cc;
     char title[160];
     double w, h;
     fig_size(run->camp.figure_single, &w, &h);
     fig_stem(k, run, wl, metric, title, sizeof title);
-    rep_out_begin(&out, kind, w, h, title);
-    cairo_t *cr = cairo_create(out.surface);
-    int rc = chart_init(&cc, cr);
-    if (rc != 0) {
-        chart_free(&cc);
-        cairo_destroy(cr);
-        rep_out_abandon(&out);
-        return gd_errf(err, GD_EENV, "%s: %s", path, chart_init_error(rc));
-    }
-    cairo_set_source_rgb(cr, 1, 1, 1);
-    cairo_paint(cr);
-    k->draw(&cc, run, wl, metric, log, (chart_box){ 0, 0, w, h });
-    chart_free(&cc);
-    cairo_destroy(cr);
-    return rep_out_finish(&out, path, err);
+    fig_job j = {k, run, wl, log, metric};
+    return chart_write_file(kind, w, h, title, path, draw_job, &j, err);
 }
 
 int fig_write_files(const fig_kind *k, const rep_run *run, int wl,

@@ -821,24 +821,13 @@ void plot_draw(chart_ctx *cc, const plot_spec *p, chart_box box)
     cairo_restore(cc->cr);
 }
 
+static void draw_spec(chart_ctx *cc, chart_box page, const void *p)
+{
+    plot_draw(cc, p, page);
+}
+
 int plot_write_file(const plot_spec *p, rep_out_kind kind, double w,
                     double h, const char *path, gd_err *err)
 {
-    rep_out out;
-    chart_ctx cc;
-    rep_out_begin(&out, kind, w, h, p->title);
-    cairo_t *cr = cairo_create(out.surface);
-    int rc = chart_init(&cc, cr);
-    if (rc != 0) {
-        chart_free(&cc);
-        cairo_destroy(cr);
-        rep_out_abandon(&out);
-        return gd_errf(err, GD_EENV, "%s: %s", path, chart_init_error(rc));
-    }
-    cairo_set_source_rgb(cr, 1, 1, 1);
-    cairo_paint(cr);
-    plot_draw(&cc, p, (chart_box){ 0, 0, w, h });
-    chart_free(&cc);
-    cairo_destroy(cr);
-    return rep_out_finish(&out, path, err);
+    return chart_write_file(kind, w, h, p->title, path, draw_spec, p, err);
 }
