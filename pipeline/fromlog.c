@@ -21,12 +21,15 @@
 #define ICNT_IN_BUFFER_FLITS 64.0
 #define MEM_EFF_MIN 0.5        /* lowest bandwidth efficiency anchored */
 #define CAMP_MAX_STRIDE (1 << 16)   /* largest store stride tried, bytes */
+#define L2_LINE_BYTES 128.0    /* -gpgpu_cache:dl2 S:<sets>:128:8 */
+#define SECTOR_BYTES 32.0      /* L2 sector, one GLOBAL_ACC access */
 
 /* Cumulative counters read from every statistics dump. */
 enum {
     C_THRD, C_WARP, C_LD, C_ST, C_SH, C_CONST, C_PARAM, C_BKCONF,
     C_L1R_TOT, C_L1R_HIT, C_L1R_HITRES, C_L1W_TOT, C_CONSTR_TOT,
     C_L2R_TOT, C_L2R_HIT, C_L2R_HITRES, C_L2W_TOT,
+    C_L2W_MISS,                /* L2 writes that allocated a line (cold) */
     C_ATOM_TX,                 /* GLOBAL_ATOMIC packets core to memory */
     C_INST_TX,                 /* INST_ACC_R packets core to memory (il1 misses) */
     C_CONST_TX,                /* CONST_ACC_R packets core to memory (L1C misses) */
@@ -46,6 +49,7 @@ static const char *const cum_keys[C_BANK0] = {
     "L2_cache_stats_breakdown[GLOBAL_ACC_R][HIT]",
     "L2_cache_stats_breakdown[GLOBAL_ACC_R][HIT_RESERVED]",
     "L2_cache_stats_breakdown[GLOBAL_ACC_W][TOTAL_ACCESS]",
+    "L2_cache_stats_breakdown[GLOBAL_ACC_W][MISS]",
     NULL,                      /* C_ATOM_TX: parsed by on_traffic */
     NULL,                      /* C_INST_TX: parsed by on_traffic */
     NULL,                      /* C_CONST_TX: parsed by on_traffic */
@@ -75,6 +79,7 @@ typedef struct {
     size_t nl, capl;
     double cum[C_NCUM];        /* latest value of every counter */
     gpu_config cfg;            /* the knobs of the run (option lines) */
+    int memcpy_l2;             /* -gpgpu_perf_sim_memcpy 1: copies fill L2 */
 } parse_state;
 
 static int grow(void **p, size_t *cap, size_t n, size_t sz)
@@ -185,6 +190,13 @@ static int on_other(parse_state *s, const char *line)
 /* The eight knobs from the option dump ("-gpgpu_n_mem   6 # ..."). */
 static void on_option(parse_state *s, const char *line)
 {
+    static const char memcpy_opt[] = "-gpgpu_perf_sim_memcpy";
+    if (!strncmp(line, memcpy_opt, sizeof memcpy_opt - 1)
+        && (line[sizeof memcpy_opt - 1] == ' '
+            || line[sizeof memcpy_opt - 1] == '\t')) {
+        s->memcpy_l2 = atoi(line + sizeof memcpy_opt - 1) == 1;
+        return;
+    }
     static const struct { const char *opt; int knob; } opts[] = {
         {"-gpgpu_n_clusters", KNOB_N_CLUSTERS},
         {"-gpgpu_n_cores_per_cluster", KNOB_CORES_PER_CLUSTER},
@@ -328,12 +340,61 @@ static double clampd(double x, double lo, double hi)
     return !(x >= lo) ? lo : x > hi ? hi : x;
 }
 
+/* Unique footprint of one launch in L2 (footprint_kb_total) and the share
+ * of it that is copied-in input (read_share), from the counters:
+ * - written: L2 GLOBAL_ACC_W MISS counts the writes that found no line
+ *   (the sector cache's line miss; a write to an allocated line is a
+ *   SECTOR_MISS or HIT): the lines the launch writes first, cold_w (the
+ *   most any one launch of the group allocated: a repeated launch finds
+ *   its output lines in L2). A write that finds its line (HIT or
+ *   SECTOR_MISS: written in place after a read, or again) adds nothing.
+ * - read: with copied-in input preloaded (-gpgpu_perf_sim_memcpy 1) the
+ *   reads hit and no miss counts their lines, so the bytes the threads
+ *   load are taken: thread loads x word size, the word being the written
+ *   bytes per thread store (4 B without stores), at most the read traffic
+ *   (L2 GLOBAL_ACC_R sectors less the atomics, which GPGPU-Sim counts
+ *   there too). This over-counts a word several threads load (tiles).
+ * The total is lowered to L2 / sqrt(hit rate) when the measured read hit
+ * rate says the data fitted better than the model's LRU cliff allows (the
+ * read part gives way; the written lines are counted). read_share is the
+ * read part's share only where the log shows it counted and resident: not
+ * lowered by that cap (then only bounded: reuse the counters cannot see)
+ * and within the log's L2 (a larger input is the whole footprint at the
+ * log's config, analytic-2.4); else 0, unknown. */
+static void infer_footprint(wl_kernel *k, const double *d, double cold_w,
+                            double per, int nlaunch, double l2_kb, double h2,
+                            int memcpy_l2)
+{
+    /* thread-level loads and stores (per = 32 x SIMD efficiency x warps) */
+    double thr_st = k->insn_st_global * per, thr_ld = k->insn_ld_global * per;
+    double wr_kb = cold_w * L2_LINE_BYTES / 1024.0;
+    double word = thr_st > 0 && wr_kb > 0
+                      ? clampd(wr_kb * 1024.0 * nlaunch / thr_st, 1, 16)
+                      : 4;
+    double rd_traffic = fmax(0, d[C_L2R_TOT] - d[C_ATOM_TX]) * SECTOR_BYTES
+                        / 1024.0 / nlaunch;
+    double rd_kb = fmin(rd_traffic, thr_ld * word / 1024.0 / nlaunch);
+    double fp = rd_kb + wr_kb;
+    int counted = memcpy_l2 && rd_kb <= l2_kb;
+    if (h2 > pow(fmin(1.0, l2_kb / fmax(fp, 1)), 2.0)) {
+        double cap = l2_kb / sqrt(fmax(h2, 1e-3));
+        if (fp > cap) {
+            rd_kb = fmax(0, cap - wr_kb);
+            fp = fmax(cap, wr_kb);
+            counted = 0;
+        }
+    }
+    k->footprint_kb_total = fp > 1 ? fp : 1;
+    k->read_share = counted && fp > 0 ? clampd(rd_kb / fp, 0, 1) : 0;
+}
+
 /* Kernel facts from one group of launches; d holds summed counter
- * deltas, nlaunch the launches. */
+ * deltas, cold_w the most lines one launch's writes allocated in L2,
+ * nlaunch the launches. */
 static int fill_kernel(const char *path, const launch_rec *first,
-                       const parse_state *s, const double *d, double insn,
-                       int nlaunch, const fl_extra *x, wl_kernel *k,
-                       gd_err *err)
+                       const parse_state *s, const double *d, double cold_w,
+                       double insn, int nlaunch, const fl_extra *x,
+                       wl_kernel *k, gd_err *err)
 {
     memset(k, 0, sizeof *k);
     short_name(first->mangled, k->name, sizeof k->name);
@@ -423,16 +484,9 @@ static int fill_kernel(const char *path, const launch_rec *first,
     double l2_kb = s->cfg.l2_sets * 128.0 * 8 * 2 * s->cfg.n_mem / 1024.0;
     int n = first->cta_per_core > 0 ? first->cta_per_core : 1;
     k->footprint_kb_per_cta = l1_kb / n;
-    /* L2 footprint: the L2 traffic of one launch, unless the measured read
-     * hit rate says the data fitted better than that (reuse at L2): then
-     * the largest footprint the hit rate allows under the model's LRU
-     * cliff, L2 size / sqrt(hit rate). */
-    double fp = (d[C_L2R_TOT] + d[C_L2W_TOT]) * 32.0 / 1024.0 / nlaunch;
     double h2 = d[C_L2R_TOT] > 0
                     ? (d[C_L2R_HIT] + d[C_L2R_HITRES]) / d[C_L2R_TOT] : 1;
-    if (h2 > pow(fmin(1.0, l2_kb / fmax(fp, 1)), 2.0))
-        fp = fmin(fp, l2_kb / sqrt(fmax(h2, 1e-3)));
-    k->footprint_kb_total = fp > 1 ? fp : 1;
+    infer_footprint(k, d, cold_w, per, nlaunch, l2_kb, h2, s->memcpy_l2);
     double fit = pow(fmin(1.0, l2_kb / k->footprint_kb_total), 2.0);
     k->l2_reuse = clampd(h2 / fit, 0, 1);
     k->ilp = 1;
@@ -621,6 +675,7 @@ static int build(const char *path, const parse_state *s, const char *name,
             break;
         }
         double d[C_NCUM] = {0}, insn = 0, cycles = 0, util = 0, icnt = 0;
+        double cold_w = 0;
         int cnt = 0;
         for (size_t j = i; j < s->nl; j++) {
             if (!same_shape(&s->l[i], &s->l[j]))
@@ -634,8 +689,10 @@ static int build(const char *path, const parse_state *s, const char *name,
             icnt += s->l[j].icnt2mem * s->l[j].cycles;
             for (int c = 0; c < C_NCUM; c++)
                 d[c] += s->l[j].cum[c] - (j ? s->l[j - 1].cum[c] : 0);
+            cold_w = fmax(cold_w, s->l[j].cum[C_L2W_MISS]
+                                      - (j ? s->l[j - 1].cum[C_L2W_MISS] : 0));
         }
-        rc = fill_kernel(path, &s->l[i], s, d, insn, cnt, x,
+        rc = fill_kernel(path, &s->l[i], s, d, cold_w, insn, cnt, x,
                          &w->k[w->nkernels], err);
         if (rc == GD_OK && cycles > 0)
             infer_store_camping(&w->k[w->nkernels], &s->cfg, util / cycles,
@@ -760,7 +817,13 @@ static void provenance(const char *log, const wl_workload *w,
                     "shared_conflict = 1 + bk_conf stalls per shared "
                     "access; l1_reuse = L1 read hit rate; l2_reuse = L2 read "
                     "hit rate / baseline L2 fit; footprint_kb_total = L2 "
-                    "traffic; footprint_kb_per_cta = 16 KB / CTA per core. "
+                    "GLOBAL_ACC_W line misses x 128 B (written) + thread "
+                    "loads x written bytes per store, at most the L2 read "
+                    "traffic (read), lowered to L2 / sqrt(read hit rate) "
+                    "when that fits better; read_share = the read part's "
+                    "share when -gpgpu_perf_sim_memcpy 1, the read part is "
+                    "not so lowered and fits L2, else 0; "
+                    "footprint_kb_per_cta = 16 KB / CTA per core. "
                     "atomic = GLOBAL_ATOMIC packets' share of the loads, "
                     "atom_tx = those packets per warp atomic, atom_hot = "
                     "busiest L2 bank's share of accesses. sfu %g, sync %g "

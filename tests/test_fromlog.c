@@ -190,6 +190,63 @@ START_TEST(camping_from_counters)
 }
 END_TEST
 
+START_TEST(footprint_from_cold_misses)
+{
+    /* The written lines are the L2 GLOBAL_ACC_W line misses (x 128 B), the
+     * read part the bytes the threads load (word = written bytes per
+     * store, 4 B) within the read traffic; read_share where that part is
+     * counted and fits the log's L2 (768 KB). Built-in values (from the
+     * sources) in the comments. */
+    static const struct { const char *k; double fp, rs; } want[] = {
+        {"transpose", 512, 0.5},        /* 2048 W misses: 256 KB + 256 KB */
+        {"dct8x8", 288, 0.5},           /* 1152 W misses: 144 KB + 144 KB */
+        {"sfu", 128, 0.5},
+        {"reduction", 513, 512.0 / 513},
+        {"histogram", 64, 1},           /* 2048 read sectors; bins: atomics */
+        {"vecadd", 1536, 0},            /* 1 MB of input > 768 KB: whole */
+        {"sgemm", 768, 0},              /* 1 MB of loads, reuse: L2 cap */
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char name[128];
+        snprintf(name, sizeof name, "%s-baseline.log", want[i].k);
+        wl_workload w;
+        fl_kernel_info info[WL_MAXKERNELS];
+        parse(name, want[i].k, NULL, &w, info);
+        ck_assert_msg(fabs(w.k[0].footprint_kb_total - want[i].fp) < 1e-6
+                      && fabs(w.k[0].read_share - want[i].rs) < 1e-6,
+                      "%s: footprint %g KB, read_share %g", want[i].k,
+                      w.k[0].footprint_kb_total, w.k[0].read_share);
+    }
+    /* transpose at l2_sets 32 (384 KB of L2): the 256 KB of input still
+     * fits and is read before the writes evict it; GPGPU-Sim 128.0 IPC
+     * (the traffic footprint of 768 KB predicted 63.3). */
+    wl_workload w;
+    fl_kernel_info info[WL_MAXKERNELS];
+    parse("transpose-baseline.log", "transpose", NULL, &w, info);
+    gpu_config c = space_baseline();
+    space_set(&c, KNOB_L2_SETS, 32);
+    model_out o;
+    ck_assert_int_eq(model_eval(&w, &c, &o, NULL), 0);
+    ck_assert_msg(fabs(o.ipc / 128.0 - 1) < 0.10, "l2_sets 32: %g", o.ipc);
+    /* Without -gpgpu_perf_sim_memcpy 1 no input is preloaded: share 0. */
+    char path[512], *buf = NULL;
+    size_t len = 0;
+    gd_err e = {0, ""};
+    gunzip("transpose-baseline.log", path, sizeof path);
+    ck_assert_int_eq(util_read_file(path, &buf, &len, &e), 0);
+    char *opt = strstr(buf, "-gpgpu_perf_sim_memcpy");
+    ck_assert(opt != NULL);
+    char *one = strchr(opt + 22, '1');
+    ck_assert(one != NULL && one - opt < 64);
+    *one = '0';
+    ck_assert_int_eq(fl_parse(path, buf, len, "transpose", NULL, &w, info,
+                              &e), GD_OK);
+    ck_assert_msg(w.k[0].read_share == 0 && w.k[0].footprint_kb_total == 512,
+                  "share %g", w.k[0].read_share);
+    free(buf);
+}
+END_TEST
+
 START_TEST(bad_logs)
 {
     gd_err e = {0, ""};
@@ -262,6 +319,7 @@ static Suite *fromlog_suite(void)
     tcase_add_test(t, reference_logs_round_trip);
     tcase_add_test(t, histogram_atomics_from_traffic);
     tcase_add_test(t, camping_from_counters);
+    tcase_add_test(t, footprint_from_cold_misses);
     tcase_add_test(t, bad_logs);
     tcase_add_test(t, cli_writes_descriptor);
     suite_add_tcase(s, t);
