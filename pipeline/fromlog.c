@@ -435,7 +435,8 @@ static int fill_kernel(const char *path, const launch_rec *first,
      * hit rate says the data fitted better than that (reuse at L2): then
      * the largest footprint the hit rate allows under the model's LRU
      * cliff, L2 size / sqrt(hit rate). */
-    double fp = (d[C_L2R_TOT] + d[C_L2W_TOT]) * 32.0 / 1024.0 / nlaunch;
+    double fp = (fmax(0, d[C_L2R_TOT] - d[C_ATOM_TX]) + d[C_L2W_TOT]) * 32.0
+                / 1024.0 / nlaunch;
     double h2 = d[C_L2R_TOT] > 0
                     ? (d[C_L2R_HIT] + d[C_L2R_HITRES]) / d[C_L2R_TOT] : 1;
     if (h2 > pow(fmin(1.0, l2_kb / fmax(fp, 1)), 2.0))

@@ -147,6 +147,9 @@ START_TEST(histogram_atomics_from_traffic)
     ck_assert(fabs(w.k[0].insn_atomic - 2) < 1e-9);
     ck_assert(fabs(w.k[0].atom_tx - 42090.0 / 2048) < 1e-9);
     ck_assert(fabs(w.k[0].atom_hot - (14602.0 - 2198.0 / 12) / 42090) < 1e-9);
+    /* Atomic packets re-touch the bins' few lines: the L2 footprint is the
+     * other read sectors, 44138 - 42090 = 2048 = the 64-KB input. */
+    ck_assert(fabs(w.k[0].footprint_kb_total - 64) < 1e-9);
     /* sgemm: bank conflicts 69632 stall cycles over 512 x 272 accesses. */
     parse("sgemm-baseline.log", "sgemm", NULL, &w, info);
     ck_assert(fabs(w.k[0].shared_conflict - 1.5) < 1e-9);
