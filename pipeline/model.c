@@ -51,8 +51,8 @@
 #define DRAM_SCHED_EFF 0.93    /* dram_eff of the saturated vecadd log */
 #define ATOM_CYCLES 1.0        /* L2 slice cycles per atomic transaction */
 #define L2_WR_CYCLES 3.0       /* L2 slice cycles per write request (estimate) */
-#define REPLY_VC_STEP 0.25     /* cycles a reply loses per conflicting reply: one of the two internal steps (internal_speedup 2) an output VC is held */
-#define REPLY_BUFFER 137.0     /* replies a slice can queue before its L2 stalls: L2-to-icnt 64 + intersim2 injection queue 9 + router VC buffer 64 */
+#define REPLY_VC_STEP 0.25     /* cycles lost per conflicting reply: 1 of 2 internal steps */
+#define REPLY_BUFFER 137.0     /* replies queued before the L2 waits: 64 + 9 + 64 (hot_reply_paced) */
 
 /* ---- Area (mm^2, 40 nm) ---- */
 #define A_ANCHOR 529.0         /* GF100 die */
@@ -456,7 +456,10 @@ static double hot_slice_cycles(const wl_kernel *k, const kfacts *f,
  * (REPLY_BUFFER) are full, and then its L2 waits (gpu_stall_icnt2sh).
  * histogram baseline: other = 2.0 replies/cycle at 15 clusters gives 491
  * lost cycles less 137 buffered = 354 stalls, the log's gpu_stall_icnt2sh
- * is 354. More clusters spread the other replies over more outputs. */
+ * is 354. More clusters spread the other replies over more outputs.
+ * REPLY_BUFFER: the L2-to-icnt queue (-gpgpu_dram_partition_queues, 64),
+ * the intersim2 injection queue (input_buffer_size unset: 9 flits) and
+ * the router's VC buffer (vc_buf_size 64). */
 static double hot_reply_paced(double t_hot, double replies, double n_in)
 {
     if (t_hot <= 0 || n_in <= 0)
