@@ -458,8 +458,16 @@ static int fill_kernel(const char *path, const launch_rec *first,
         banks += d[C_BANK0 + b];
         hot = fmax(hot, d[C_BANK0 + b]);
     }
-    /* Share of L2 accesses at the busiest slice: where atomics queue. */
-    k->atom_hot = aw > 0 && banks > 0 ? clampd(hot / banks, 0, 1) : 0.1;
+    /* Share of the atomic transactions at the busiest slice, where they
+     * queue: its accesses less its share of the other accesses (loads,
+     * spread over all 2·n_mem slices), over the atomic packets. Without
+     * GLOBAL_ATOMIC traffic, its share of all accesses. */
+    double nsub = 2.0 * s->cfg.n_mem, atom_pk = d[C_ATOM_TX];
+    if (aw > 0 && atom_pk > 0 && nsub > 0)
+        k->atom_hot = clampd((hot - fmax(0, banks - atom_pk) / nsub) / atom_pk,
+                             0, 1);
+    else
+        k->atom_hot = aw > 0 && banks > 0 ? clampd(hot / banks, 0, 1) : 0.1;
     double shw = k->insn_shared * warps, cw = k->insn_const * warps;
     k->shared_conflict = shw > 0 ? clampd(1 + d[C_BKCONF] / shw, 1, 32) : 1;
     k->const_conflict = cw > 0 && d[C_CONSTR_TOT] > 0

@@ -51,6 +51,8 @@
 #define DRAM_SCHED_EFF 0.93    /* dram_eff of the saturated vecadd log */
 #define ATOM_CYCLES 1.0        /* L2 slice cycles per atomic transaction */
 #define L2_WR_CYCLES 3.0       /* L2 slice cycles per write request (estimate) */
+#define REPLY_VC_STEP 0.25     /* cycles lost per conflicting reply: 1 of 2 internal steps */
+#define REPLY_BUFFER 137.0     /* replies queued before the L2 waits: 64 + 9 + 64 (hot_reply_paced) */
 
 /* ---- Area (mm^2, 40 nm) ---- */
 #define A_ANCHOR 529.0         /* GF100 die */
@@ -85,7 +87,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.18";
+    return "analytic-2.19";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
@@ -426,6 +428,47 @@ double model_store_slices(const wl_kernel *k, int n_mem, double window)
     return a + (b - a) * (g - lo);
 }
 
+/* Cycles per warp of the L2 slice that holds an atomic kernel's hot data:
+ * a share atom_hot of the atomic transactions, one slice cycle each, plus
+ * the slice's share of every other L2 access (input loads, spread over all
+ * 2·n_mem slices by the address mapping). histogram log: the hot bank's
+ * 14602 accesses = 14419 atomics + 183 of the 2198 other accesses over 12
+ * slices; with 4 / 12 channels the loads' share is 1.5x / 0.5x that. */
+static double hot_slice_cycles(const wl_kernel *k, const kfacts *f,
+                               const mem_events *m, double nsub)
+{
+    if (f->atom_tx <= 0)
+        return 0;
+    return f->atom_tx * k->atom_hot * ATOM_CYCLES
+           + (m->l2_acc - f->atom_tx) / nsub;
+}
+
+/* The hot slice's L2 produces a reply per cycle, and its one reply input
+ * into the reply crossbar sends at most one per cycle too: one VC per
+ * port (config_fermi_islip.icnt num_vcs 1) and a 1-flit packet holds the
+ * destination cluster's output VC for two internal steps (VC allocation,
+ * then switch traversal; internal_speedup 2). Whenever another slice's
+ * reply holds the VC of the cluster the hot reply is for, the hot input
+ * loses one step (half a cycle); that happens for a share of its replies
+ * equal to the other slices' replies per step at that output,
+ * other / (2·n_in). There is no slack to make the step up, so the slice
+ * runs at 1 / (1 + other / (4·n_in)) replies per cycle once its queues
+ * (REPLY_BUFFER) are full, and then its L2 waits (gpu_stall_icnt2sh).
+ * histogram baseline: other = 2.0 replies/cycle at 15 clusters gives 491
+ * lost cycles less 137 buffered = 354 stalls, the log's gpu_stall_icnt2sh
+ * is 354. More clusters spread the other replies over more outputs.
+ * REPLY_BUFFER: the L2-to-icnt queue (-gpgpu_dram_partition_queues, 64),
+ * the intersim2 injection queue (input_buffer_size unset: 9 flits) and
+ * the router's VC buffer (vc_buf_size 64). */
+static double hot_reply_paced(double t_hot, double replies, double n_in)
+{
+    if (t_hot <= 0 || n_in <= 0)
+        return t_hot;
+    double other = maxf(0.0, replies - t_hot) / t_hot;
+    return maxf(t_hot, t_hot * (1 + REPLY_VC_STEP * other / n_in)
+                           - REPLY_BUFFER);
+}
+
 /* Busiest L2 slice's cycles per warp. GPGPU-Sim's slice takes one request
  * per cycle (memory_sub_partition::cache_cycle, one tag access; a sector
  * read or a <= 32-B write hit holds the 32-B data port one cycle, a
@@ -610,7 +653,8 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
                       * DRAM_SCHED_EFF * DRAM_SECTOR_EFF;
     double t_dram = W * m.dram_sect * SECTOR / dram_bpc / k->mem_eff;
     double t_port = cmax * f->wpc * per_cluster * maxf(m.inj, m.ej);
-    double t_atom = W * f->atom_tx * k->atom_hot * ATOM_CYCLES;
+    double t_atom = hot_reply_paced(W * hot_slice_cycles(k, f, &m, nsub),
+                                    W * m.ej, n_in);
     double t_xbar = W * m.inj / k->mem_eff
                     / xbar_requests_per_cycle(d_mix, n_in);
     /* Reply crossbar (analytic-2.11): the same input-queued switch the
