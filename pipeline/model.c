@@ -85,7 +85,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.18";
+    return "analytic-2.19";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
