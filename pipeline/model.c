@@ -87,7 +87,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.19";
+    return "analytic-2.20";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
