@@ -87,7 +87,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.20";
+    return "analytic-2.21";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
@@ -115,7 +115,7 @@ typedef struct {
 /* Memory behaviour of one warp at a given residency. */
 typedef struct {
     double h1, h2, fit2;
-    double l1_miss, rd_sect, l2_acc, dram_sect, inj, ej;
+    double l1_miss, rd_sect, l2_acc, dram_sect, dram_cmds, inj, ej;
 } mem_events;
 
 static double minf(double a, double b) { return a < b ? a : b; }
@@ -245,6 +245,26 @@ static double read_footprint(const wl_kernel *k, double rho, double c2)
     return fp * (rs + (1 - rs) * (1 - rho));
 }
 
+/* DRAM column commands per written-back sector, in units of one sector
+ * read's (analytic-2.21). GPGPU-Sim's DRAM moves dram_atom_size =
+ * BL·busW·chips per controller = 8·4·2 = 64 B per column command
+ * (dram_t::issue_col_command adds dram_atom_size to txbytes and counts one
+ * n_rd / n_wr_WB), so a 32-B sector read takes a whole command
+ * (DRAM_SECTOR_EFF). An L2 write-back is one request of the evicted line's
+ * modified bytes (tag_array::access sets evicted.m_modified_size for the
+ * dirty line, the L2 sends one L2_WRBK_ACC of that size), served in
+ * ceil(bytes / 64) commands: the dirty sectors of a line share commands.
+ * A line holds at least the st_sectors one store transaction wrote.
+ * vecadd log: n_wr_bk 3500 commands for 7000 written-back sectors (1750
+ * lines of c); n_rd 26726 commands for 26716 read sectors. */
+static double writeback_cmds_per_sector(const wl_kernel *k)
+{
+    double per_line = L1_LINE / SECTOR;
+    double s = k->st_sectors >= 1 ? minf(k->st_sectors, per_line) : 1;
+    double sectors_per_cmd = 2.0;     /* 64-B atom / 32-B sector */
+    return ceil(s / sectors_per_cmd) / s;
+}
+
 /* Cache hit rates and per-warp memory events with nr CTAs resident per SM
  * and a share rho of the grid resident in the first wave. */
 static void mem_of(const wl_kernel *k, const kfacts *f, const gpu_config *c,
@@ -259,6 +279,8 @@ static void mem_of(const wl_kernel *k, const kfacts *f, const gpu_config *c,
     m->rd_sect = m->l1_miss * L1_LINE / SECTOR;
     m->l2_acc = m->rd_sect + f->st_sect + f->atom_tx;
     m->dram_sect = m->rd_sect * (1 - m->h2) + f->st_sect * (1 - m->fit2);
+    m->dram_cmds = m->rd_sect * (1 - m->h2)
+                   + f->st_sect * (1 - m->fit2) * writeback_cmds_per_sector(k);
     /* Interconnect units as GPGPU-Sim moves them (traffic_breakdown of the
      * baseline logs): a read request is one 8-B packet, a store carries its
      * sectors, an atomic one 40-B packet; every 32-B sector read comes back
@@ -651,7 +673,9 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
                    ? m.inj / ((m.inj - st_inj) / nsub + st_inj / s_st) : nsub;
     double dram_bpc = c->n_mem * DRAM_BYTES_PER_CLK * DRAM_HZ / CORE_HZ
                       * DRAM_SCHED_EFF * DRAM_SECTOR_EFF;
-    double t_dram = W * m.dram_sect * SECTOR / dram_bpc / k->mem_eff;
+    /* DRAM time in column commands (a sector read or half a written-back
+     * line each, analytic-2.21) at dram_bpc's sector-read rate. */
+    double t_dram = W * m.dram_cmds * SECTOR / dram_bpc / k->mem_eff;
     double t_port = cmax * f->wpc * per_cluster * maxf(m.inj, m.ej);
     double t_atom = hot_reply_paced(W * hot_slice_cycles(k, f, &m, nsub),
                                     W * m.ej, n_in);

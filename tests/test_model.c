@@ -1039,6 +1039,30 @@ START_TEST(hot_slice_paced_by_reply_input)
 }
 END_TEST
 
+/* analytic-2.21: an L2 write-back is one request of the dirty line's bytes,
+ * served in 64-B DRAM column commands (dram_atom_size = BL 8 x busW 4 x 2
+ * chips), so a line of 4 dirty sectors costs 2 commands where 4 sector
+ * reads cost 4 (vecadd log: n_wr_bk 3500 commands for 1750 lines). With
+ * per-sector write-backs (analytic-2.20) vecadd's baseline took 13005
+ * cycles (GPGPU-Sim 9815, +32.5%); at l2_sets 32 (fp 1.5 MB, 384 KB of
+ * L2) 16028 (GPGPU-Sim 10928, +46.7%). */
+START_TEST(writeback_lines_share_dram_commands)
+{
+    wl_workload w;
+    load("vecadd", &w);
+    gd_err e = {0, ""};
+    model_out o;
+    gpu_config c = space_baseline();
+    ck_assert(model_eval(&w, &c, &o, &e) == 0);
+    printf("vecadd baseline: %.0f cycles (GPGPU-Sim 9815)\n", o.cycles);
+    ck_assert_msg(o.cycles < 1.27 * 9815, "%.0f cycles", o.cycles);
+    c.l2_sets = 32;
+    ck_assert(model_eval(&w, &c, &o, &e) == 0);
+    printf("vecadd l2_sets 32: %.0f cycles (GPGPU-Sim 10928)\n", o.cycles);
+    ck_assert_msg(o.cycles < 1.42 * 10928, "%.0f cycles", o.cycles);
+}
+END_TEST
+
 START_TEST(inert_knobs_tie_exactly)
 {
     static const struct { const char *w; int knob; int v; } inert[] = {
@@ -1190,6 +1214,7 @@ static Suite *model_suite(void)
     tcase_add_test(t, two_level_pool_widens_camping_window);
     tcase_add_test(t, hot_slice_paced_by_reply_input);
     tcase_add_test(t, two_level_pool_reads_source_ilp);
+    tcase_add_test(t, writeback_lines_share_dram_commands);
     tcase_add_test(t, speed);
     tcase_add_test(t, builtins_load);
     tcase_add_test(t, bad_descriptors);
