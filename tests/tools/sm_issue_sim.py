@@ -19,11 +19,12 @@ the cold constant cache (2 MSHRs, a miss blocks the LD/ST unit). Memory is a
 fixed latency (`lat` for a global load, 30 shared, 20 constant hit,
 imiss_lat for a code or constant line); no network, no L1D, no DRAM.
 
-Usage: python3 sm_issue_sim.py PTXDIR reduction|dct8x8 [key=value ...]
-  PTXDIR holds reduction.ptx and dct8x8.ptx, made from
+Usage: python3 sm_issue_sim.py PTXDIR reduction|dct8x8|sgemm [key=value ...]
+  PTXDIR holds reduction.ptx, dct8x8.ptx and sgemm.ptx (N = 128: the K loop's
+  branches are counter predicates; use shserv=2 for its As bank conflict), made from
   ../shared/reference/kernels/*.cu with `nvcc -arch=sm_75 -ptx` (GPGPU-Sim
   ran the sm_75 PTX). Keys: lat, ctas, icache, ccache, imiss_lat, imshr,
-  imerge, rot (0: fixed scheduler order), sp_width, fetch_width,
+  imerge, shserv, rot (0: fixed scheduler order), sp_width, fetch_width,
   ideal_fetch, lrr. Prints cycles at 1, 2 and 4 schedulers."""
 import re, sys
 
@@ -100,7 +101,7 @@ def const_lines(ins, kern):
 
 def trace(ins, tids, pred):
     """Executed instruction indices of one warp (if-then divergence only)."""
-    out, pc, active, stack = [], 0, set(tids), []
+    out, pc, active, stack, visits = [], 0, set(tids), [], {}
     while True:
         if stack and pc == stack[-1][0]:
             active = stack.pop()[1]
@@ -114,7 +115,12 @@ def trace(ins, tids, pred):
                 pc = i['target']; continue
             neg = g.startswith('!')
             f = pred[g.lstrip('!')]
-            taken = {t for t in active if f(t) != neg}
+            v = visits.get(pc, 0)
+            visits[pc] = v + 1
+            if getattr(f, 'loop', False):   # counter predicate, warp-uniform
+                taken = set(active) if f(v) != neg else set()
+            else:
+                taken = {t for t in active if f(t) != neg}
             if taken == active:
                 pc = i['target']; continue
             if taken:
@@ -330,6 +336,17 @@ if __name__ == '__main__':
             pred['%%p%d' % n] = (lambda K: lambda t: t > K)(K)
         wpc, n_res, n_cta = 8, 6, 18
         trs = [trace(ins, range(32 * w, 32 * w + 32), pred) for w in range(wpc)]
+    elif kern == 'sgemm':
+        ins = parse(ptxdir + '/sgemm.ptx', '_Z5sgemmPKfS0_Pfi(')
+        classify(ins)
+        def loop(f):
+            f.loop = True
+            return f
+        # N = 128: N > 63 (p1), k loop unrolled by 4 (16 trips, p2), 2 K tiles (p3)
+        pred = {'%p1': loop(lambda v: True), '%p2': loop(lambda v: v % 16 != 15),
+                '%p3': loop(lambda v: v % 2 == 0)}
+        wpc, n_res, n_cta = 8, 4, 5
+        trs = [trace(ins, range(32 * w, 32 * w + 32), pred) for w in range(wpc)]
     else:
         ins = parse(ptxdir + '/dct8x8.ptx', '_Z6dct8x8PKfPfi(')
         classify(ins, const_lines_first=8)
@@ -340,10 +357,18 @@ if __name__ == '__main__':
     opts = dict(a.split('=') for a in sys.argv[3:])
     if 'ctas' in opts:
         n_cta = int(opts.pop('ctas'))
+    shserv = int(opts.pop('shserv', 1))
     kw = {k: int(v) for k, v in opts.items() if k != 'lat'}
     if 'lat' in opts:
         LAT_GLOBAL = int(opts['lat'])
         classify(ins, const_lines_first=8 if kern != 'reduction' else 0)
+    if shserv > 1:   # LD/ST cycles of every other shared load (sgemm's As[ty][k]: 2-way bank conflict)
+        n = 0
+        for i in ins:
+            if i['op'].startswith('ld.shared'):
+                if n % 2 == 0:
+                    i['serv'] = shserv
+                n += 1
     base = None
     for s in (1, 2, 4):
         c, cnt = simulate(ins, trs, wpc, n_res, n_cta, s, **kw)
