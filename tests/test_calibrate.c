@@ -264,41 +264,6 @@ START_TEST(fit_improves_real_data)
 }
 END_TEST
 
-START_TEST(multistart_finds_lower_minimum)
-{
-    /* transpose's descriptor has mem_eff 1, the bound: the logistic map is
-     * flat there, and the three fixed starts end at a higher cost on the
-     * 26 reference rows than the best of the screened points (0.159 vs
-     * 0.148 on analytic-2.21). The multi-start never does worse than the
-     * fixed starts (they are among its starts) and is deterministic. */
-    wl_workload w, a, b, c;
-    load("transpose", &w);
-    cal_row *rows = NULL;
-    size_t n = 0;
-    gd_err e = {0, ""};
-    ck_assert_int_eq(cal_read_csv(REF_CSV, "transpose", 1, &rows, &n, &e),
-                     GD_OK);
-    cal_opts o;
-    cal_opts_default(&o);
-    ck_assert_int_eq(o.starts, 0);
-    double fixed, multi, again;
-    a = w;
-    ck_assert_int_eq(cal_fit(&a, rows, n, &o, &fixed, &e), GD_OK);
-    o.starts = 64;
-    b = w;
-    ck_assert_int_eq(cal_fit(&b, rows, n, &o, &multi, &e), GD_OK);
-    c = w;
-    ck_assert_int_eq(cal_fit(&c, rows, n, &o, &again, &e), GD_OK);
-    printf("transpose fit cost: fixed starts %.5f, 64 screened %.5f\n",
-           fixed, multi);
-    ck_assert_msg(multi < 0.97 * fixed, "%g vs %g", multi, fixed);
-    ck_assert(multi == again);
-    ck_assert(memcmp(&b.k[0], &c.k[0], sizeof b.k[0]) == 0);
-    ck_assert(b.k[0].mem_eff >= 0.05 && b.k[0].mem_eff <= 1);
-    free(rows);
-}
-END_TEST
-
 START_TEST(cli_calibrate)
 {
     tmpdir();
@@ -370,7 +335,6 @@ static Suite *calibrate_suite(void)
     tcase_add_test(t, recovers_known_parameters);
     tcase_add_test(t, unidentifiable_parameters_stay);
     tcase_add_test(t, fit_improves_real_data);
-    tcase_add_test(t, multistart_finds_lower_minimum);
     tcase_add_test(t, cli_calibrate);
     tcase_add_test(t, sim_config_parsing);
     suite_add_tcase(s, t);
