@@ -358,11 +358,13 @@ static double clampd(double x, double lo, double hi)
  * rate says the data fitted better than the model's LRU cliff allows (the
  * read part gives way; the written lines are counted); with every read
  * hitting that is only an upper bound, and the geometric middle of the
- * written lines and it is taken. read_share is the
- * read part's share only where the log shows it counted and resident: not
- * lowered by that cap (then only bounded: reuse the counters cannot see)
- * and within the log's L2 (a larger input is the whole footprint at the
- * log's config, analytic-2.4); else 0, unknown. */
+ * written lines and it is taken. read_share is the read part's share
+ * where the log shows it counted (input preloaded) and not lowered by that
+ * cap (then only bounded: reuse the counters cannot see); else 0,
+ * unknown. An input larger than the log's L2 counts too since
+ * analytic-2.22: the model's first-wave window no longer switches off
+ * there (analytic-2.18-2.21 left such an input's share 0 because the
+ * model used the whole footprint anyway). */
 static void infer_footprint(wl_kernel *k, const double *d, double cold_w,
                             double per, int nlaunch, double l2_kb, double h2,
                             int memcpy_l2)
@@ -377,7 +379,7 @@ static void infer_footprint(wl_kernel *k, const double *d, double cold_w,
                         / 1024.0 / nlaunch;
     double rd_kb = fmin(rd_traffic, thr_ld * word / 1024.0 / nlaunch);
     double fp = rd_kb + wr_kb;
-    int counted = memcpy_l2 && rd_kb <= l2_kb;
+    int counted = memcpy_l2;
     if (h2 > pow(fmin(1.0, l2_kb / fmax(fp, 1)), 2.0)) {
         double cap = l2_kb / sqrt(fmax(h2, 1e-3));
         if (fp > cap) {
