@@ -10,6 +10,7 @@
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
+#include <gsl/gsl_matrix.h>
 #include <gsl/gsl_permutation.h>
 #include <gsl/gsl_multifit_nlinear.h>
 #include <gsl/gsl_vector.h>
@@ -19,6 +20,7 @@
 #define CAL_MAXCOLS 64
 #define CAL_MAXFREE (CAL_NPARAMS * WL_MAXKERNELS)
 #define CAL_FAIL_RESIDUAL 5.0  /* log-error charged when a config cannot run */
+#define CAL_REFINE 4           /* screened points the optimiser starts from */
 
 /* ------------------------------------------------------------ CSV reading */
 
@@ -250,6 +252,7 @@ void cal_opts_default(cal_opts *o)
     o->prior = 0.001;
     o->ident = CAL_IDENT_DEFAULT;
     o->max_iter = 60;
+    o->starts = 0;
 }
 
 /* Bounds of parameter p of kernel k. */
@@ -495,6 +498,92 @@ static void start_point(const fit_ctx *x, int which, gsl_vector *u)
     }
 }
 
+/* Objective at u: 0.5 |f|^2, the cost solve_from minimises. */
+static double cost_at(fit_ctx *x, const gsl_vector *u, gsl_vector *f)
+{
+    residuals(u, x, f);
+    double c = 0;
+    for (size_t i = 0; i < f->size; i++)
+        c += gsl_vector_get(f, i) * gsl_vector_get(f, i);
+    return isfinite(c) ? 0.5 * c : INFINITY;
+}
+
+/* The R_d low-discrepancy sequence in [0,1)^d (Roberts 2018): point i has
+ * coordinates frac(0.5 + i * a_j), a_j = phi^-(j+1), phi the real root of
+ * z^(d+1) = z + 1. Deterministic, evenly spread in any dimension, no table
+ * of primes. */
+static double rd_phi(size_t d)
+{
+    double phi = 2.0;
+    for (int it = 0; it < 60; it++)
+        phi = pow(1.0 + phi, 1.0 / (double)(d + 1));
+    return phi;
+}
+
+/* Screened start i (0-based) of the box every unknown can reach: a bounded
+ * parameter anywhere in its range (uniform in x, kept 1e-3 inside the
+ * bounds as to_u does), a footprint within a factor e^2 of the
+ * descriptor's (the cache capacities a footprint is compared with span a
+ * factor of 6 across the knob space). */
+static void screen_point(const fit_ctx *x, size_t i, double phi,
+                         gsl_vector *u)
+{
+    double a = 1.0;
+    for (size_t j = 0; j < x->np; j++) {
+        a /= phi;
+        double r = 0.5 + (double)(i + 1) * a, v;
+        r -= floor(r);
+        if (pdefs[x->par[j]].logscale) {
+            v = x->u0[j] + 2.0 * (2.0 * r - 1.0);
+        } else {
+            double e = 1e-3, q = e + (1 - 2 * e) * r;
+            v = log(q / (1 - q));
+        }
+        gsl_vector_set(u, j, v);
+    }
+}
+
+/* The starts the optimiser runs from, one per row of U: the three fixed
+ * ones, then the CAL_REFINE lowest-cost of o->starts screened points (the
+ * objective can have several local minima, and a parameter whose
+ * descriptor value sits at a bound starts where the logistic map is flat:
+ * docs/model.md, "Calibration"). Screening costs one evaluation of the
+ * rows per point; returns how many starts were filled. */
+static size_t choose_starts(fit_ctx *x, const cal_opts *o, gsl_matrix *U)
+{
+    size_t m = 0;
+    gsl_vector_view row;
+    for (int s = 0; s < 3; s++, m++) {
+        row = gsl_matrix_row(U, m);
+        start_point(x, s, &row.vector);
+    }
+    size_t ns = o->starts > 0 ? (size_t)o->starts : 0, nb = 0;
+    size_t want = U->size1 - m, idx[CAL_REFINE];
+    double best[CAL_REFINE], phi = rd_phi(x->np);
+    gsl_vector *u = ns ? gsl_vector_alloc(x->np) : NULL;
+    gsl_vector *f = ns ? gsl_vector_alloc(x->n + x->np) : NULL;
+    for (size_t s = 0; u && f && s < ns; s++) {
+        screen_point(x, s, phi, u);
+        double c = cost_at(x, u, f);
+        if (!isfinite(c) || (nb == want && c >= best[nb - 1]))
+            continue;
+        size_t k = nb < want ? nb++ : nb - 1;
+        for (; k > 0 && best[k - 1] > c; k--) {
+            best[k] = best[k - 1];
+            idx[k] = idx[k - 1];
+        }
+        best[k] = c;
+        idx[k] = s;
+    }
+    for (size_t b = 0; b < nb; b++, m++) {
+        row = gsl_matrix_row(U, m);
+        screen_point(x, idx[b], phi, &row.vector);
+    }
+    gsl_vector_free(u);
+    gsl_vector_free(f);
+    return m;
+}
+
 int cal_fit(wl_workload *w, const cal_row *rows, size_t n,
             const cal_opts *o, double *cost_out, gd_err *err)
 {
@@ -517,9 +606,13 @@ int cal_fit(wl_workload *w, const cal_row *rows, size_t n,
                        "free parameter to fit among those chosen", w->name);
     }
     gsl_vector *u = gsl_vector_alloc(x->np), *best = gsl_vector_alloc(x->np);
+    gsl_matrix *U = gsl_matrix_alloc(3 + (o->starts > 0 ? CAL_REFINE : 0),
+                                     x->np);
+    size_t nstart = U ? choose_starts(x, o, U) : 0;
     double best_cost = INFINITY;
-    for (int s = 0; u && best && s < 3; s++) {
-        start_point(x, s, u);
+    for (size_t s = 0; u && best && s < nstart; s++) {
+        gsl_vector_const_view row = gsl_matrix_const_row(U, s);
+        gsl_vector_memcpy(u, &row.vector);
         double c = solve_from(x, u, o->max_iter);
         if (c < best_cost) {
             best_cost = c;
@@ -547,6 +640,7 @@ int cal_fit(wl_workload *w, const cal_row *rows, size_t n,
     }
     gsl_vector_free(u);
     gsl_vector_free(best);
+    gsl_matrix_free(U);
     gsl_set_error_handler(old);
     free(x);
     return rc;
@@ -628,6 +722,7 @@ int cal_heldout(const wl_workload *w, const cal_row *rows, size_t n,
 typedef struct {
     const char *wl, *ref, *out, *kernel, *params;
     int folds;
+    int starts;                /* < 0: default */
     double prior;              /* < 0: default */
     double ident;              /* < 0: default */
 } cal_args;
@@ -637,6 +732,7 @@ static int parse_args(int argc, char **argv, cal_args *a, gd_err *err)
     memset(a, 0, sizeof *a);
     a->prior = -1;
     a->ident = -1;
+    a->starts = -1;
     for (int i = 0; i < argc; i++) {
         const char *o = argv[i];
         const char **slot = !strcmp(o, "-w") ? &a->wl
@@ -654,6 +750,14 @@ static int parse_args(int argc, char **argv, cal_args *a, gd_err *err)
             if (util_parse_double(argv[++i], &a->ident) || a->ident < 0)
                 return gd_errf(err, GD_EINPUT, "calibrate: --ident must be "
                                "a number >= 0, not '%s'", argv[i]);
+            continue;
+        }
+        if (!strcmp(o, "--starts") && i + 1 < argc) {
+            long v;
+            if (util_parse_long(argv[++i], 0, 100000, &v))
+                return gd_errf(err, GD_EINPUT, "calibrate: --starts must "
+                               "be an integer >= 0, not '%s'", argv[i]);
+            a->starts = (int)v;
             continue;
         }
         if (slot || !strcmp(o, "--folds")) {
@@ -678,7 +782,8 @@ static int parse_args(int argc, char **argv, cal_args *a, gd_err *err)
     if (!a->wl || !a->ref || !a->out)
         return gd_errf(err, GD_EINPUT, "usage: gpudse calibrate -w W.xml -r "
                        "REF.csv -o OUT.xml [--kernel NAME] [--folds K] "
-                       "[--params ilp,mem_waits,...] [--prior W] [--ident T]");
+                       "[--params ilp,mem_waits,...] [--prior W] [--ident T] "
+                       "[--starts N]");
     return GD_OK;
 }
 
@@ -767,6 +872,8 @@ static int run_calibrate(const cal_args *a, gd_err *err)
         o.prior = a->prior;
     if (a->ident >= 0)
         o.ident = a->ident;
+    if (a->starts >= 0)
+        o.starts = a->starts;
     wl_workload *w = malloc(sizeof *w), *fit = malloc(sizeof *fit);
     cal_row *rows = NULL;
     double *pred = NULL;

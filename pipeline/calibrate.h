@@ -53,6 +53,11 @@ typedef struct {
                                 * below this stays at its descriptor value;
                                 * 0 fits every chosen one */
     int max_iter;
+    int starts;                /* multi-start: low-discrepancy points over
+                                * the parameters' ranges whose cost is
+                                * evaluated; the optimiser also runs from the
+                                * 4 lowest (besides its three fixed starts).
+                                * 0 (default): the fixed starts only */
 } cal_opts;
 void cal_opts_default(cal_opts *o);
 
@@ -80,7 +85,7 @@ void cal_predict(const wl_workload *w, const cal_row *rows, size_t n,
                  double *pred);
 
 /* gpudse calibrate -w W.xml -r REF.csv -o OUT.xml [--kernel NAME]
- * [--folds K] [--params LIST] [--prior W] [--ident T] */
+ * [--folds K] [--params LIST] [--prior W] [--ident T] [--starts N] */
 int cmd_calibrate(int argc, char **argv);
 
 #endif

@@ -356,11 +356,15 @@ static double clampd(double x, double lo, double hi)
  *   there too). This over-counts a word several threads load (tiles).
  * The total is lowered to L2 / sqrt(hit rate) when the measured read hit
  * rate says the data fitted better than the model's LRU cliff allows (the
- * read part gives way; the written lines are counted). read_share is the
- * read part's share only where the log shows it counted and resident: not
- * lowered by that cap (then only bounded: reuse the counters cannot see)
- * and within the log's L2 (a larger input is the whole footprint at the
- * log's config, analytic-2.4); else 0, unknown. */
+ * read part gives way; the written lines are counted); with every read
+ * hitting that is only an upper bound, and the geometric middle of the
+ * written lines and it is taken. read_share is the read part's share
+ * where the log shows it counted (input preloaded) and not lowered by that
+ * cap (then only bounded: reuse the counters cannot see); else 0,
+ * unknown. An input larger than the log's L2 counts too since
+ * analytic-2.22: the model's first-wave window no longer switches off
+ * there (analytic-2.18-2.21 left such an input's share 0 because the
+ * model used the whole footprint anyway). */
 static void infer_footprint(wl_kernel *k, const double *d, double cold_w,
                             double per, int nlaunch, double l2_kb, double h2,
                             int memcpy_l2)
@@ -375,12 +379,19 @@ static void infer_footprint(wl_kernel *k, const double *d, double cold_w,
                         / 1024.0 / nlaunch;
     double rd_kb = fmin(rd_traffic, thr_ld * word / 1024.0 / nlaunch);
     double fp = rd_kb + wr_kb;
-    int counted = memcpy_l2 && rd_kb <= l2_kb;
+    int counted = memcpy_l2;
     if (h2 > pow(fmin(1.0, l2_kb / fmax(fp, 1)), 2.0)) {
         double cap = l2_kb / sqrt(fmax(h2, 1e-3));
         if (fp > cap) {
-            rd_kb = fmax(0, cap - wr_kb);
             fp = fmax(cap, wr_kb);
+            /* No read missed: the cliff then only bounds the footprint,
+             * to [written lines, L2] (analytic-2.22); take the geometric
+             * middle, the estimate whose worst factor error over those
+             * bounds is the least (sgemm: 64 KB written, 1 MB of tile
+             * loads all hitting 768 KB: 222 KB; its data are 192 KB). */
+            if (h2 >= 1 && wr_kb > 0 && wr_kb < fp)
+                fp = sqrt(wr_kb * fp);
+            rd_kb = fmax(0, fp - wr_kb);
             counted = 0;
         }
     }

@@ -270,8 +270,8 @@ START_TEST(cli_calibrate)
     unlink(TMP "/out.xml");
     char *argv[] = {"-w", "templates/workloads/sfu.xml", "-r", REF_CSV, "-o",
                     TMP "/out.xml", "--folds", "5", "--params",
-                    "ilp,mem_waits", NULL};
-    ck_assert_int_eq(cmd_calibrate(10, argv), 0);
+                    "ilp,mem_waits", "--starts", "16", NULL};
+    ck_assert_int_eq(cmd_calibrate(12, argv), 0);
     wl_workload w;
     gd_err e = {0, ""};
     ck_assert_msg(wl_load_file(TMP "/out.xml", &w, &e) == GD_OK, "%s",
@@ -293,6 +293,9 @@ START_TEST(cli_calibrate)
     char *a5[] = {"-w", "sfu", "-r", REF_CSV, "-o", TMP "/bad.xml",
                   "--ident", "-1", NULL};
     ck_assert_int_eq(cmd_calibrate(8, a5), GD_EINPUT);
+    char *a6[] = {"-w", "sfu", "-r", REF_CSV, "-o", TMP "/bad.xml",
+                  "--starts", "-3", NULL};
+    ck_assert_int_eq(cmd_calibrate(8, a6), GD_EINPUT);
     ck_assert(access(TMP "/bad.xml", F_OK) != 0);
 }
 END_TEST
