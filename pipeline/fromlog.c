@@ -28,6 +28,7 @@
 enum {
     C_THRD, C_WARP, C_LD, C_ST, C_SH, C_CONST, C_PARAM, C_BKCONF,
     C_L1R_TOT, C_L1R_HIT, C_L1R_HITRES, C_L1W_TOT, C_CONSTR_TOT,
+    C_INSTR_TOT,               /* L1I accesses: instruction fetches */
     C_L2R_TOT, C_L2R_HIT, C_L2R_HITRES, C_L2W_TOT,
     C_L2W_MISS,                /* L2 writes that allocated a line (cold) */
     C_ATOM_TX,                 /* GLOBAL_ATOMIC packets core to memory */
@@ -45,6 +46,7 @@ static const char *const cum_keys[C_BANK0] = {
     "Total_core_cache_stats_breakdown[GLOBAL_ACC_R][HIT_RESERVED]",
     "Total_core_cache_stats_breakdown[GLOBAL_ACC_W][TOTAL_ACCESS]",
     "Total_core_cache_stats_breakdown[CONST_ACC_R][TOTAL_ACCESS]",
+    "Total_core_cache_stats_breakdown[INST_ACC_R][TOTAL_ACCESS]",
     "L2_cache_stats_breakdown[GLOBAL_ACC_R][TOTAL_ACCESS]",
     "L2_cache_stats_breakdown[GLOBAL_ACC_R][HIT]",
     "L2_cache_stats_breakdown[GLOBAL_ACC_R][HIT_RESERVED]",
@@ -496,6 +498,9 @@ static int fill_kernel(const char *path, const launch_rec *first,
         k->const_lines = sms > 0 && d[C_CONST_TX] > 0
                              ? d[C_CONST_TX] / nlaunch / sms : 0;
     }
+    /* Instruction fetches per warp: one L1I access fetches up to 2
+     * instructions of one warp, a taken branch refetches (analytic-2.23). */
+    k->fetches = warps > 0 && d[C_INSTR_TOT] > 0 ? d[C_INSTR_TOT] / warps : 0;
     k->l1_reuse = d[C_L1R_TOT] > 0
                       ? clampd((d[C_L1R_HIT] + d[C_L1R_HITRES]) / d[C_L1R_TOT],
                                0, 1) : 0;
@@ -829,7 +834,8 @@ static void provenance(const char *log, const wl_workload *w,
                     "shared, const = gpgpu_n_{load,store,shmem,const_mem+"
                     "param_mem}_insn / (32 x SIMD efficiency x warps); "
                     "code_lines, const_lines = INST_ACC_R, CONST_ACC_R "
-                    "packets per SM and launch; "
+                    "packets per SM and launch; fetches = L1I (INST_ACC_R) "
+                    "accesses / warps; "
                     "ld_tx, st_tx, const_conflict = L1 GLOBAL_ACC_R, "
                     "GLOBAL_ACC_W, CONST_ACC_R accesses per warp "
                     "instruction; st_sectors = L2 / L1 GLOBAL_ACC_W; "

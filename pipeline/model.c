@@ -87,7 +87,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.22";
+    return "analytic-2.23";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
@@ -631,6 +631,73 @@ static double sched_store_window(const gpu_config *c, double wpc)
     return w;
 }
 
+/* The p-dependent part of one launch's time: the SM's throughput pipeline
+ * and its latency-bound rounds, met with the GPU-wide bandwidth bound. */
+typedef struct {
+    const double *per_cta;
+    int cmax, nr;
+    double fill_drain, chain, wpc, L, t_bw;
+} sm_times;
+
+static double sm_side_time(const sm_times *st, double p, double *t_busy,
+                           double *t_rounds)
+{
+    /* Work that keeps the SM busy per CTA: issue port, SP, SFU, MEM pipe.
+     * The misses-in-flight term is a latency (Little's law on lat_miss),
+     * not busy time, so it does not decide whether the SM idles waiting on
+     * its CTAs' latency chains (analytic-2.11). */
+    *t_busy = smax(st->per_cta, 4, p);
+    /* Pipeline: the fill and drain term pays the last CTA's latency; what
+     * of its throughput work lies inside it is not counted twice. */
+    double t_sm = pipelined_sm_time(st->per_cta, st->cmax, st->fill_drain,
+                                    st->chain, st->wpc, p);
+    *t_rounds = latency_rounds(st->cmax, st->nr, st->nr * *t_busy, st->L);
+    /* The SM side (throughput pipeline, latency-bound rounds) overlaps as
+     * the scheduler staggers warps (p); the result meets the GPU-wide
+     * bandwidth bound at the network's own exponent (analytic-2.13). */
+    double sm_side[2] = {t_sm, *t_rounds};
+    double outer[2] = {smax(sm_side, 2, p), st->t_bw};
+    return smax(outer, 2, NET_OVERLAP) + st->fill_drain;
+}
+
+/* Fetches per warp: the log's L1I accesses per warp, else the front end's
+ * best case of 2 instructions per fetch. */
+static double fetches_per_warp(const wl_kernel *k, const kfacts *f)
+{
+    return k->fetches > 0 ? k->fetches : f->I / 2;
+}
+
+/* GTO's overlap exponent above two schedulers per core (analytic-2.23).
+ * GPGPU-Sim gives scheduler i the warps with warp_id % num_sched == i, so
+ * with s schedulers each holds wpc/s warps of the oldest CTA, finds them
+ * stalled sooner and falls through to younger CTAs: the CTAs run more in
+ * step and GTO keeps 2/s of the stagger it has at two schedulers; the
+ * exponent moves toward LRR's (no stagger) by the lost share 1 − 2/s.
+ * The extra issue slots can absorb the lockstep's bursts only with
+ * instructions in the ibuffers, and the SM fetches for one warp per cycle
+ * (shader_core_ctx::fetch): the burst finds the front end busy with
+ * probability u, its utilisation (fetches per warp × the busiest SM's
+ * warps over the launch's cycles), and then loses the stagger; with
+ * probability 1 − u the front end refills it and the extra slots recover
+ * the loss. Net share 2u − 1, none below it: the model's issue term is
+ * capped at two instructions per cycle (the front end's two per fetch), so
+ * a gain beyond GTO's two-scheduler overlap is not modelled. Baseline logs:
+ * reduction u 0.66 (1.71 instructions per fetch; GPGPU-Sim −3.6% at four
+ * schedulers), sgemm 0.47, dct8x8 0.45, the others ≤ 0.31. */
+static double front_end_overlap(const wl_kernel *k, const kfacts *f,
+                                const gpu_config *c, int cmax, double t,
+                                double p)
+{
+    double s = c->num_sched_per_core;
+    if (c->scheduler != SCHED_GTO || s <= SCHED_DEFAULT || t <= 0)
+        return p;
+    double u = clamp01(cmax * f->wpc * fetches_per_warp(k, f) / t);
+    double lost = maxf(0.0, 2 * u - 1);
+    if (lost <= 0)
+        return p;
+    return p - lost * (p - sched_overlap(SCHED_LRR)) * (1 - SCHED_DEFAULT / s);
+}
+
 /* One launch: G CTAs over S SMs, n resident per SM at most. The busiest SM
  * runs cmax CTAs, nr at a time. Time = smooth max of the throughput bounds
  * over the launch plus one CTA's latency (fill and drain are not hidden). */
@@ -676,11 +743,6 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
             * (lat_miss - ml.dram_q),
     };
     double p = sched_overlap(c->scheduler);
-    /* Work that keeps the SM busy per CTA: issue port, SP, SFU, MEM pipe.
-     * The misses-in-flight term is a latency (Little's law on lat_miss),
-     * not busy time, so it does not decide whether the SM idles waiting on
-     * its CTAs' latency chains (analytic-2.11). */
-    double t_busy = smax(per_cta, 4, p);
     /* GPU-wide bandwidth bounds over the whole launch. */
     double nsub = SUBPART_PER_CH * c->n_mem;
     /* Partition camping at the request crossbar: an input's head packets
@@ -722,27 +784,28 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
     /* Fill and drain: the first CTAs wait under the launch's initial burst
      * (loaded latency L), the last ones drain without contention (L0). */
     double fill_drain = 0.5 * (L + L0);
-    /* Pipeline: the fill and drain term pays the last CTA's latency; what
-     * of its throughput work lies inside it is not counted twice. */
-    double t_sm = pipelined_sm_time(per_cta, cmax, fill_drain,
-                                    f->I * f->dep / k->ilp, f->wpc, p);
-    double t_rounds = latency_rounds(cmax, nr, nr * t_busy, L);
-    /* The SM side (throughput pipeline, latency-bound rounds) overlaps as
-     * the scheduler staggers warps (p); the result meets the GPU-wide
-     * bandwidth bound at the network's own exponent (analytic-2.13). */
-    double sm_side[2] = {t_sm, t_rounds};
-    double outer[2] = {smax(sm_side, 2, p), t_bw};
-    o->t = smax(outer, 2, NET_OVERLAP) + fill_drain;
     /* Cold instruction cache (analytic-2.10): the SM fetches each of its
      * code_lines 128-B lines on demand, one L2 + DRAM round trip each. The
      * first line's fetch is part of the fitted fill; a later line's fetch
      * is hidden by the issue work the other resident warps still have in
      * the previous line (issue port or saturated SFU: units that keep
-     * serving), and exposed for the rest. */
-    o->t += icache_exposed(k, f, N, maxf(per_cta[0], per_cta[2]));
-    /* Cold constant cache (analytic-2.15): the lines after the parameter
-     * line, CONST_MSHR per round trip that every warp waits for. */
-    o->t += const_exposed(k, active);
+     * serving), and exposed for the rest. Cold constant cache
+     * (analytic-2.15): the lines after the parameter line, CONST_MSHR per
+     * round trip that every warp waits for. */
+    double t_icache = icache_exposed(k, f, N, maxf(per_cta[0], per_cta[2]));
+    double t_const = const_exposed(k, active);
+    sm_times st = {per_cta, cmax, nr, fill_drain, f->I * f->dep / k->ilp,
+                   f->wpc, L, t_bw};
+    double t_busy, t_rounds;
+    o->t = sm_side_time(&st, p, &t_busy, &t_rounds);
+    o->t += t_icache;
+    o->t += t_const;
+    double p_fe = front_end_overlap(k, f, c, cmax, o->t, p);
+    if (p_fe != p) {
+        o->t = sm_side_time(&st, p_fe, &t_busy, &t_rounds);
+        o->t += t_icache;
+        o->t += t_const;
+    }
     o->t_comp = cmax * t_busy;
     o->t_mem_lat = cmax * per_cta[4] + t_rounds + fill_drain;
     o->t_mem_bw = t_bw;

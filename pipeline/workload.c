@@ -51,6 +51,7 @@ static const wl_field wl_fields[] = {
     {"params", "const_conflict", KF(const_conflict), 0, 0, 1, 32, 1},
     {"params", "code_lines", KF(code_lines), 0, 0, 0, 1 << 16, 0},
     {"params", "const_lines", KF(const_lines), 0, 0, 0, 1 << 16, 0},
+    {"params", "fetches", KF(fetches), 0, 0, 0, 1e12, 0},
     {"params", "l1_reuse", KF(l1_reuse), 0, 0, 0, 1, 0},
     {"params", "footprint_kb_per_cta", KF(footprint_kb_per_cta), 0, 0, 0, 1e9, 0},
     {"params", "l2_reuse", KF(l2_reuse), 0, 0, 0, 1, 0},

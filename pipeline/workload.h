@@ -37,6 +37,7 @@ typedef struct {
     double const_conflict;     /* constant-cache accesses per warp const insn */
     double code_lines;         /* 128-B instruction-cache lines one SM fetches per launch (cold il1; 0 = unknown) */
     double const_lines;        /* 64-B constant-cache lines one SM fetches per launch (cold L1C, parameters included; 0 = unknown) */
+    double fetches;            /* instruction fetches (L1I accesses) per warp; 0 = unknown (warp_insns / 2) */
     /* Free parameters (calibrated later; defaults in the descriptor). */
     double l1_reuse;           /* fraction of global-load lines that could hit L1 given capacity */
     double footprint_kb_per_cta; /* L1 working set of one CTA (GTO) */

@@ -85,15 +85,15 @@ START_TEST(reference_logs_round_trip)
     /* code, cnst: INST_ACC_R, CONST_ACC_R packets per SM
      * (traffic_breakdown_coretomem; cnst 1 = the parameter line). */
     static const struct { const char *k; int ctas, limit; double ipc;
-                          double code, cnst; }
+                          double code, cnst, fetches; }
     want[] = {
-        {"vecadd", 6, LIMIT_THREADS, 280.4393, 2, 1},
-        {"sgemm", 4, LIMIT_REGS, 422.0989, 7, 1},
-        {"reduction", 6, LIMIT_THREADS, 491.6026, 6, 1},
-        {"dct8x8", 4, LIMIT_REGS, 429.9009, 6, 5},
-        {"histogram", 6, LIMIT_THREADS, 72.7697, 2, 1},
-        {"transpose", 6, LIMIT_THREADS, 126.2931, 2, 1},
-        {"sfu", 6, LIMIT_THREADS, 132.8779, 12, 1},
+        {"vecadd", 6, LIMIT_THREADS, 280.4393, 2, 1, 11},
+        {"sgemm", 4, LIMIT_REGS, 422.0989, 7, 1, 347},
+        {"reduction", 6, LIMIT_THREADS, 491.6026, 6, 1, 34.25},
+        {"dct8x8", 4, LIMIT_REGS, 429.9009, 6, 5, 46},
+        {"histogram", 6, LIMIT_THREADS, 72.7697, 2, 1, 22},
+        {"transpose", 6, LIMIT_THREADS, 126.2931, 2, 1, 13},
+        {"sfu", 6, LIMIT_THREADS, 132.8779, 12, 1, 89},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         char name[128], xmlpath[256];
@@ -118,6 +118,9 @@ START_TEST(reference_logs_round_trip)
                       "%s: code_lines %g", want[i].k, back.k[0].code_lines);
         ck_assert_msg(fabs(back.k[0].const_lines - want[i].cnst) < 1e-9,
                       "%s: const_lines %g", want[i].k, back.k[0].const_lines);
+        /* analytic-2.23: L1I accesses per warp (instruction fetches). */
+        ck_assert_msg(fabs(back.k[0].fetches - want[i].fetches) < 1e-9,
+                      "%s: fetches %g", want[i].k, back.k[0].fetches);
         gpu_config c = space_baseline();
         model_out o;
         ck_assert_int_eq(model_eval(&back, &c, &o, &e), 0);
