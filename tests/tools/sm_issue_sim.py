@@ -25,7 +25,12 @@ Usage: python3 sm_issue_sim.py PTXDIR reduction|dct8x8|sgemm [key=value ...]
   ../shared/reference/kernels/*.cu with `nvcc -arch=sm_75 -ptx` (GPGPU-Sim
   ran the sm_75 PTX). Keys: lat, ctas, icache, ccache, imiss_lat, imshr,
   imerge, shserv, rot (0: fixed scheduler order), sp_width, fetch_width,
-  ideal_fetch, lrr. Prints cycles at 1, 2 and 4 schedulers."""
+  ideal_fetch, lrr, two_level (the active pool per scheduler of
+  two_level_active:N:0:1, e.g. two_level=6), spread (slot k's global loads
+  return k*spread cycles later: a crude burst drain), lines=1 (print, per
+  cold code line, when it missed and filled and how many first-wave warps
+  first needed it after the fill, i.e. were still behind with work).
+  Prints cycles at 1, 2 and 4 schedulers."""
 import re, sys
 
 def parse(path, entry):
@@ -129,7 +134,7 @@ def trace(ins, tids, pred):
         pc += 1
 
 def simulate(ins, traces_of_warp, wpc, n_res, n_cta, s, rot=True, fetch_width=2,
-             fetch_per_cycle=1, sp_width=2, ideal_fetch=0, lrr=0, icache=0, imiss_lat=277, imshr=2, imerge=32, ccache=0):
+             fetch_per_cycle=1, sp_width=2, ideal_fetch=0, lrr=0, two_level=0, icache=0, imiss_lat=277, imshr=2, imerge=32, ccache=0, spread=0):
     INF = 10 ** 9
     W = 48
     slot_cta = [None] * n_res
@@ -154,6 +159,23 @@ def simulate(ins, traces_of_warp, wpc, n_res, n_cta, s, rot=True, fetch_width=2,
     cpres, cpend, ldst_head = set(), {}, None
     if not icache:
         ipres = set(range(len(ins) // 16 + 1))
+    # two_level_active:two_level:0:1 (shader.cc two_level_active_scheduler):
+    # every warp slot of the scheduler starts pending, the first `two_level`
+    # by slot id become active; order_warps demotes an active warp that is
+    # waiting() (no CTA, done, at a barrier) or whose ibuffer's next
+    # instruction reads a long-op register (global / param load in flight),
+    # and promotes the pending front (SRR) into each freed place whatever its
+    # state. A warp with an empty ibuffer (il1 miss) is neither.
+    act = [[wid for wid in range(W) if sched_of[wid] == j][:two_level] for j in range(s)]
+    pend = [[wid for wid in range(W) if sched_of[wid] == j][two_level:] for j in range(s)]
+    def tl_waiting(wid, cycle):
+        w = warps[wid]
+        if w is None or w['done'] or w['wait']:
+            return True
+        if w['ibuf']:
+            i = ins[w['ibuf'][0]]
+            return any(r in w['long'] and w['ready'].get(r, 0) > cycle for r in i['srcs'])
+        return False
     def launch(slot):
         nonlocal next_cta, dyn
         cta = next_cta; next_cta += 1
@@ -162,7 +184,7 @@ def simulate(ins, traces_of_warp, wpc, n_res, n_cta, s, rot=True, fetch_width=2,
         for w in range(wpc):
             wid = slot * wpc + w
             warps[wid] = dict(tr=traces_of_warp[w], pos=0, ibuf=[], fpc=0,
-                              ready={}, wait=False, done=False, dyn=dyn, slot=slot, wslot=w)
+                              ready={}, long=set(), wait=False, done=False, dyn=dyn, slot=slot, wslot=w)
             dyn += 1
     for slot in range(n_res):
         if next_cta < n_cta:
@@ -196,7 +218,10 @@ def simulate(ins, traces_of_warp, wpc, n_res, n_cta, s, rot=True, fetch_width=2,
                 ldst_head[3] = rmax
                 if not acc:
                     if i['dst']:
-                        w['ready'][i['dst']] = max(cycle + 1, rmax) + i['lat']
+                        # spread: the burst's replies drain over the CTAs,
+                        # slot k's global loads return k*spread later
+                        extra = spread * w['slot'] if i['op'].startswith('ld.global') else 0
+                        w['ready'][i['dst']] = max(cycle + 1, rmax) + i['lat'] + extra
                     ldst_head = None
         if id_oc_mem is not None and len(mem_cu) < 2:
             mem_cu.append(id_oc_mem); id_oc_mem = None
@@ -205,7 +230,14 @@ def simulate(ins, traces_of_warp, wpc, n_res, n_cta, s, rot=True, fetch_width=2,
         order = [((prio + k) % s) if rot else k for k in range(s)]
         for j in order:
             cand = [wid for wid in range(W) if sched_of[wid] == j and warps[wid] and not warps[wid]['done']]
-            if lrr:
+            if two_level:
+                keep = [x for x in act[j] if not tl_waiting(x, cycle)]
+                pend[j] += [x for x in act[j] if x not in keep]
+                while len(keep) < two_level and pend[j]:
+                    keep.append(pend[j].pop(0))
+                act[j] = keep
+                cand = [wid for wid in act[j] if warps[wid] and not warps[wid]['done']]
+            elif lrr:
                 sup = [wid for wid in range(W) if sched_of[wid] == j]
                 g = greedy[j]
                 st = (sup.index(g) + 1) if g is not None else 0
@@ -241,6 +273,11 @@ def simulate(ins, traces_of_warp, wpc, n_res, n_cta, s, rot=True, fetch_width=2,
                     sp_free -= 1
                     if i['dst']:
                         w['ready'][i['dst']] = cycle + i['lat']
+                if two_level:   # order_lrr: the active list restarts after the issued warp
+                    k = act[j].index(wid)
+                    act[j] = act[j][k + 1:] + act[j][:k + 1]
+                if i['dst'] and (i['op'].startswith('ld.global') or i['op'].startswith('ld.param')):
+                    w['long'].add(i['dst'])
                 issued_count[wid] += 1
                 w['ibuf'].pop(0)
                 w['pos'] += 1
@@ -309,6 +346,9 @@ def simulate(ins, traces_of_warp, wpc, n_res, n_cta, s, rot=True, fetch_width=2,
             if w and not w['done'] and not w['ibuf'] and not w.get('imiss'):
                 last_fetched = wid
                 ln = w['fpc'] // 16
+                if ln not in w.setdefault('seen', set()):   # first need of the line
+                    w['seen'].add(ln)
+                    stat.setdefault('touch', {}).setdefault(ln, []).append(cycle)
                 if ln in ipres:
                     fetch_buf = (wid, w['fpc'])
                     nfetch[0] += 1
@@ -316,6 +356,7 @@ def simulate(ins, traces_of_warp, wpc, n_res, n_cta, s, rot=True, fetch_width=2,
                     ipend[ln][1].append(wid); w['imiss'] = True
                 elif ln not in ipend and len(ipend) < imshr:
                     ipend[ln] = [cycle + imiss_lat, [wid]]; w['imiss'] = True
+                    stat.setdefault('lines', []).append((ln, cycle, sum(issued_count)))
                 else:
                     nfail[0] += 1
                 break
@@ -358,6 +399,7 @@ if __name__ == '__main__':
     if 'ctas' in opts:
         n_cta = int(opts.pop('ctas'))
     shserv = int(opts.pop('shserv', 1))
+    show_lines = int(opts.pop('lines', 0))
     kw = {k: int(v) for k, v in opts.items() if k != 'lat'}
     if 'lat' in opts:
         LAT_GLOBAL = int(opts['lat'])
@@ -374,4 +416,11 @@ if __name__ == '__main__':
         c, cnt = simulate(ins, trs, wpc, n_res, n_cta, s, **kw)
         base = c if s == 2 else base
         print('   fin', stat.get('fin'), 'other idle: ibuf ready-but-blocked %d, all ibufs empty %d' % (stat.get('idle_has_ibuf', 0), stat.get('idle_no_ibuf', 0)))
+        if show_lines and 'lines' in stat:
+            first = n_res * wpc
+            for ln, t0, _ in stat['lines']:
+                tt = sorted(stat['touch'][ln])[:first]
+                late = sum(1 for t in tt if t > t0 + kw.get('imiss_lat', 277))
+                print('   line %d missed %d filled %d, first-wave warps needing it after the fill %d of %d'
+                      % (ln, t0, t0 + kw.get('imiss_lat', 277), late, len(tt)))
         print(' s=%d cycles %d fetch/cycle %.2f issue/cycle %.2f ifails %d cfails %d idle %d (icache %d, barrier %d)' % (s, c, nfetch[0] / c, sum(cnt) / c, nfail[0], ncfail[0], stat['idle'], stat['idle_ipend'], stat['idle_bar']))
