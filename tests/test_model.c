@@ -1010,10 +1010,6 @@ START_TEST(two_level_pool_reads_source_ilp)
 }
 END_TEST
 
-/* Knobs a kernel cannot feel give exactly the same prediction, as
- * GPGPU-Sim gives exactly the same cycles (reference rows: shmem_size for
- * every kernel without 16-KB CTAs of shared memory, l1_sets for kernels
- * that never hit L1, l2_sets for kernels whose data fit the smallest L2). */
 /* analytic-2.19: the hot atomic slice is paced by its reply input (one VC,
  * two internal steps per packet): the other slices' replies that hold the
  * destination cluster's output VC cost it a step, so more clusters (more
@@ -1024,15 +1020,12 @@ START_TEST(hot_slice_paced_by_reply_input)
 {
     wl_workload w;
     load("histogram", &w);
-    gd_err e = {0, ""};
-    model_out o;
     double ipc[3];
     const int clusters[3] = {8, 15, 30};
     for (int i = 0; i < 3; i++) {
         gpu_config c = space_baseline();
         c.n_clusters = clusters[i];
-        ck_assert(model_eval(&w, &c, &o, &e) == 0);
-        ipc[i] = o.ipc;
+        ipc[i] = eval_ipc(&w, &c);
     }
     printf("histogram 8 / 15 / 30 clusters: IPC %.2f / %.2f / %.2f "
            "(GPGPU-Sim 70.00 / 72.77 / 74.61)\n", ipc[0], ipc[1], ipc[2]);
@@ -1042,11 +1035,10 @@ START_TEST(hot_slice_paced_by_reply_input)
                   100 * (ipc[2] / ipc[0] - 1));
     gpu_config c = space_baseline();
     c.n_mem = 4;
-    ck_assert(model_eval(&w, &c, &o, &e) == 0);
-    double m4 = o.ipc;
+    double m4 = eval_ipc(&w, &c);
     c.n_mem = 12;
-    ck_assert(model_eval(&w, &c, &o, &e) == 0);
-    ck_assert_msg(o.ipc > m4, "n_mem 12 %.2f <= n_mem 4 %.2f", o.ipc, m4);
+    double m12 = eval_ipc(&w, &c);
+    ck_assert_msg(m12 > m4, "n_mem 12 %.2f <= n_mem 4 %.2f", m12, m4);
 }
 END_TEST
 
@@ -1130,6 +1122,10 @@ START_TEST(busy_front_end_loses_stagger_at_four_schedulers)
 }
 END_TEST
 
+/* Knobs a kernel cannot feel give exactly the same prediction, as
+ * GPGPU-Sim gives exactly the same cycles (reference rows: shmem_size for
+ * every kernel without 16-KB CTAs of shared memory, l1_sets for kernels
+ * that never hit L1, l2_sets for kernels whose data fit the smallest L2). */
 START_TEST(inert_knobs_tie_exactly)
 {
     static const struct { const char *w; int knob; int v; } inert[] = {
