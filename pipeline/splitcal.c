@@ -171,7 +171,7 @@ static void fit_lat_bw(const double *x, const double *y, int n, double *lat,
 int scal_fit_links(cm_machine *m, scal_link_fn fn, void *ctx,
                    scal_links *out, gd_err *err)
 {
-    enum { NL = 4, ROUNDS = 64 };
+    enum { NL = SCAL_LINK_RUNGS, ROUNDS = 64 };
     const size_t sizes[NL] = {4096, 65536, 262144, 1048576};
     memset(out, 0, sizeof *out);
     for (int a = 0; a < m->ndev; a++)
@@ -196,7 +196,7 @@ int scal_fit_links(cm_machine *m, scal_link_fn fn, void *ctx,
 int scal_fit_host_links(cm_machine *m, scal_copy_fn fn, void *ctx,
                         scal_host_links *out, gd_err *err)
 {
-    enum { NL = 4, ROUNDS = 8 };
+    enum { NL = SCAL_LINK_RUNGS, ROUNDS = 8 };
     const size_t sizes[NL] = {262144, 2097152, 16777216, 67108864};
     memset(out, 0, sizeof *out);
     for (int dev = 0; dev < m->ndev; dev++)

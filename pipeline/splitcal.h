@@ -35,6 +35,10 @@ int scal_fit_machine(cm_machine *m, const cm_task *tasks, int ntasks,
                      const double *ladder, int nladder, scal_measure_fn fn,
                      void *ctx, scal_fit *out, gd_err *err);
 
+/* Sizes in every copy ladder (p2p links and host links): the report's
+ * "rungs" column of a link. */
+#define SCAL_LINK_RUNGS 4
+
 /* Fitted link between two devices. */
 typedef struct {
     int a, b;

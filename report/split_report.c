@@ -19,6 +19,16 @@
 #define A4_H 841.890
 #define FIG_H 300.0
 
+/* Columns 2..6 of a fitted copy link's row in the fits table. */
+static void link_cells(char (*c)[REP_CELL], double bw, double lat, double r2)
+{
+    snprintf(c[2], REP_CELL, "%.3g B/s", bw);
+    snprintf(c[3], REP_CELL, "-");
+    snprintf(c[4], REP_CELL, "%.3e", lat);
+    snprintf(c[5], REP_CELL, "%.3f", r2);
+    snprintf(c[6], REP_CELL, "%d", SCAL_LINK_RUNGS);
+}
+
 static const sp_result *find(const sp_run *r, int mi, int ti, int si, int pol)
 {
     for (size_t i = 0; i < r->nres; i++) {
@@ -236,11 +246,7 @@ static void calibration_tables(rep_doc *d, const sp_run *r, int mi)
             snprintf(c[0], REP_CELL, "%s-%s", mo->m.dev[l->a].name,
                      mo->m.dev[l->b].name);
             snprintf(c[1], REP_CELL, "p2p link");
-            snprintf(c[2], REP_CELL, "%.3g B/s", l->bw);
-            snprintf(c[3], REP_CELL, "-");
-            snprintf(c[4], REP_CELL, "%.3e", l->lat);
-            snprintf(c[5], REP_CELL, "%.3f", l->r2);
-            snprintf(c[6], REP_CELL, "4");
+            link_cells(c, l->bw, l->lat, l->r2);
         }
         for (int i = 0; i < mo->host_links.nlinks; i++) {
             const scal_host_link *l = &mo->host_links.links[i];
@@ -249,11 +255,7 @@ static void calibration_tables(rep_doc *d, const sp_run *r, int mi)
                 break;
             snprintf(c[0], REP_CELL, "%s", mo->m.dev[l->dev].name);
             snprintf(c[1], REP_CELL, "%s copy", l->h2d ? "host->device" : "device->host");
-            snprintf(c[2], REP_CELL, "%.3g B/s", l->bw);
-            snprintf(c[3], REP_CELL, "-");
-            snprintf(c[4], REP_CELL, "%.3e", l->lat);
-            snprintf(c[5], REP_CELL, "%.3f", l->r2);
-            snprintf(c[6], REP_CELL, "4");
+            link_cells(c, l->bw, l->lat, l->r2);
         }
         rep_table_draw(d, &t);
         rep_table_free(&t);
