@@ -189,14 +189,25 @@ static int on_other(parse_state *s, const char *line)
     return 0;
 }
 
+/* The value of option `opt` on an option-dump line ("-opt   value # ..."),
+ * past its blanks; NULL when the line sets another option. */
+static const char *option_value(const char *line, const char *opt)
+{
+    size_t l = strlen(opt);
+    if (strncmp(line, opt, l) != 0 || (line[l] != ' ' && line[l] != '\t'))
+        return NULL;
+    const char *v = line + l;
+    while (*v == ' ' || *v == '\t')
+        v++;
+    return v;
+}
+
 /* The eight knobs from the option dump ("-gpgpu_n_mem   6 # ..."). */
 static void on_option(parse_state *s, const char *line)
 {
-    static const char memcpy_opt[] = "-gpgpu_perf_sim_memcpy";
-    if (!strncmp(line, memcpy_opt, sizeof memcpy_opt - 1)
-        && (line[sizeof memcpy_opt - 1] == ' '
-            || line[sizeof memcpy_opt - 1] == '\t')) {
-        s->memcpy_l2 = atoi(line + sizeof memcpy_opt - 1) == 1;
+    const char *v = option_value(line, "-gpgpu_perf_sim_memcpy");
+    if (v) {
+        s->memcpy_l2 = atoi(v) == 1;
         return;
     }
     static const struct { const char *opt; int knob; } opts[] = {
@@ -210,13 +221,8 @@ static void on_option(parse_state *s, const char *line)
         {"-gpgpu_scheduler", KNOB_SCHEDULER},
     };
     for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
-        size_t l = strlen(opts[i].opt);
-        if (strncmp(line, opts[i].opt, l) != 0
-            || (line[l] != ' ' && line[l] != '\t'))
+        if (!(v = option_value(line, opts[i].opt)))
             continue;
-        const char *v = line + l;
-        while (*v == ' ' || *v == '\t')
-            v++;
         int knob = opts[i].knob;
         if (knob == KNOB_SCHEDULER) {
             space_set(&s->cfg, knob, !strncmp(v, "lrr", 3) ? SCHED_LRR
