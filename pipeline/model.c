@@ -631,16 +631,17 @@ static double sched_store_window(const gpu_config *c, double wpc)
     return w;
 }
 
-/* The p-dependent part of one launch's time: the SM's throughput pipeline
- * and its latency-bound rounds, met with the GPU-wide bandwidth bound. */
+/* One launch's time at overlap exponent p: the SM's throughput pipeline
+ * and its latency-bound rounds, met with the GPU-wide bandwidth bound, plus
+ * the fill and drain and the exposed cold-cache time (icache, cconst). */
 typedef struct {
     const double *per_cta;
     int cmax, nr;
-    double fill_drain, chain, wpc, L, t_bw;
+    double fill_drain, chain, wpc, L, t_bw, icache, cconst;
 } sm_times;
 
-static double sm_side_time(const sm_times *st, double p, double *t_busy,
-                           double *t_rounds)
+static double launch_time(const sm_times *st, double p, double *t_busy,
+                          double *t_rounds)
 {
     /* Work that keeps the SM busy per CTA: issue port, SP, SFU, MEM pipe.
      * The misses-in-flight term is a latency (Little's law on lat_miss),
@@ -657,7 +658,10 @@ static double sm_side_time(const sm_times *st, double p, double *t_busy,
      * bandwidth bound at the network's own exponent (analytic-2.13). */
     double sm_side[2] = {t_sm, *t_rounds};
     double outer[2] = {smax(sm_side, 2, p), st->t_bw};
-    return smax(outer, 2, NET_OVERLAP) + st->fill_drain;
+    double t = smax(outer, 2, NET_OVERLAP) + st->fill_drain;
+    t += st->icache;   /* added one by one, as they always were: */
+    t += st->cconst;   /* near-tied rows must not move in the last bit */
+    return t;
 }
 
 /* Fetches per warp: the log's L1I accesses per warp, else the front end's
@@ -795,17 +799,12 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
     double t_icache = icache_exposed(k, f, N, maxf(per_cta[0], per_cta[2]));
     double t_const = const_exposed(k, active);
     sm_times st = {per_cta, cmax, nr, fill_drain, f->I * f->dep / k->ilp,
-                   f->wpc, L, t_bw};
+                   f->wpc, L, t_bw, t_icache, t_const};
     double t_busy, t_rounds;
-    o->t = sm_side_time(&st, p, &t_busy, &t_rounds);
-    o->t += t_icache;
-    o->t += t_const;
+    o->t = launch_time(&st, p, &t_busy, &t_rounds);
     double p_fe = front_end_overlap(k, f, c, cmax, o->t, p);
-    if (p_fe != p) {
-        o->t = sm_side_time(&st, p_fe, &t_busy, &t_rounds);
-        o->t += t_icache;
-        o->t += t_const;
-    }
+    if (p_fe != p)
+        o->t = launch_time(&st, p_fe, &t_busy, &t_rounds);
     o->t_comp = cmax * t_busy;
     o->t_mem_lat = cmax * per_cta[4] + t_rounds + fill_drain;
     o->t_mem_bw = t_bw;
