@@ -1,8 +1,10 @@
 /* calib_metrics: MAPE, aggregate error, Pearson r, Spearman rho, Kendall
- * tau-b, NRMSE, APE quantiles, count under 10% — definitions in
- * calib_metrics.h. */
+ * tau-b, NRMSE, APE quantiles, count under 10%, and the rank resolution of
+ * a reference set — definitions in calib_metrics.h. */
 #include "calib_metrics.h"
 
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,33 +36,37 @@ double cm_pearson(const double *x, const double *y, size_t n)
     return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : 0;
 }
 
-/* Ranks 1..n of x into r, ties sharing their mean rank. */
+typedef struct {
+    double v;
+    size_t i;
+} ranked;
+
+static int cmp_ranked(const void *a, const void *b)
+{
+    double x = ((const ranked *)a)->v, y = ((const ranked *)b)->v;
+    return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/* Ranks 1..n of x into r, ties sharing their mean rank. O(n log n): the
+ * rank resolution ranks thousands of noisy copies of a reference set. */
 static int ranks(const double *x, size_t n, double *r)
 {
-    size_t *idx = malloc(n * sizeof *idx);
-    if (!idx)
+    ranked *s = malloc(n * sizeof *s);
+    if (!s)
         return -1;
     for (size_t i = 0; i < n; i++)
-        idx[i] = i;
-    /* insertion sort of indices by value: n is small (rows of a CSV) */
-    for (size_t i = 1; i < n; i++) {
-        size_t v = idx[i], j = i;
-        while (j > 0 && x[idx[j - 1]] > x[v]) {
-            idx[j] = idx[j - 1];
-            j--;
-        }
-        idx[j] = v;
-    }
+        s[i] = (ranked){x[i], i};
+    qsort(s, n, sizeof *s, cmp_ranked);
     for (size_t i = 0; i < n;) {
         size_t j = i;
-        while (j + 1 < n && x[idx[j + 1]] == x[idx[i]])
+        while (j + 1 < n && s[j + 1].v == s[i].v)
             j++;
         double mean_rank = (i + j) / 2.0 + 1;
         for (size_t k = i; k <= j; k++)
-            r[idx[k]] = mean_rank;
+            r[s[k].i] = mean_rank;
         i = j + 1;
     }
-    free(idx);
+    free(s);
     return 0;
 }
 
@@ -147,6 +153,72 @@ int cm_compute(const double *ref, const double *pred, size_t n,
     out->spearman_rho = cm_spearman(pred, ref, n);
     out->kendall_tau = cm_kendall_tau_b(pred, ref, n);
     return 0;
+}
+
+/* Mean Spearman rho of ref against ref·exp(sigma·z) over `draws` draws. The
+ * generator is reseeded for every sigma, so each sigma sees the same z
+ * (common random numbers): the bisection is deterministic and the mean
+ * moves with sigma, not with the draws. */
+static int noisy_oracle_rho(const double *ref, size_t n, double sigma,
+                            unsigned draws, unsigned long seed, double *p,
+                            double *mean)
+{
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!g)
+        return -1;
+    gsl_rng_set(g, seed);
+    double sum = 0;
+    for (unsigned d = 0; d < draws; d++) {
+        for (size_t i = 0; i < n; i++)
+            p[i] = ref[i] * exp(sigma * gsl_ran_gaussian_ziggurat(g, 1.0));
+        sum += cm_spearman(ref, p, n);
+    }
+    gsl_rng_free(g);
+    *mean = sum / draws;
+    return 0;
+}
+
+/* The bisection of cm_rank_resolution, p being scratch for n predictions. */
+static double resolution_search(const double *ref, size_t n, double target,
+                                unsigned draws, unsigned long seed, double *p)
+{
+    double lo = log(1e-6), hi = 0, rho;
+    if (noisy_oracle_rho(ref, n, exp(hi), draws, seed, p, &rho) != 0)
+        return -1;
+    if (rho >= target)
+        return 1;
+    if (noisy_oracle_rho(ref, n, exp(lo), draws, seed, p, &rho) != 0)
+        return -1;
+    if (rho < target)
+        return 0;
+    /* rho(lo) >= target > rho(hi): 40 halvings of the 14-unit log
+     * interval leave it under 1e-10 wide. */
+    for (int it = 0; it < 40; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (noisy_oracle_rho(ref, n, exp(mid), draws, seed, p, &rho) != 0)
+            return -1;
+        if (rho >= target)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return exp(lo);
+}
+
+double cm_rank_resolution(const double *ref, size_t n, double target,
+                          unsigned draws, unsigned long seed)
+{
+    if (n < 3 || draws == 0 || !(target > -1 && target <= 1))
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(ref[i]))
+            return -1;
+    double *p = malloc(n * sizeof *p);
+    if (!p)
+        return -1;
+    double sigma = resolution_search(ref, n, target, draws, seed, p);
+    free(p);
+    return sigma;
 }
 
 void cm_format(const cm_metrics *m, char *buf, size_t bufsz)
