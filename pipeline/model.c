@@ -527,12 +527,13 @@ static double hot_reply_paced(double t_hot, double replies, double n_in)
  * time. histogram log: 8 misses on each bin bank, 160 reservation fails
  * on the hot one. The descriptor says a target is cold when part of the
  * footprint is not copied in (0 < read_share < 1; the atomic target is
- * taken to be that part: histogram's 1 KB of bins of 65 KB). */
+ * taken to be that part: histogram's 1 KB of bins of 65 KB). Only the
+ * first of repeated launches finds it cold: the cost is spread over them. */
 static double cold_atomic_start(const wl_kernel *k, const kfacts *f)
 {
     if (f->atom_tx <= 0 || k->read_share <= 0 || k->read_share >= 1)
         return 0;
-    return LAT_DRAM;
+    return LAT_DRAM / (k->launches > 1 ? k->launches : 1);
 }
 
 /* Busiest L2 slice's cycles per warp. GPGPU-Sim's slice takes one request
