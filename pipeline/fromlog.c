@@ -31,6 +31,7 @@ enum {
     C_INSTR_TOT,               /* L1I accesses: instruction fetches */
     C_L2R_TOT, C_L2R_HIT, C_L2R_HITRES, C_L2W_TOT,
     C_L2W_MISS,                /* L2 writes that allocated a line (cold) */
+    C_L2R_MISS, C_L2R_SMISS,   /* L2 read (and atomic) line / sector misses */
     C_ATOM_TX,                 /* GLOBAL_ATOMIC packets core to memory */
     C_INST_TX,                 /* INST_ACC_R packets core to memory (il1 misses) */
     C_CONST_TX,                /* CONST_ACC_R packets core to memory (L1C misses) */
@@ -52,6 +53,8 @@ static const char *const cum_keys[C_BANK0] = {
     "L2_cache_stats_breakdown[GLOBAL_ACC_R][HIT_RESERVED]",
     "L2_cache_stats_breakdown[GLOBAL_ACC_W][TOTAL_ACCESS]",
     "L2_cache_stats_breakdown[GLOBAL_ACC_W][MISS]",
+    "L2_cache_stats_breakdown[GLOBAL_ACC_R][MISS]",
+    "L2_cache_stats_breakdown[GLOBAL_ACC_R][SECTOR_MISS]",
     NULL,                      /* C_ATOM_TX: parsed by on_traffic */
     NULL,                      /* C_INST_TX: parsed by on_traffic */
     NULL,                      /* C_CONST_TX: parsed by on_traffic */
@@ -372,7 +375,14 @@ static double clampd(double x, double lo, double hi)
  * unknown. An input larger than the log's L2 counts too since
  * analytic-2.22: the model's first-wave window no longer switches off
  * there (analytic-2.18-2.21 left such an input's share 0 because the
- * model used the whole footprint anyway). */
+ * model used the whole footprint anyway).
+ * - atomic target (analytic-2.24): GPGPU-Sim counts atomics as L2
+ *   GLOBAL_ACC_R; with the input preloaded the read misses (line and
+ *   sector) of a launch with atomics are the sectors its atomics found cold
+ *   (histogram: 8 + 24 = 32 sectors, its 1 KB of cudaMemset bins). They
+ *   join the footprint as a part not copied in, so read_share < 1 tells
+ *   the model the atomic target is cold, as the built-in descriptor's
+ *   65 KB / 0.985 do. */
 static void infer_footprint(wl_kernel *k, const double *d, double cold_w,
                             double per, int nlaunch, double l2_kb, double h2,
                             int memcpy_l2)
@@ -386,7 +396,11 @@ static void infer_footprint(wl_kernel *k, const double *d, double cold_w,
     double rd_traffic = fmax(0, d[C_L2R_TOT] - d[C_ATOM_TX]) * SECTOR_BYTES
                         / 1024.0 / nlaunch;
     double rd_kb = fmin(rd_traffic, thr_ld * word / 1024.0 / nlaunch);
-    double fp = rd_kb + wr_kb;
+    double atom_kb = memcpy_l2 && d[C_ATOM_TX] > 0
+                         ? (d[C_L2R_MISS] + d[C_L2R_SMISS]) * SECTOR_BYTES
+                               / 1024.0 / nlaunch
+                         : 0;
+    double fp = rd_kb + wr_kb + atom_kb;
     int counted = memcpy_l2;
     if (h2 > pow(fmin(1.0, l2_kb / fmax(fp, 1)), 2.0)) {
         double cap = l2_kb / sqrt(fmax(h2, 1e-3));

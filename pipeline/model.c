@@ -52,7 +52,6 @@
 #define ATOM_CYCLES 1.0        /* L2 slice cycles per atomic transaction */
 #define L2_WR_CYCLES 3.0       /* L2 slice cycles per write request (estimate) */
 #define REPLY_VC_STEP 0.25     /* cycles lost per conflicting reply: 1 of 2 internal steps */
-#define REPLY_BUFFER 137.0     /* replies queued before the L2 waits: 64 + 9 + 64 (hot_reply_paced) */
 
 /* ---- Area (mm^2, 40 nm) ---- */
 #define A_ANCHOR 529.0         /* GF100 die */
@@ -87,7 +86,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.23";
+    return "analytic-2.24";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
@@ -472,14 +471,22 @@ double model_store_slices(const wl_kernel *k, int n_mem, double window)
  * the slice's share of every other L2 access (input loads, spread over all
  * 2·n_mem slices by the address mapping). histogram log: the hot bank's
  * 14602 accesses = 14419 atomics + 183 of the 2198 other accesses over 12
- * slices; with 4 / 12 channels the loads' share is 1.5x / 0.5x that. */
+ * slices; with 4 / 12 channels the loads' share is 1.5x / 0.5x that.
+ * Not every load lies inside the slice's busy time (analytic-2.24): the
+ * first wave's warps (share wave1 of all warps) issue the loads before
+ * their first atomic while no atomic has reached the slice yet (the
+ * launch's start, counted in the fill), a share 1/insn_atomic of a warp's
+ * loads when they interleave with its atomics (histogram: load, dependent
+ * atomic, twice). */
 static double hot_slice_cycles(const wl_kernel *k, const kfacts *f,
-                               const mem_events *m, double nsub)
+                               const mem_events *m, double nsub,
+                               double wave1)
 {
     if (f->atom_tx <= 0)
         return 0;
+    double before = wave1 * minf(1.0, 1.0 / k->insn_atomic);
     return f->atom_tx * k->atom_hot * ATOM_CYCLES
-           + (m->l2_acc - f->atom_tx) / nsub;
+           + (m->l2_acc - f->atom_tx) * (1 - before) / nsub;
 }
 
 /* The hot slice's L2 produces a reply per cycle, and its one reply input
@@ -491,21 +498,42 @@ static double hot_slice_cycles(const wl_kernel *k, const kfacts *f,
  * loses one step (half a cycle); that happens for a share of its replies
  * equal to the other slices' replies per step at that output,
  * other / (2·n_in). There is no slack to make the step up, so the slice
- * runs at 1 / (1 + other / (4·n_in)) replies per cycle once its queues
- * (REPLY_BUFFER) are full, and then its L2 waits (gpu_stall_icnt2sh).
- * histogram baseline: other = 2.0 replies/cycle at 15 clusters gives 491
- * lost cycles less 137 buffered = 354 stalls, the log's gpu_stall_icnt2sh
- * is 354. More clusters spread the other replies over more outputs.
- * REPLY_BUFFER: the L2-to-icnt queue (-gpgpu_dram_partition_queues, 64),
- * the intersim2 injection queue (input_buffer_size unset: 9 flits) and
- * the router's VC buffer (vc_buf_size 64). */
+ * runs at 1 / (1 + other / (4·n_in)) replies per cycle. histogram
+ * baseline: other = 2.0 replies/cycle at 15 clusters gives a deficit of
+ * 491 replies; gpu_stall_icnt2sh (cycles the L2-to-icnt head finds the
+ * intersim2 injection queue full, icnt_has_buffer) counts it less what
+ * the injection queue (9 flits) and the router's VC buffer (64) hold:
+ * 418, the log's 354. More clusters spread the other replies over more
+ * outputs. The launch ends when the last reply reaches its cluster, not
+ * when the L2 serves the last atomic (analytic-2.24): the replies queued
+ * in those buffers and the L2-to-icnt queue (64) still leave at the
+ * paced rate, so the buffers delay the L2's stalls but hide none of the
+ * deficit (analytic-2.19 subtracted the 137). */
 static double hot_reply_paced(double t_hot, double replies, double n_in)
 {
     if (t_hot <= 0 || n_in <= 0)
         return t_hot;
     double other = maxf(0.0, replies - t_hot) / t_hot;
-    return maxf(t_hot, t_hot * (1 + REPLY_VC_STEP * other / n_in)
-                           - REPLY_BUFFER);
+    return t_hot * (1 + REPLY_VC_STEP * other / n_in);
+}
+
+/* The hot slice's first atomics find their lines cold when the atomic
+ * target was not copied in (cudaMemset, not preloaded by
+ * -gpgpu_perf_sim_memcpy): each sector misses once, the next accesses merge
+ * into its MSHR entry (-gpgpu_cache:dl2 ...,A:192:4: at most 4), and the
+ * next one fails its reservation and holds the slice's queue head until
+ * the fill (memory_sub_partition::cache_cycle retries it every cycle): the
+ * slice loses one DRAM round trip (LAT_DRAM) at the start of its busy
+ * time. histogram log: 8 misses on each bin bank, 160 reservation fails
+ * on the hot one. The descriptor says a target is cold when part of the
+ * footprint is not copied in (0 < read_share < 1; the atomic target is
+ * taken to be that part: histogram's 1 KB of bins of 65 KB). Only the
+ * first of repeated launches finds it cold: the cost is spread over them. */
+static double cold_atomic_start(const wl_kernel *k, const kfacts *f)
+{
+    if (f->atom_tx <= 0 || k->read_share <= 0 || k->read_share >= 1)
+        return 0;
+    return LAT_DRAM / (k->launches > 1 ? k->launches : 1);
 }
 
 /* Busiest L2 slice's cycles per warp. GPGPU-Sim's slice takes one request
@@ -769,8 +797,11 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
      * line each, analytic-2.21) at dram_bpc's sector-read rate. */
     double t_dram = W * m.dram_cmds * SECTOR / dram_bpc / k->mem_eff;
     double t_port = cmax * f->wpc * per_cluster * maxf(m.inj, m.ej);
-    double t_atom = hot_reply_paced(W * hot_slice_cycles(k, f, &m, nsub),
-                                    W * m.ej, n_in);
+    double wave1 = minf(1.0, (double)active * nr / G);
+    double t_atom = hot_reply_paced(W * hot_slice_cycles(k, f, &m, nsub,
+                                                         wave1),
+                                    W * m.ej, n_in)
+                    + cold_atomic_start(k, f);
     double t_xbar = W * m.inj / k->mem_eff
                     / xbar_requests_per_cycle(d_mix, n_in);
     /* Reply crossbar (analytic-2.11): the same input-queued switch the

@@ -1042,6 +1042,58 @@ START_TEST(hot_slice_paced_by_reply_input)
 }
 END_TEST
 
+/* analytic-2.24: the hot atomic slice's reply deficit is not hidden by the
+ * reply buffers (the launch ends when the last reply reaches its cluster;
+ * histogram baseline: 14602 hot accesses, deficit 491 at 15 clusters, a
+ * fill of ~960: ~16000 cycles, GPGPU-Sim 16661; 2.23 subtracted the 137
+ * buffered replies: 15921), and the first wave's loads before its first
+ * atomic precede the slice's busy time, so one wave on 30 SMs (15 x 2)
+ * beats two on 15 (GPGPU-Sim 72.84 vs 72.77 IPC; 2.23: 76.07 vs 76.15). */
+START_TEST(hot_slice_reply_deficit_and_first_wave_loads)
+{
+    wl_workload w;
+    load("histogram", &w);
+    gd_err e = {0, ""};
+    model_out o;
+    gpu_config c = space_baseline();
+    ck_assert(model_eval(&w, &c, &o, &e) == 0);
+    double base_ipc = o.ipc;
+    printf("histogram baseline: %.0f cycles (GPGPU-Sim 16661)\n", o.cycles);
+    ck_assert_msg(o.cycles > 15960, "%.0f cycles: reply deficit hidden",
+                  o.cycles);
+    c.cores_per_cluster = 2;
+    ck_assert(model_eval(&w, &c, &o, &e) == 0);
+    printf("histogram 15 x 2: IPC %.3f vs 15 x 1 %.3f (GPGPU-Sim 72.84 vs "
+           "72.77)\n", o.ipc, base_ipc);
+    ck_assert_msg(o.ipc > base_ipc, "15 x 2 %.3f <= 15 x 1 %.3f", o.ipc,
+                  base_ipc);
+}
+END_TEST
+
+/* analytic-2.24: an atomic target that was not copied in (histogram's bins,
+ * cudaMemset: 1 KB of its 65 KB footprint, read_share 0.985) is cold in L2;
+ * the hot slice's first atomics miss, the MSHR merges four per sector and
+ * the next reservation fail holds the slice for one DRAM round trip (log:
+ * 8 misses per bin bank, 160 reservation fails on the hot one). With the
+ * whole footprint copied in the launch is LAT_DRAM (130 cycles) shorter. */
+START_TEST(cold_atomic_target_costs_one_dram_trip)
+{
+    wl_workload w;
+    load("histogram", &w);
+    gd_err e = {0, ""};
+    model_out cold, warm;
+    gpu_config c = space_baseline();
+    ck_assert(model_eval(&w, &c, &cold, &e) == 0);
+    w.k[0].read_share = 1.0;
+    ck_assert(model_eval(&w, &c, &warm, &e) == 0);
+    printf("histogram cold / preloaded bins: %.0f / %.0f cycles\n",
+           cold.cycles, warm.cycles);
+    ck_assert_msg(cold.cycles - warm.cycles > 100
+                  && cold.cycles - warm.cycles < 160,
+                  "cold target costs %.0f cycles", cold.cycles - warm.cycles);
+}
+END_TEST
+
 /* analytic-2.21: an L2 write-back is one request of the dirty line's bytes,
  * served in 64-B DRAM column commands (dram_atom_size = BL 8 x busW 4 x 2
  * chips), so a line of 4 dirty sectors costs 2 commands where 4 sector
@@ -1327,6 +1379,8 @@ static Suite *model_suite(void)
     tcase_add_test(t, sched_count_widens_camping_window);
     tcase_add_test(t, two_level_pool_widens_camping_window);
     tcase_add_test(t, hot_slice_paced_by_reply_input);
+    tcase_add_test(t, hot_slice_reply_deficit_and_first_wave_loads);
+    tcase_add_test(t, cold_atomic_target_costs_one_dram_trip);
     tcase_add_test(t, two_level_pool_reads_source_ilp);
     tcase_add_test(t, writeback_lines_share_dram_commands);
     tcase_add_test(t, busy_front_end_loses_stagger_at_four_schedulers);
