@@ -87,7 +87,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.23";
+    return "analytic-2.24";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
@@ -702,6 +702,35 @@ static double front_end_overlap(const wl_kernel *k, const kfacts *f,
     return p - lost * (p - sched_overlap(SCHED_LRR)) * (1 - SCHED_DEFAULT / s);
 }
 
+/* two_level_active's first pending round in front of the hot atomic slice
+ * (analytic-2.24). order_warps (shader.cc) demotes a warp whose next
+ * instruction reads a long-op register (a global or parameter load in
+ * flight) to the back of the pending FIFO and refills the pool from the
+ * FIFO's front, whatever the front warp's state. At the launch every warp
+ * of a scheduler reaches its first global load in step, so a warp whose
+ * load has returned gets back into the pool, and issues the atomic whose
+ * address is the loaded value, only after the other N/s - 1 warps have
+ * each been through the pool with their own run of instructions up to
+ * their own long-op wait, one instruction per cycle. Under GTO the oldest
+ * warp goes straight on once its load returns. The load's latency hides
+ * part of the round; the rest is time the hot slice, the launch's
+ * bottleneck, starts later. Run = I over the warp's long-op waits + 1
+ * (global loads, atomics, the parameter load). Toy of the SM front end,
+ * LD/ST unit and request crossbar (tests/tools/hist_gpu_sim.py): one
+ * scheduler starts the atomic stream ~350 cycles later than GTO, two
+ * schedulers (a round shorter than the load) not at all. */
+static double two_level_atom_start(const wl_kernel *k, const kfacts *f,
+                                   const gpu_config *c, double N)
+{
+    if (c->scheduler != SCHED_TWO_LEVEL || f->atom_tx <= 0)
+        return 0;
+    double waits = k->insn_ld_global + k->insn_atomic
+                   + (k->insn_const > 0 ? 1 : 0);
+    double run = f->I / (waits + 1);
+    double others = N / c->num_sched_per_core - 1;
+    return maxf(0.0, others * run - (LAT_L1 + LAT_L2));
+}
+
 /* One launch: G CTAs over S SMs, n resident per SM at most. The busiest SM
  * runs cmax CTAs, nr at a time. Time = smooth max of the throughput bounds
  * over the launch plus one CTA's latency (fill and drain are not hidden). */
@@ -771,6 +800,8 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
     double t_port = cmax * f->wpc * per_cluster * maxf(m.inj, m.ej);
     double t_atom = hot_reply_paced(W * hot_slice_cycles(k, f, &m, nsub),
                                     W * m.ej, n_in);
+    if (t_atom > 0)
+        t_atom += two_level_atom_start(k, f, c, N);
     double t_xbar = W * m.inj / k->mem_eff
                     / xbar_requests_per_cycle(d_mix, n_in);
     /* Reply crossbar (analytic-2.11): the same input-queued switch the
