@@ -86,7 +86,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.24";
+    return "analytic-2.25";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
@@ -730,6 +730,39 @@ static double front_end_overlap(const wl_kernel *k, const kfacts *f,
     return p - lost * (p - sched_overlap(SCHED_LRR)) * (1 - SCHED_DEFAULT / s);
 }
 
+/* two_level_active's first pending rounds in front of the hot atomic slice
+ * (analytic-2.25). order_warps (shader.cc) demotes a warp whose next
+ * instruction reads a long-op register (a global or parameter load in
+ * flight) to the back of the pending FIFO and refills the pool from the
+ * FIFO's front, whatever the front warp's state. At the launch every warp
+ * of a scheduler reaches each long-op wait in step, so a warp whose load
+ * has returned gets back into the pool only after the other N/s - 1 warps
+ * have each been through it with their own run of instructions up to
+ * their own wait, one instruction per cycle; under GTO the oldest warp
+ * goes straight on. The atomic (its address is the loaded value) waits
+ * behind two such rounds: the parameter load's (hidden by the cold
+ * parameter line's L2 + DRAM round trip) and the global load's (hidden by
+ * L1 queue + L2 hit). What the latencies do not hide is time the hot
+ * slice, the launch's bottleneck, starts later. Run = I over the warp's
+ * long-op waits + 1 (global loads, atomics, the parameter load). Toy of
+ * the SM front end, LD/ST unit and request crossbar
+ * (tests/tools/hist_gpu_sim.py): at one scheduler the first parameter use
+ * comes 26 cycles and the first atomic ~350 cycles later than under GTO,
+ * at two schedulers 16. */
+static double two_level_atom_start(const wl_kernel *k, const kfacts *f,
+                                   const gpu_config *c, double N)
+{
+    if (c->scheduler != SCHED_TWO_LEVEL || f->atom_tx <= 0)
+        return 0;
+    double waits = k->insn_ld_global + k->insn_atomic
+                   + (k->insn_const > 0 ? 1 : 0);
+    double run = f->I / (waits + 1);
+    double round = (N / c->num_sched_per_core - 1) * run;
+    double param = k->insn_const > 0
+                   ? maxf(0.0, round - (LAT_L2 + LAT_DRAM)) : 0;
+    return param + maxf(0.0, round - (LAT_L1 + LAT_L2));
+}
+
 /* One launch: G CTAs over S SMs, n resident per SM at most. The busiest SM
  * runs cmax CTAs, nr at a time. Time = smooth max of the throughput bounds
  * over the launch plus one CTA's latency (fill and drain are not hidden). */
@@ -802,6 +835,8 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
                                                          wave1),
                                     W * m.ej, n_in)
                     + cold_atomic_start(k, f);
+    if (t_atom > 0)
+        t_atom += two_level_atom_start(k, f, c, N);
     double t_xbar = W * m.inj / k->mem_eff
                     / xbar_requests_per_cycle(d_mix, n_in);
     /* Reply crossbar (analytic-2.11): the same input-queued switch the
