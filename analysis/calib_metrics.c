@@ -221,6 +221,11 @@ double cm_rank_resolution(const double *ref, size_t n, double target,
     return sigma;
 }
 
+unsigned cm_resolution_draws(size_t n)
+{
+    return n < 250 ? 400 : n < 5000 ? (unsigned)(100000 / n) : 20;
+}
+
 void cm_format(const cm_metrics *m, char *buf, size_t bufsz)
 {
     snprintf(buf, bufsz,

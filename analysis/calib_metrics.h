@@ -54,6 +54,10 @@ double cm_kendall_tau_b(const double *x, const double *y, size_t n);
 double cm_rank_resolution(const double *ref, size_t n, double target,
                           unsigned draws, unsigned long seed);
 
+/* The draws gpudse uses for n values: 400 up to 250 values, fewer above so
+ * the work stays near 10^5 ranked values (at least 20). */
+unsigned cm_resolution_draws(size_t n);
+
 /* One line "n=26 MAPE 8.1% agg 7.9% r 0.981 rho 0.953 tau 0.85 NRMSE 9.2%
  * <10%: 20 max 21.3% median 6.0% p90 15.2%" into buf. */
 void cm_format(const cm_metrics *m, char *buf, size_t bufsz);

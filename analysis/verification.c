@@ -220,6 +220,40 @@ static void short_label(const cJSON *cfg, char *out, size_t n)
         util_strlcpy(out, "baseline", n);
 }
 
+/* The modelled-against-measured error of a calibration entry's points
+ * (measured values as the reference): n, MAPE, Spearman rho and the points'
+ * rank resolution (cm_rank_resolution: the random error below which rho 0.9
+ * is reachable on them), for the report's caption. Nothing when fewer than
+ * three points or out of memory. */
+static void add_error_summary(cJSON *e, const cJSON *points)
+{
+    size_t n = (size_t)cJSON_GetArraySize(points), k = 0;
+    double *pred = malloc((n ? n : 1) * sizeof *pred);
+    double *meas = malloc((n ? n : 1) * sizeof *meas);
+    const cJSON *q;
+    cJSON_ArrayForEach(q, points) {
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(q, "predicted");
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(q, "measured");
+        if (pred && meas && cJSON_IsNumber(a) && cJSON_IsNumber(b)
+            && isfinite(a->valuedouble) && isfinite(b->valuedouble)) {
+            pred[k] = a->valuedouble;
+            meas[k++] = b->valuedouble;
+        }
+    }
+    cm_metrics r;
+    if (k >= 3 && cm_compute(meas, pred, k, &r) == 0) {
+        cJSON_AddNumberToObject(e, "n", (double)k);
+        cJSON_AddNumberToObject(e, "mape", r.mape);
+        cJSON_AddNumberToObject(e, "spearman", r.spearman_rho);
+        double res = cm_rank_resolution(meas, k, 0.9,
+                                        cm_resolution_draws(k), 1);
+        if (res >= 0)
+            cJSON_AddNumberToObject(e, "rank_resolution", res);
+    }
+    free(pred);
+    free(meas);
+}
+
 void verification_calibration(cJSON *calibration, const camp_campaign *c,
                               const char *workload, const cJSON *ver)
 {
@@ -255,6 +289,7 @@ void verification_calibration(cJSON *calibration, const camp_campaign *c,
             cJSON_AddNumberToObject(q, "measured", me->valuedouble);
             cJSON_AddItemToArray(arr, q);
         }
+        add_error_summary(e, arr);
         cJSON_AddItemToArray(calibration, e);
     }
 }

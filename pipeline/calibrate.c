@@ -808,8 +808,7 @@ static void print_metrics(const char *label, const cal_row *rows, size_t n,
 
 /* How finely the reference rows must be resolved for a held-out rho of 0.9
  * to be reachable (cm_rank_resolution): printed beside the held-out
- * metrics so a low rho on near-tied rows reads as what it is. The draws
- * shrink with the rows to keep the work near 10^5 ranked values. */
+ * metrics so a low rho on near-tied rows reads as what it is. */
 static void print_rank_resolution(const cal_row *rows, size_t n)
 {
     double *ref = malloc(n * sizeof *ref);
@@ -817,7 +816,7 @@ static void print_rank_resolution(const cal_row *rows, size_t n)
         return;
     for (size_t i = 0; i < n; i++)
         ref[i] = rows[i].ipc;
-    unsigned draws = n < 250 ? 400 : n < 5000 ? (unsigned)(100000 / n) : 20;
+    unsigned draws = cm_resolution_draws(n);
     double sigma = cm_rank_resolution(ref, n, 0.9, draws, 1);
     if (sigma > 0)
         printf("  %-22s rho 0.9 held out needs a random row error under "

@@ -5,13 +5,16 @@
  * command backend (placeholders, templated files, regex metrics). */
 #include "testrun.h"
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <dirent.h>
 #include <sys/wait.h>
+#include <cjson/cJSON.h>
 #include "campaign.h"
 #include "engine.h"
 #include "store.h"
+#include "util.h"
 
 /* Per-process scratch folder: concurrent runs of this suite never meet. */
 static char T[256];
@@ -235,6 +238,41 @@ START_TEST(command_backend)
 }
 END_TEST
 
+/* analysis.json's calibration entries carry the modelled-against-measured
+ * error of their points for the report's caption: n, MAPE, Spearman rho
+ * and the points' rank resolution (analysis/verification.c). The fake
+ * simulator's IPC (7 per cluster + n_mem, about 100) is far from the
+ * model's (hundreds): a large MAPE. */
+static void check_calibration_summary(const char *path)
+{
+    char *text = NULL;
+    size_t len = 0;
+    gd_err err;
+    ck_assert_int_eq(util_read_file(path, &text, &len, &err), 0);
+    cJSON *a = cJSON_ParseWithLength(text, len);
+    free(text);
+    const cJSON *cal = cJSON_GetObjectItemCaseSensitive(a, "calibration"), *e;
+    int seen = 0;
+    cJSON_ArrayForEach(e, cal) {
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(e, "metric");
+        if (!cJSON_IsString(m) || strcmp(m->valuestring, "ipc"))
+            continue;
+        seen++;
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(e, "n");
+        const cJSON *mape = cJSON_GetObjectItemCaseSensitive(e, "mape");
+        const cJSON *rho = cJSON_GetObjectItemCaseSensitive(e, "spearman");
+        const cJSON *res = cJSON_GetObjectItemCaseSensitive(e,
+                                                          "rank_resolution");
+        ck_assert(cJSON_IsNumber(n) && n->valueint == 3);
+        ck_assert(cJSON_IsNumber(mape) && mape->valuedouble > 0.5);
+        ck_assert(cJSON_IsNumber(rho) && fabs(rho->valuedouble) <= 1);
+        ck_assert(cJSON_IsNumber(res) && res->valuedouble >= 0
+                  && res->valuedouble <= 1);
+    }
+    ck_assert_int_eq(seen, 2);   /* one per workload */
+    cJSON_Delete(a);
+}
+
 START_TEST(multi_fidelity_verifies_predicted_front)
 {
     tu_write(tp("/mf.sh"),
@@ -284,6 +322,7 @@ START_TEST(multi_fidelity_verifies_predicted_front)
     ck_assert_uint_eq(modelled, 32);
     ck_assert_uint_eq(measured, 6);  /* top 3 of each workload's front */
     free(r);
+    check_calibration_summary(tp("/mf-run/analysis.json"));
     /* a second run finds everything, the verification included */
     rc = run(tp("/mf.xml"), tp("/mf-run"), &err, NULL, NULL);
     ck_assert_int_eq(rc, GD_OK);

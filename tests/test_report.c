@@ -424,7 +424,8 @@ static void add_extras(const char *dir, const char *wl)
         "\"interactions\":[{\"knobs\":[\"n_clusters\",\"scheduler\"],"
         "\"strength\":0.31}]}}"));
     cJSON_AddItemToObject(a, "calibration", cJSON_Parse(
-        "[{\"metric\":\"ipc\",\"points\":[{\"label\":\"vecadd\","
+        "[{\"metric\":\"ipc\",\"n\":3,\"mape\":0.2,\"spearman\":0.5,"
+        "\"rank_resolution\":0.031,\"points\":[{\"label\":\"vecadd\","
         "\"predicted\":1.5,\"measured\":1.4},{\"label\":\"sgemm\","
         "\"predicted\":3.1,\"measured\":2.2},{\"predicted\":null,"
         "\"measured\":1}]}]"));
@@ -488,6 +489,10 @@ START_TEST(optional_sections_render)
     assert_contains(t, "Campaign looks sane", "report.pdf");
     assert_contains(t, "Calibration", "report.pdf");
     assert_contains(t, "within ±10 %", "report.pdf (calibration)");
+    assert_contains(t, "MAPE 20.0 %, Spearman ρ 0.50 over 3 points",
+                    "report.pdf (calibration caption)");
+    assert_contains(t, "needs random errors under 3.1 %",
+                    "report.pdf (rank resolution)");
     assert_contains(t, "Strategy study", "report.pdf");
     assert_contains(t, "evaluations to reach 95 % and", "report.pdf");
     assert_contains(t, "random 99 % (0 of 3 seeds)", "report.pdf");
