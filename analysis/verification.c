@@ -220,6 +220,32 @@ static void short_label(const cJSON *cfg, char *out, size_t n)
         util_strlcpy(out, "baseline", n);
 }
 
+int verification_points(const cJSON *points, double **pred, double **meas,
+                        size_t *k)
+{
+    size_t n = (size_t)cJSON_GetArraySize(points);
+    *k = 0;
+    *pred = malloc((n ? n : 1) * sizeof **pred);
+    *meas = malloc((n ? n : 1) * sizeof **meas);
+    if (!*pred || !*meas) {
+        free(*pred);
+        free(*meas);
+        *pred = *meas = NULL;
+        return -1;
+    }
+    const cJSON *q;
+    cJSON_ArrayForEach(q, points) {
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(q, "predicted");
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(q, "measured");
+        if (cJSON_IsNumber(a) && cJSON_IsNumber(b)
+            && isfinite(a->valuedouble) && isfinite(b->valuedouble)) {
+            (*pred)[*k] = a->valuedouble;
+            (*meas)[(*k)++] = b->valuedouble;
+        }
+    }
+    return 0;
+}
+
 /* The modelled-against-measured error of a calibration entry's points
  * (measured values as the reference): n, MAPE, Spearman rho and the points'
  * rank resolution (cm_rank_resolution: the random error below which rho 0.9
@@ -227,19 +253,10 @@ static void short_label(const cJSON *cfg, char *out, size_t n)
  * three points or out of memory. */
 static void add_error_summary(cJSON *e, const cJSON *points)
 {
-    size_t n = (size_t)cJSON_GetArraySize(points), k = 0;
-    double *pred = malloc((n ? n : 1) * sizeof *pred);
-    double *meas = malloc((n ? n : 1) * sizeof *meas);
-    const cJSON *q;
-    cJSON_ArrayForEach(q, points) {
-        const cJSON *a = cJSON_GetObjectItemCaseSensitive(q, "predicted");
-        const cJSON *b = cJSON_GetObjectItemCaseSensitive(q, "measured");
-        if (pred && meas && cJSON_IsNumber(a) && cJSON_IsNumber(b)
-            && isfinite(a->valuedouble) && isfinite(b->valuedouble)) {
-            pred[k] = a->valuedouble;
-            meas[k++] = b->valuedouble;
-        }
-    }
+    double *pred, *meas;
+    size_t k;
+    if (verification_points(points, &pred, &meas, &k) != 0)
+        return;
     cm_metrics r;
     if (k >= 3 && cm_compute(meas, pred, k, &r) == 0) {
         cJSON_AddNumberToObject(e, "n", (double)k);

@@ -17,6 +17,12 @@
 cJSON *verification_json(const camp_campaign *c, const char *workload,
                          const store_record *recs, size_t n);
 
+/* The finite (predicted, measured) pairs of a calibration entry's "points"
+ * array into two new arrays of *k values each (the caller frees both).
+ * Returns 0, or -1 when out of memory (then nothing is allocated). */
+int verification_points(const cJSON *points, double **pred, double **meas,
+                        size_t *k);
+
 /* Append to the top-level "calibration" array of analysis.json (the
  * report's predicted-against-measured pages) one entry per objective of a
  * workload's verification object ver. */

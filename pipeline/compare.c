@@ -14,6 +14,7 @@
 #include "compare_impl.h"
 #include "metrics.h"
 #include "space.h"
+#include "verification.h"
 
 static const char *const extra_metrics[] = {CMP_HYPERVOLUME, CMP_CALIB_MAPE,
                                             "*"};
@@ -710,22 +711,12 @@ static const cJSON *calib_entry(const cJSON *analysis, int i)
  * has none usable. */
 static double calib_mape(const cJSON *e, size_t *npts)
 {
-    const cJSON *pts = cJSON_GetObjectItemCaseSensitive(e, "points"), *p;
-    size_t n = (size_t)cJSON_GetArraySize(pts), k = 0;
-    double *ref = malloc((n ? n : 1) * sizeof *ref);
-    double *pred = malloc((n ? n : 1) * sizeof *pred);
-    double out = NAN;
-    cJSON_ArrayForEach(p, pts) {
-        const cJSON *a = cJSON_GetObjectItemCaseSensitive(p, "predicted");
-        const cJSON *b = cJSON_GetObjectItemCaseSensitive(p, "measured");
-        if (ref && pred && cJSON_IsNumber(a) && cJSON_IsNumber(b)
-            && isfinite(a->valuedouble) && isfinite(b->valuedouble)) {
-            pred[k] = a->valuedouble;
-            ref[k++] = b->valuedouble;
-        }
-    }
+    const cJSON *pts = cJSON_GetObjectItemCaseSensitive(e, "points");
+    double *pred, *ref, out = NAN;
+    size_t k = 0;
     cm_metrics m;
-    if (ref && pred && k && cm_compute(ref, pred, k, &m) == 0)
+    if (verification_points(pts, &pred, &ref, &k) == 0 && k
+        && cm_compute(ref, pred, k, &m) == 0)
         out = 100 * m.mape;
     *npts = k;
     free(ref);
