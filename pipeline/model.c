@@ -86,7 +86,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.25";
+    return "analytic-2.26";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
@@ -382,10 +382,19 @@ static double cta_latency(const wl_kernel *k, const kfacts *f,
  * (reduction: cycles = 3136 + 1310·waves at 8/15/30/60 SMs within 1%).
  * When the SM is throughput-bound its issue order staggers the CTAs'
  * completions and a partial wave costs its share (vecadd, sgemm: cycles
- * linear in cmax). */
-static double latency_rounds(int cmax, int nr, double t_res, double L)
+ * linear in cmax) -- under GTO and two_level_active only (whole_waves).
+ * analytic-2.26: lrr_scheduler::order_warps (order_lrr, shader.cc) starts
+ * every cycle after the last issued warp, so all resident warps advance
+ * one instruction each in turn: co-resident CTAs finish together whatever
+ * the SM's busy share, and their replacements start together. The toy
+ * tests/tools/sm_issue_sim.py (dct8x8, 10 CTAs, 4 resident, 2 schedulers)
+ * finishes LRR's waves within 55 / 147 / 34 cycles of each other (GTO's
+ * second wave spread over 1795, two-level's over 1019: its 6-warp pool
+ * serves the CTAs in turn, so their completions stagger as under GTO). */
+static double latency_rounds(int cmax, int nr, double t_res, double L,
+                             int whole_waves)
 {
-    if (L > t_res)
+    if (whole_waves || L > t_res)
         return (double)((cmax + nr - 1) / nr - 1) * L;
     return ((double)cmax / nr - 1) * L;
 }
@@ -666,6 +675,7 @@ typedef struct {
     const double *per_cta;
     int cmax, nr;
     double fill_drain, chain, wpc, L, t_bw, icache, cconst;
+    int whole_waves;   /* LRR: co-resident CTAs finish together */
 } sm_times;
 
 static double launch_time(const sm_times *st, double p, double *t_busy,
@@ -680,7 +690,8 @@ static double launch_time(const sm_times *st, double p, double *t_busy,
      * of its throughput work lies inside it is not counted twice. */
     double t_sm = pipelined_sm_time(st->per_cta, st->cmax, st->fill_drain,
                                     st->chain, st->wpc, p);
-    *t_rounds = latency_rounds(st->cmax, st->nr, st->nr * *t_busy, st->L);
+    *t_rounds = latency_rounds(st->cmax, st->nr, st->nr * *t_busy, st->L,
+                               st->whole_waves);
     /* The SM side (throughput pipeline, latency-bound rounds) overlaps as
      * the scheduler staggers warps (p); the result meets the GPU-wide
      * bandwidth bound at the network's own exponent (analytic-2.13). */
@@ -865,7 +876,8 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
     double t_icache = icache_exposed(k, f, N, maxf(per_cta[0], per_cta[2]));
     double t_const = const_exposed(k, active);
     sm_times st = {per_cta, cmax, nr, fill_drain, f->I * f->dep / k->ilp,
-                   f->wpc, L, t_bw, t_icache, t_const};
+                   f->wpc, L, t_bw, t_icache, t_const,
+                   c->scheduler == SCHED_LRR};
     double t_busy, t_rounds;
     o->t = launch_time(&st, p, &t_busy, &t_rounds);
     double p_fe = front_end_overlap(k, f, c, cmax, o->t, p);

@@ -1125,6 +1125,26 @@ START_TEST(two_level_round_delays_atomics)
 }
 END_TEST
 
+/* analytic-2.26: under LRR (order_lrr: every cycle starts after the last
+ * issued warp) co-resident CTAs finish together, so the rounds after the
+ * first are whole waves even where the SM is throughput-bound. dct8x8 at
+ * the baseline, 10 CTAs on the busiest SM, 4 resident: GPGPU-Sim LRR
+ * 377.97 IPC against GTO 429.90 (0.879). Before, LRR's third wave of 2
+ * CTAs cost half a round: 424.48 against 450.92 (0.941). */
+START_TEST(lrr_rounds_are_whole_waves)
+{
+    wl_workload w;
+    load("dct8x8", &w);
+    gpu_config c = space_baseline();
+    double gto = eval_ipc(&w, &c);
+    c.scheduler = SCHED_LRR;
+    double lrr = eval_ipc(&w, &c);
+    printf("dct8x8 baseline GTO / LRR: %.2f / %.2f (%.3f; GPGPU-Sim 0.879)\n",
+           gto, lrr, lrr / gto);
+    ck_assert_msg(lrr < 0.92 * gto, "LRR %.2f vs GTO %.2f", lrr, gto);
+}
+END_TEST
+
 /* analytic-2.21: an L2 write-back is one request of the dirty line's bytes,
  * served in 64-B DRAM column commands (dram_atom_size = BL 8 x busW 4 x 2
  * chips), so a line of 4 dirty sectors costs 2 commands where 4 sector
@@ -1413,6 +1433,7 @@ static Suite *model_suite(void)
     tcase_add_test(t, hot_slice_reply_deficit_and_first_wave_loads);
     tcase_add_test(t, cold_atomic_target_costs_one_dram_trip);
     tcase_add_test(t, two_level_round_delays_atomics);
+    tcase_add_test(t, lrr_rounds_are_whole_waves);
     tcase_add_test(t, two_level_pool_reads_source_ilp);
     tcase_add_test(t, writeback_lines_share_dram_commands);
     tcase_add_test(t, busy_front_end_loses_stagger_at_four_schedulers);
