@@ -290,6 +290,7 @@ def simulate(ins, traces_of_warp, wpc, n_res, n_cta, s, rot=True, fetch_width=2,
                     if all(x in b for x in live):
                         for x in live:
                             warps[x]['wait'] = False
+                        stat['rel'] = cycle
                         b.clear()
                 if i['op'] == 'ret':
                     w['done'] = True
@@ -306,6 +307,10 @@ def simulate(ins, traces_of_warp, wpc, n_res, n_cta, s, rot=True, fetch_width=2,
                 break
         prio = (prio + 1) % s
         nis = sum(issued_count)
+        h = stat.setdefault('hist', [0] * 5); h[nis - stat['last']] += 1
+        if nis - stat['last'] > 2:
+            dt = cycle - stat.get('rel', -10 ** 9)
+            stat['x_near' if dt <= 20 else 'x_far'] = stat.get('x_near' if dt <= 20 else 'x_far', 0) + nis - stat['last'] - 2
         if nis == stat['last'] and not ipend and not any(w and w['wait'] for w in warps):
             if any(w and not w['done'] and w['ibuf'] for w in warps):
                 stat['idle_has_ibuf'] = stat.get('idle_has_ibuf', 0) + 1
@@ -423,4 +428,5 @@ if __name__ == '__main__':
                 late = sum(1 for t in tt if t > t0 + kw.get('imiss_lat', 277))
                 print('   line %d missed %d filled %d, first-wave warps needing it after the fill %d of %d'
                       % (ln, t0, t0 + kw.get('imiss_lat', 277), late, len(tt)))
+        print('   issue hist', stat.get('hist'), 'extra near release', stat.get('x_near', 0), 'far', stat.get('x_far', 0))
         print(' s=%d cycles %d fetch/cycle %.2f issue/cycle %.2f ifails %d cfails %d idle %d (icache %d, barrier %d)' % (s, c, nfetch[0] / c, sum(cnt) / c, nfail[0], ncfail[0], stat['idle'], stat['idle_ipend'], stat['idle_bar']))
