@@ -31,6 +31,9 @@
 #define PKT_HDR 8.0
 #define TWO_LEVEL_POOL 6.0     /* two_level_active:6 */
 #define DISPATCH_MAX 2.0       /* operand collector: 2 SP in/out ports */
+#define ID_OC_SP 2.0           /* -gpgpu_pipeline_widths: ID_OC_SP 2 (SP, branches, barriers) */
+#define ID_OC_MEM 1.0          /* ID_OC_MEM 1 (global, shared, constant, atomic) */
+#define ID_OC_SFU 1.0          /* ID_OC_SFU 1 */
 
 /* ---- Latencies in core cycles ---- */
 #define LAT_ALU 11.0           /* issue + operand collect (2-3) + FU latency 4-5 + writeback; fitted */
@@ -86,7 +89,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.26";
+    return "analytic-2.27";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
@@ -673,9 +676,13 @@ static double sched_store_window(const gpu_config *c, double wpc)
  * the fill and drain and the exposed cold-cache time (icache, cconst). */
 typedef struct {
     const double *per_cta;
+    /* The two-slot per-CTA work that decides the wave switch (analytic-2.27;
+     * NULL: per_cta itself). */
+    const double *per_cta_switch;
     int cmax, nr;
     double fill_drain, chain, wpc, L, t_bw, icache, cconst;
     int whole_waves;   /* LRR: co-resident CTAs finish together */
+    double thin_wave;  /* a thin last wave's delayed start (analytic-2.27) */
 } sm_times;
 
 static double launch_time(const sm_times *st, double p, double *t_busy,
@@ -690,7 +697,12 @@ static double launch_time(const sm_times *st, double p, double *t_busy,
      * of its throughput work lies inside it is not counted twice. */
     double t_sm = pipelined_sm_time(st->per_cta, st->cmax, st->fill_drain,
                                     st->chain, st->wpc, p);
-    *t_rounds = latency_rounds(st->cmax, st->nr, st->nr * *t_busy, st->L,
+    /* Whether the SM idles waiting on its CTAs' chains is set by the
+     * instruction supply (one fetch per cycle, two instructions), not by
+     * how many the issue stage could take (analytic-2.27). */
+    double t_switch = st->per_cta_switch ? smax(st->per_cta_switch, 4, p)
+                                         : *t_busy;
+    *t_rounds = latency_rounds(st->cmax, st->nr, st->nr * t_switch, st->L,
                                st->whole_waves);
     /* The SM side (throughput pipeline, latency-bound rounds) overlaps as
      * the scheduler staggers warps (p); the result meets the GPU-wide
@@ -700,6 +712,8 @@ static double launch_time(const sm_times *st, double p, double *t_busy,
     double t = smax(outer, 2, NET_OVERLAP) + st->fill_drain;
     t += st->icache;   /* added one by one, as they always were: */
     t += st->cconst;   /* near-tied rows must not move in the last bit */
+    if (st->thin_wave > 0)
+        t += st->thin_wave;
     return t;
 }
 
@@ -708,6 +722,14 @@ static double launch_time(const sm_times *st, double p, double *t_busy,
 static double fetches_per_warp(const wl_kernel *k, const kfacts *f)
 {
     return k->fetches > 0 ? k->fetches : f->I / 2;
+}
+
+/* The front end's utilisation over a launch of t cycles: fetches per warp
+ * × the busiest SM's warps / t (analytic-2.23). */
+static double front_end_use(const wl_kernel *k, const kfacts *f, int cmax,
+                            double t)
+{
+    return clamp01(cmax * f->wpc * fetches_per_warp(k, f) / t);
 }
 
 /* GTO's overlap exponent above two schedulers per core (analytic-2.23).
@@ -722,23 +744,79 @@ static double fetches_per_warp(const wl_kernel *k, const kfacts *f)
  * probability u, its utilisation (fetches per warp × the busiest SM's
  * warps over the launch's cycles), and then loses the stagger; with
  * probability 1 − u the front end refills it and the extra slots recover
- * the loss. Net share 2u − 1, none below it: the model's issue term is
- * capped at two instructions per cycle (the front end's two per fetch), so
- * a gain beyond GTO's two-scheduler overlap is not modelled. Baseline logs:
- * reduction u 0.66 (1.71 instructions per fetch; GPGPU-Sim −3.6% at four
- * schedulers), sgemm 0.47, dct8x8 0.45, the others ≤ 0.31. */
+ * the loss. Baseline logs: reduction u 0.66 (1.71 instructions per
+ * fetch; GPGPU-Sim −3.6% at four schedulers), sgemm 0.47, dct8x8 0.45,
+ * the others ≤ 0.31.
+ * analytic-2.27: where the loss shows depends on the SM's regime. A
+ * latency-bound SM (L > t_res: whole waves, latency_rounds) idles while
+ * its lockstepped warps all wait on loads together (toy: reduction's
+ * no-issue cycles 430 → 682), and extra issue slots cannot recover that
+ * (nothing is ready to issue): the share lost is u. A throughput-bound SM
+ * refills the stagger from its own work: its extra slots take the bursts
+ * (issue_ports_cycles, with weight 1 − u) and the net loss 2u − 1 shows
+ * only where a thin last wave starts from the first wave's completions
+ * (thin_wave_delay); no exponent shift there. */
 static double front_end_overlap(const wl_kernel *k, const kfacts *f,
                                 const gpu_config *c, int cmax, double t,
-                                double p)
+                                double p, int latency_bound)
 {
     double s = c->num_sched_per_core;
-    if (c->scheduler != SCHED_GTO || s <= SCHED_DEFAULT || t <= 0)
+    if (c->scheduler != SCHED_GTO || s <= SCHED_DEFAULT || t <= 0
+        || !latency_bound)
         return p;
-    double u = clamp01(cmax * f->wpc * fetches_per_warp(k, f) / t);
-    double lost = maxf(0.0, 2 * u - 1);
+    double lost = front_end_use(k, f, cmax, t);
     if (lost <= 0)
         return p;
     return p - lost * (p - sched_overlap(SCHED_LRR)) * (1 - SCHED_DEFAULT / s);
+}
+
+/* Issue cycles per warp above two schedulers per core (analytic-2.27).
+ * Each scheduler issues at most one instruction per cycle
+ * (-gpgpu_max_insn_issue_per_warp 1) into the shared pipeline registers
+ * (-gpgpu_pipeline_widths: ID_OC_SP 2, ID_OC_SFU 1, ID_OC_MEM 1; barriers
+ * and branches go to SP; shader.cc), so two schedulers issue at most 2 per
+ * cycle and four up to 2 SP + 1 MEM + 1 SFU: the issue stage's own bound is
+ * the busiest of its ports. The front end still fetches for one warp per
+ * cycle, ≤ 2 instructions (-gpgpu_inst_fetch_throughput default 1,
+ * shader_core_ctx::fetch), so issue beyond 2 per cycle comes only out of
+ * ibuffers filled while the front end had slack: with probability u (its
+ * utilisation) a burst finds it busy and issue is held to the fetches. The
+ * result replaces the two-slot issue term only where it is smaller. Toy
+ * (tests/tools/sm_issue_sim.py, warm caches): dct8x8 +3.7% IPC at four
+ * schedulers, 9% of its cycles issue 3 (one MEM beside two SP). */
+static double issue_ports_cycles(const wl_kernel *k, const kfacts *f,
+                                 double s, double rate, double u)
+{
+    double i_mem = k->insn_ld_global + k->insn_st_global + k->insn_atomic
+                   + k->insn_shared + k->insn_const;
+    double i_sp = f->I - i_mem - k->insn_sfu;
+    double ports = maxf(maxf(f->I / (s * rate), i_sp / ID_OC_SP),
+                        maxf(i_mem / ID_OC_MEM, k->insn_sfu / ID_OC_SFU));
+    double fetched = maxf(ports, fetches_per_warp(k, f));
+    return f->wpc * ((1 - u) * ports + u * fetched);
+}
+
+/* A thin last wave's delayed start above two schedulers per core under GTO
+ * (analytic-2.27). A throughput-bound SM's first wave starts together and
+ * GTO staggers its completions between a lone CTA's latency L (the oldest
+ * CTA, served first) and the wave's busy time t_res (the youngest), evenly
+ * over its nr CTAs. With the stagger share lam lost (front_end_overlap:
+ * lockstep at s schedulers, net of the extra slots' recovery) the early
+ * completions move toward t_res. A last wave of r < nr CTAs that starts
+ * from the first wave's completions (nr < cmax < 2·nr) starts at the r-th
+ * of them, lam·(t_res − L)·(nr − r)/(nr − 1) later, and runs with the SM
+ * otherwise idle, so the delay is the launch's. With more waves the
+ * middle waves' own work restores the stagger before the last one starts.
+ * Toy: sgemm (5 CTAs, 4 resident) first completion 11767 → 13030 cycles
+ * at four schedulers and the lone fifth CTA later with it; dct8x8 (10 CTAs)
+ * idle only +143. */
+static double thin_wave_delay(int cmax, int nr, double t_res, double L,
+                              double lam)
+{
+    if (nr < 2 || cmax <= nr || cmax >= 2 * nr || lam <= 0 || t_res <= L)
+        return 0;
+    int r = cmax - nr;
+    return lam * (t_res - L) * (double)(nr - r) / (nr - 1);
 }
 
 /* two_level_active's first pending rounds in front of the hot atomic slice
@@ -875,13 +953,34 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
      * round trip that every warp waits for. */
     double t_icache = icache_exposed(k, f, N, maxf(per_cta[0], per_cta[2]));
     double t_const = const_exposed(k, active);
-    sm_times st = {per_cta, cmax, nr, fill_drain, f->I * f->dep / k->ilp,
-                   f->wpc, L, t_bw, t_icache, t_const,
-                   c->scheduler == SCHED_LRR};
+    sm_times st = {per_cta, NULL, cmax, nr, fill_drain,
+                   f->I * f->dep / k->ilp, f->wpc, L, t_bw, t_icache, t_const,
+                   c->scheduler == SCHED_LRR, 0.0};
     double t_busy, t_rounds;
     o->t = launch_time(&st, p, &t_busy, &t_rounds);
-    double p_fe = front_end_overlap(k, f, c, cmax, o->t, p);
-    if (p_fe != p)
+    int latency_bound = L > nr * t_busy;
+    double p_fe = front_end_overlap(k, f, c, cmax, o->t, p, latency_bound);
+    /* Above two schedulers (analytic-2.27): the issue stage's own ports
+     * where the front end has slack, the wave switch at the two-slot busy
+     * time, a thin last wave's delayed start. */
+    double two_slot[5] = {per_cta[0], per_cta[1], per_cta[2], per_cta[3],
+                          per_cta[4]};
+    int moved = 0;
+    if (s > SCHED_DEFAULT && o->t > 0) {
+        double u = front_end_use(k, f, cmax, o->t);
+        double issue = issue_ports_cycles(k, f, s, rate, u);
+        if (issue < per_cta[0]) {
+            per_cta[0] = issue;
+            st.per_cta_switch = two_slot;
+            moved = 1;
+        }
+        if (c->scheduler == SCHED_GTO && !latency_bound) {
+            double lam = maxf(0.0, 2 * u - 1) * (1 - SCHED_DEFAULT / s);
+            st.thin_wave = thin_wave_delay(cmax, nr, nr * t_busy, L, lam);
+            moved |= st.thin_wave > 0;
+        }
+    }
+    if (p_fe != p || moved)
         o->t = launch_time(&st, p_fe, &t_busy, &t_rounds);
     o->t_comp = cmax * t_busy;
     o->t_mem_lat = cmax * per_cta[4] + t_rounds + fill_drain;

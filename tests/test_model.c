@@ -930,7 +930,11 @@ END_TEST
  * CTA's warps sooner when it holds fewer of the oldest CTA's). GPGPU-Sim's
  * transpose: one scheduler 3.6% slower than two, four 2.8% faster;
  * analytic-2.15 gave +0.2% / 0.0%. A kernel whose stores are not camped
- * (vecadd) does not feel it. */
+ * (vecadd) does not feel it: until analytic-2.26 its four-scheduler row
+ * was exactly its two-scheduler one; since analytic-2.27 the front-end
+ * terms move it (latency-bound: the lockstep's stagger loss, share u 0.3;
+ * issue ports beside it), so the check is that it stays within half a
+ * percent (GPGPU-Sim +0.4%), far from transpose's +3%. */
 START_TEST(sched_count_widens_camping_window)
 {
     wl_workload w;
@@ -949,7 +953,10 @@ START_TEST(sched_count_widens_camping_window)
     c = space_baseline();
     two = eval_ipc(&w, &c);
     c.num_sched_per_core = 4;
-    ck_assert(eval_ipc(&w, &c) == two);
+    double vec4 = eval_ipc(&w, &c);
+    printf("vecadd 4 vs 2 schedulers: %+.2f%% (GPGPU-Sim +0.4%%)\n",
+           100 * (vec4 / two - 1));
+    ck_assert_msg(fabs(vec4 / two - 1) < 0.005, "%.3f vs %.3f", vec4, two);
 }
 END_TEST
 
@@ -1200,7 +1207,12 @@ END_TEST
  * launch): GPGPU-Sim -3.6% IPC at four schedulers, analytic-2.22 0.0%.
  * With a descriptor that does not name its fetches (old descriptors) the
  * front end's best case of 2 instructions per fetch is assumed: less busy,
- * less loss. dct8x8 (u 0.49) and vecadd (0.25) do not move. */
+ * less loss. analytic-2.27: reduction is latency-bound, so it loses the
+ * share u (not 2u − 1) and -3.6% moves closer (-1.2% -> -2.2%); at the
+ * front end's best case the issue stage's own ports (2 SP + 1 MEM, from
+ * the slack the front end then has) offset that loss, so an unknown fetch
+ * count no longer lies strictly below two schedulers: it must stay
+ * within half a percent of it, above the known count. */
 START_TEST(busy_front_end_loses_stagger_at_four_schedulers)
 {
     wl_workload w;
@@ -1216,12 +1228,49 @@ START_TEST(busy_front_end_loses_stagger_at_four_schedulers)
            "GPGPU-Sim -3.6%%)\n", 100 * (four / two - 1),
            100 * (four_unknown / two - 1));
     ck_assert_msg(four < 0.995 * two, "%.2f vs %.2f IPC", four, two);
-    ck_assert_msg(four < four_unknown && four_unknown < two, "%.2f %.2f",
-                  four_unknown, two);
-    c.scheduler = SCHED_LRR;       /* no stagger to lose */
+    ck_assert_msg(four < four_unknown && fabs(four_unknown / two - 1) < 0.005,
+                  "%.2f %.2f", four_unknown, two);
+    /* LRR has no stagger to lose: until analytic-2.26 its four-scheduler
+     * row was exactly its two-scheduler one; since analytic-2.27 the issue
+     * stage's own ports may only raise it (fetch count unknown here: the
+     * front end's best case, with slack). */
+    c.scheduler = SCHED_LRR;
     double lrr4 = eval_ipc(&w, &c);
     c.num_sched_per_core = 2;
-    ck_assert(lrr4 == eval_ipc(&w, &c));
+    double lrr2 = eval_ipc(&w, &c);
+    printf("reduction LRR 4 vs 2 schedulers: %+.2f%%\n",
+           100 * (lrr4 / lrr2 - 1));
+    ck_assert_msg(lrr4 >= lrr2 && lrr4 < 1.05 * lrr2, "%.2f %.2f", lrr4,
+                  lrr2);
+}
+END_TEST
+
+/* analytic-2.27: above two schedulers the issue stage's own ports (2 SP +
+ * 1 MEM + 1 SFU per cycle, -gpgpu_pipeline_widths) raise issue where the
+ * front end has slack (dct8x8, GPGPU-Sim +1.5% at four schedulers;
+ * analytic-2.26 0.0%), a thin last wave starts late when the first wave's
+ * completions lose their stagger (sgemm: 5 CTAs, 4 resident; GPGPU-Sim
+ * -0.9%; the ports alone give +0.3%), and a latency-bound SM loses the
+ * stagger share u (reduction, GPGPU-Sim -3.6%; analytic-2.26 -1.2%). No
+ * row at one or two schedulers moves. */
+START_TEST(four_schedulers_ports_and_thin_wave)
+{
+    static const struct { const char *w; double lo, hi; } want[] = {
+        {"dct8x8", 1.005, 1.02}, {"sgemm", 0.98, 1.0},
+        {"reduction", 0.96, 0.985},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        wl_workload w;
+        load(want[i].w, &w);
+        gpu_config c = space_baseline();
+        double two = eval_ipc(&w, &c);
+        c.num_sched_per_core = 4;
+        double four = eval_ipc(&w, &c);
+        printf("%s 4 vs 2 schedulers: %+.2f%%\n", want[i].w,
+               100 * (four / two - 1));
+        ck_assert_msg(four > want[i].lo * two && four < want[i].hi * two,
+                      "%s %.3f vs %.3f", want[i].w, four, two);
+    }
 }
 END_TEST
 
@@ -1437,6 +1486,7 @@ static Suite *model_suite(void)
     tcase_add_test(t, two_level_pool_reads_source_ilp);
     tcase_add_test(t, writeback_lines_share_dram_commands);
     tcase_add_test(t, busy_front_end_loses_stagger_at_four_schedulers);
+    tcase_add_test(t, four_schedulers_ports_and_thin_wave);
     tcase_add_test(t, speed);
     tcase_add_test(t, builtins_load);
     tcase_add_test(t, builtins_match_schema);
