@@ -22,12 +22,15 @@
 #define MEM_EFF_MIN 0.5        /* lowest bandwidth efficiency anchored */
 #define CAMP_MAX_STRIDE (1 << 16)   /* largest store stride tried, bytes */
 #define L2_LINE_BYTES 128.0    /* -gpgpu_cache:dl2 S:<sets>:128:8 */
+#define L1_LINE_BYTES 128.0    /* -gpgpu_cache:dl1 ...:128:4 */
 #define SECTOR_BYTES 32.0      /* L2 sector, one GLOBAL_ACC access */
 
 /* Cumulative counters read from every statistics dump. */
 enum {
     C_THRD, C_WARP, C_LD, C_ST, C_SH, C_CONST, C_PARAM, C_BKCONF,
-    C_L1R_TOT, C_L1R_HIT, C_L1R_HITRES, C_L1W_TOT, C_CONSTR_TOT,
+    C_L1R_TOT, C_L1R_HIT, C_L1R_HITRES,
+    C_L1R_MISS,                /* L1 read line misses (each fetches a line) */
+    C_L1W_TOT, C_CONSTR_TOT,
     C_INSTR_TOT,               /* L1I accesses: instruction fetches */
     C_L2R_TOT, C_L2R_HIT, C_L2R_HITRES, C_L2W_TOT,
     C_L2W_MISS,                /* L2 writes that allocated a line (cold) */
@@ -45,6 +48,7 @@ static const char *const cum_keys[C_BANK0] = {
     "Total_core_cache_stats_breakdown[GLOBAL_ACC_R][TOTAL_ACCESS]",
     "Total_core_cache_stats_breakdown[GLOBAL_ACC_R][HIT]",
     "Total_core_cache_stats_breakdown[GLOBAL_ACC_R][HIT_RESERVED]",
+    "Total_core_cache_stats_breakdown[GLOBAL_ACC_R][MISS]",
     "Total_core_cache_stats_breakdown[GLOBAL_ACC_W][TOTAL_ACCESS]",
     "Total_core_cache_stats_breakdown[CONST_ACC_R][TOTAL_ACCESS]",
     "Total_core_cache_stats_breakdown[INST_ACC_R][TOTAL_ACCESS]",
@@ -383,9 +387,11 @@ static double clampd(double x, double lo, double hi)
  *   join the footprint as a part not copied in, so read_share < 1 tells
  *   the model the atomic target is cold, as the built-in descriptor's
  *   65 KB / 0.985 do. */
-static void infer_footprint(wl_kernel *k, const double *d, double cold_w,
-                            double per, int nlaunch, double l2_kb, double h2,
-                            int memcpy_l2)
+/* Bytes one launch reads (KB), before any cap: thread loads x word size
+ * (the written bytes per thread store, 4 B without stores), at most the
+ * L2 read traffic less the atomics (see infer_footprint). */
+static double read_kb(const wl_kernel *k, const double *d, double cold_w,
+                      double per, int nlaunch)
 {
     /* thread-level loads and stores (per = 32 x SIMD efficiency x warps) */
     double thr_st = k->insn_st_global * per, thr_ld = k->insn_ld_global * per;
@@ -395,7 +401,15 @@ static void infer_footprint(wl_kernel *k, const double *d, double cold_w,
                       : 4;
     double rd_traffic = fmax(0, d[C_L2R_TOT] - d[C_ATOM_TX]) * SECTOR_BYTES
                         / 1024.0 / nlaunch;
-    double rd_kb = fmin(rd_traffic, thr_ld * word / 1024.0 / nlaunch);
+    return fmin(rd_traffic, thr_ld * word / 1024.0 / nlaunch);
+}
+
+static void infer_footprint(wl_kernel *k, const double *d, double cold_w,
+                            double per, int nlaunch, double l2_kb, double h2,
+                            int memcpy_l2)
+{
+    double wr_kb = cold_w * L2_LINE_BYTES / 1024.0;
+    double rd_kb = read_kb(k, d, cold_w, per, nlaunch);
     double atom_kb = memcpy_l2 && d[C_ATOM_TX] > 0
                          ? (d[C_L2R_MISS] + d[C_L2R_SMISS]) * SECTOR_BYTES
                                / 1024.0 / nlaunch
@@ -419,6 +433,33 @@ static void infer_footprint(wl_kernel *k, const double *d, double cold_w,
     }
     k->footprint_kb_total = fp > 1 ? fp : 1;
     k->read_share = counted && fp > 0 ? clampd(rd_kb / fp, 0, 1) : 0;
+}
+
+/* L1 working set of one CTA (KB). By default the log's L1 is taken as
+ * exactly full: L1 / CTAs per core. But when the L1 read line misses do
+ * not exceed the lines the launch reads (read_kb / 128 B, an upper bound
+ * on its compulsory lines), no line was fetched twice: every hit found a
+ * line that had not been evicted since its first miss, whatever the L1
+ * size, so the log does not say the L1 was full. The reuse is then within
+ * the lines the CTA's warps touch in one load instruction (histogram:
+ * four consecutive warps' 32-B loads share a 128-B line; 2/3 of its hits
+ * are HIT_RESERVED, merged in the MSHR on a line still in flight), and the
+ * working set is those lines: L1 line misses per CTA per warp load
+ * instruction x 128 B (histogram 512 / (128 CTAs x 2) = 2 lines, 0.25 KB,
+ * the built-in descriptor's value). Never more than L1 / n. */
+static double l1_working_set(const wl_kernel *k, const double *d,
+                             double cold_w, double per, int nlaunch,
+                             double full_kb)
+{
+    double miss = d[C_L1R_MISS] / nlaunch;
+    double lines = read_kb(k, d, cold_w, per, nlaunch) * 1024.0
+                   / L1_LINE_BYTES;
+    double ctas = (double)k->grid_ctas;
+    if (k->l1_reuse <= 0 || miss <= 0 || miss > lines || ctas <= 0
+        || k->insn_ld_global <= 0)
+        return full_kb;
+    double step = miss / ctas / k->insn_ld_global * L1_LINE_BYTES / 1024.0;
+    return fmin(step, full_kb);
 }
 
 /* Kernel facts from one group of launches; d holds summed counter
@@ -527,7 +568,8 @@ static int fill_kernel(const char *path, const launch_rec *first,
     double l1_kb = s->cfg.l1_sets * 128.0 * 4 / 1024.0;
     double l2_kb = s->cfg.l2_sets * 128.0 * 8 * 2 * s->cfg.n_mem / 1024.0;
     int n = first->cta_per_core > 0 ? first->cta_per_core : 1;
-    k->footprint_kb_per_cta = l1_kb / n;
+    k->footprint_kb_per_cta = l1_working_set(k, d, cold_w, per, nlaunch,
+                                             l1_kb / n);
     double h2 = d[C_L2R_TOT] > 0
                     ? (d[C_L2R_HIT] + d[C_L2R_HITRES]) / d[C_L2R_TOT] : 1;
     infer_footprint(k, d, cold_w, per, nlaunch, l2_kb, h2, s->memcpy_l2);
@@ -868,7 +910,10 @@ static void provenance(const char *log, const wl_workload *w,
                     "when that fits better; read_share = the read part's "
                     "share when -gpgpu_perf_sim_memcpy 1, the read part is "
                     "not so lowered and fits L2, else 0; "
-                    "footprint_kb_per_cta = 16 KB / CTA per core. "
+                    "footprint_kb_per_cta = L1 / CTA per core, or the "
+                    "L1 read line misses per CTA per warp load x 128 B when "
+                    "those misses do not exceed the lines read (no line "
+                    "refetched). "
                     "atomic = GLOBAL_ATOMIC packets' share of the loads, "
                     "atom_tx = those packets per warp atomic, atom_hot = "
                     "busiest L2 bank's share of accesses. sfu %g, sync %g "

@@ -89,7 +89,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.27";
+    return "analytic-2.28";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */

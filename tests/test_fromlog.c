@@ -157,10 +157,33 @@ START_TEST(histogram_atomics_from_traffic)
      * 24 = the 1-KB bins, cudaMemset, not preloaded; analytic-2.24). */
     ck_assert(fabs(w.k[0].footprint_kb_total - 65) < 1e-9);
     ck_assert(fabs(w.k[0].read_share - 64.0 / 65) < 1e-9);
+    /* analytic-2.28: L1 GLOBAL_ACC_R MISS 512 = the 64-KB input's lines:
+     * no line refetched, so the L1 reuse (HIT 499 + HIT_RESERVED 1037) is
+     * within one load step's lines, 512 / (128 CTAs x 2 loads) = 2 lines
+     * = 0.25 KB per CTA, not the log's 16 KB L1 / 6 CTAs; so a half-size
+     * L1 (16 sets) predicts the baseline, as GPGPU-Sim does (72.7697 at
+     * 16, 32, 64 and 128 sets). */
+    ck_assert_msg(fabs(w.k[0].footprint_kb_per_cta - 0.25) < 1e-9,
+                  "histogram footprint_kb_per_cta %g",
+                  w.k[0].footprint_kb_per_cta);
+    {
+        gpu_config c32 = space_baseline(), c16 = c32;
+        c16.l1_sets = 16;
+        model_out o32, o16;
+        gd_err e;
+        ck_assert_int_eq(model_eval(&w, &c32, &o32, &e), 0);
+        ck_assert_int_eq(model_eval(&w, &c16, &o16, &e), 0);
+        ck_assert_msg(fabs(o16.ipc / o32.ipc - 1) < 0.005,
+                      "histogram from-log IPC at 16 L1 sets %g vs 32: %g",
+                      o16.ipc, o32.ipc);
+    }
     /* sgemm: bank conflicts 69632 stall cycles over 512 x 272 accesses. */
     parse("sgemm-baseline.log", "sgemm", NULL, &w, info);
     ck_assert(fabs(w.k[0].shared_conflict - 1.5) < 1e-9);
     ck_assert(fabs(w.k[0].ld_tx - 2) < 1e-9);
+    /* Its L1 read misses (10720) exceed the lines its loads read: lines
+     * were refetched, the L1 was full: 16 KB / 4 CTAs per core. */
+    ck_assert(fabs(w.k[0].footprint_kb_per_cta - 4) < 1e-9);
     /* --mix adds what the statistics do not count. */
     fl_extra x = {0, 4, 0, 0};
     parse("sgemm-baseline.log", "sgemm", &x, &w, info);
