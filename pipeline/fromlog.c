@@ -355,6 +355,23 @@ static double clampd(double x, double lo, double hi)
     return !(x >= lo) ? lo : x > hi ? hi : x;
 }
 
+/* Bytes one launch reads (KB), before any cap: thread loads x word size
+ * (the written bytes per thread store, 4 B without stores), at most the
+ * L2 read traffic less the atomics (see infer_footprint). */
+static double read_kb(const wl_kernel *k, const double *d, double cold_w,
+                      double per, int nlaunch)
+{
+    /* thread-level loads and stores (per = 32 x SIMD efficiency x warps) */
+    double thr_st = k->insn_st_global * per, thr_ld = k->insn_ld_global * per;
+    double wr_kb = cold_w * L2_LINE_BYTES / 1024.0;
+    double word = thr_st > 0 && wr_kb > 0
+                      ? clampd(wr_kb * 1024.0 * nlaunch / thr_st, 1, 16)
+                      : 4;
+    double rd_traffic = fmax(0, d[C_L2R_TOT] - d[C_ATOM_TX]) * SECTOR_BYTES
+                        / 1024.0 / nlaunch;
+    return fmin(rd_traffic, thr_ld * word / 1024.0 / nlaunch);
+}
+
 /* Unique footprint of one launch in L2 (footprint_kb_total) and the share
  * of it that is copied-in input (read_share), from the counters:
  * - written: L2 GLOBAL_ACC_W MISS counts the writes that found no line
@@ -387,23 +404,6 @@ static double clampd(double x, double lo, double hi)
  *   join the footprint as a part not copied in, so read_share < 1 tells
  *   the model the atomic target is cold, as the built-in descriptor's
  *   65 KB / 0.985 do. */
-/* Bytes one launch reads (KB), before any cap: thread loads x word size
- * (the written bytes per thread store, 4 B without stores), at most the
- * L2 read traffic less the atomics (see infer_footprint). */
-static double read_kb(const wl_kernel *k, const double *d, double cold_w,
-                      double per, int nlaunch)
-{
-    /* thread-level loads and stores (per = 32 x SIMD efficiency x warps) */
-    double thr_st = k->insn_st_global * per, thr_ld = k->insn_ld_global * per;
-    double wr_kb = cold_w * L2_LINE_BYTES / 1024.0;
-    double word = thr_st > 0 && wr_kb > 0
-                      ? clampd(wr_kb * 1024.0 * nlaunch / thr_st, 1, 16)
-                      : 4;
-    double rd_traffic = fmax(0, d[C_L2R_TOT] - d[C_ATOM_TX]) * SECTOR_BYTES
-                        / 1024.0 / nlaunch;
-    return fmin(rd_traffic, thr_ld * word / 1024.0 / nlaunch);
-}
-
 static void infer_footprint(wl_kernel *k, const double *d, double cold_w,
                             double per, int nlaunch, double l2_kb, double h2,
                             int memcpy_l2)
