@@ -405,11 +405,10 @@ static double read_kb(const wl_kernel *k, const double *d, double cold_w,
  *   the model the atomic target is cold, as the built-in descriptor's
  *   65 KB / 0.985 do. */
 static void infer_footprint(wl_kernel *k, const double *d, double cold_w,
-                            double per, int nlaunch, double l2_kb, double h2,
-                            int memcpy_l2)
+                            double rd_kb, int nlaunch, double l2_kb,
+                            double h2, int memcpy_l2)
 {
     double wr_kb = cold_w * L2_LINE_BYTES / 1024.0;
-    double rd_kb = read_kb(k, d, cold_w, per, nlaunch);
     double atom_kb = memcpy_l2 && d[C_ATOM_TX] > 0
                          ? (d[C_L2R_MISS] + d[C_L2R_SMISS]) * SECTOR_BYTES
                                / 1024.0 / nlaunch
@@ -437,7 +436,7 @@ static void infer_footprint(wl_kernel *k, const double *d, double cold_w,
 
 /* L1 working set of one CTA (KB). By default the log's L1 is taken as
  * exactly full: L1 / CTAs per core. But when the L1 read line misses do
- * not exceed the lines the launch reads (read_kb / 128 B, an upper bound
+ * not exceed the lines the launch reads (rd_kb / 128 B, an upper bound
  * on its compulsory lines), no line was fetched twice: every hit found a
  * line that had not been evicted since its first miss, whatever the L1
  * size, so the log does not say the L1 was full. The reuse is then within
@@ -448,12 +447,10 @@ static void infer_footprint(wl_kernel *k, const double *d, double cold_w,
  * instruction x 128 B (histogram 512 / (128 CTAs x 2) = 2 lines, 0.25 KB,
  * the built-in descriptor's value). Never more than L1 / n. */
 static double l1_working_set(const wl_kernel *k, const double *d,
-                             double cold_w, double per, int nlaunch,
-                             double full_kb)
+                             double rd_kb, int nlaunch, double full_kb)
 {
     double miss = d[C_L1R_MISS] / nlaunch;
-    double lines = read_kb(k, d, cold_w, per, nlaunch) * 1024.0
-                   / L1_LINE_BYTES;
+    double lines = rd_kb * 1024.0 / L1_LINE_BYTES;
     double ctas = (double)k->grid_ctas;
     if (k->l1_reuse <= 0 || miss <= 0 || miss > lines || ctas <= 0
         || k->insn_ld_global <= 0)
@@ -568,11 +565,11 @@ static int fill_kernel(const char *path, const launch_rec *first,
     double l1_kb = s->cfg.l1_sets * 128.0 * 4 / 1024.0;
     double l2_kb = s->cfg.l2_sets * 128.0 * 8 * 2 * s->cfg.n_mem / 1024.0;
     int n = first->cta_per_core > 0 ? first->cta_per_core : 1;
-    k->footprint_kb_per_cta = l1_working_set(k, d, cold_w, per, nlaunch,
-                                             l1_kb / n);
+    double rd_kb = read_kb(k, d, cold_w, per, nlaunch);
+    k->footprint_kb_per_cta = l1_working_set(k, d, rd_kb, nlaunch, l1_kb / n);
     double h2 = d[C_L2R_TOT] > 0
                     ? (d[C_L2R_HIT] + d[C_L2R_HITRES]) / d[C_L2R_TOT] : 1;
-    infer_footprint(k, d, cold_w, per, nlaunch, l2_kb, h2, s->memcpy_l2);
+    infer_footprint(k, d, cold_w, rd_kb, nlaunch, l2_kb, h2, s->memcpy_l2);
     double fit = pow(fmin(1.0, l2_kb / k->footprint_kb_total), 2.0);
     k->l2_reuse = clampd(h2 / fit, 0, 1);
     k->ilp = 1;
