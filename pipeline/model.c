@@ -712,8 +712,7 @@ static double launch_time(const sm_times *st, double p, double *t_busy,
     double t = smax(outer, 2, NET_OVERLAP) + st->fill_drain;
     t += st->icache;   /* added one by one, as they always were: */
     t += st->cconst;   /* near-tied rows must not move in the last bit */
-    if (st->thin_wave > 0)
-        t += st->thin_wave;
+    t += st->thin_wave;  /* 0 but above two schedulers: adds exactly 0 */
     return t;
 }
 
