@@ -22,7 +22,6 @@ static const char *const kernels[] = {
 };
 #define NK (sizeof kernels / sizeof kernels[0])
 #define RHO_TARGET 0.9         /* the held-out target */
-#define RESOLUTION_DRAWS 400
 
 static double now(void)
 {
@@ -90,6 +89,7 @@ static void table(const char *ref_csv, const char *logdir)
     cal_opts o;
     cal_opts_default(&o);
     double resolution[NK];
+    unsigned draws = 0;
     for (size_t k = 0; k < NK; k++) {
         resolution[k] = -1;
         cal_row *rows = NULL;
@@ -104,9 +104,10 @@ static void table(const char *ref_csv, const char *logdir)
         double *pred = malloc(n * sizeof *pred);
         for (size_t i = 0; pred && i < n; i++)
             pred[i] = rows[i].ipc;
-        if (pred)
-            resolution[k] = cm_rank_resolution(pred, n, RHO_TARGET,
-                                               RESOLUTION_DRAWS, 1);
+        if (pred) {
+            draws = cm_resolution_draws(n);   /* as gpudse calibrate */
+            resolution[k] = cm_rank_resolution(pred, n, RHO_TARGET, draws, 1);
+        }
         cal_predict(&w, rows, n, pred);
         row(kernels[k], "built-in", rows, n, pred);
         char path[1024];
@@ -132,8 +133,8 @@ static void table(const char *ref_csv, const char *logdir)
            "each row predicted by a calibration on the other %s rows of "
            "its kernel)\n", "25");
     printf("\nrank resolution of the reference rows (random row error at "
-           "which a model with no other error reaches mean rho %.1f; %d "
-           "seeded draws):\n", RHO_TARGET, RESOLUTION_DRAWS);
+           "which a model with no other error reaches mean rho %.1f; %u "
+           "seeded draws):\n", RHO_TARGET, draws);
     for (size_t k = 0; k < NK; k++)
         if (resolution[k] >= 0)
             printf("  %-10s %5.2f%%\n", kernels[k], 100 * resolution[k]);
