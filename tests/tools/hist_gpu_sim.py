@@ -35,6 +35,12 @@ Usage: python3 hist_gpu_sim.py [key=value ...]
         param_lat (300) il1 (0: warm; else the cold il1 round trip of each of
         the two code lines) ctas (128) trace (0: 1 prints hot-slice idle
         per 1000 cycles, SMs with CTAs, CTAs per SM)
+        ld_off (random: slice of input chunk 0, in the toy's numbering
+        where the hot bin chunk is slice 0; GPGPU-Sim's placement, input at
+        0xC0000000 and bins 64 KB above, is (-256) mod 2*n_mem: 0 at
+        n_mem 4 / 8, 8 at 6 / 12) fold (0; 1: a CTA's second load on the
+        slice of its first, 2: one chunk further — probes of how the
+        hot-slice loads fall on CTAs, docs/model.md "n_mem rows")
   sched=tl is two_level_active:pool:0:1.  Example (docs/model.md,
   analytic-2.24): n_mem=12 s=1 sched=gto vs sched=tl."""
 import heapq
@@ -382,6 +388,9 @@ class GPU:
         self.nslice = 2 * self.n_mem
         self.chunk_slice = [0, 1, 2, 3]
         self.ld_off = self.rng.randrange(self.nslice)
+        self.fold = int(kw.get('fold', 0))
+        if 'ld_off' in kw:
+            self.ld_off = int(kw['ld_off']) % self.nslice
         self.dyn = 0
         self.ctas_done = 0
         self.l1_hit = self.l1_hr = self.l1_miss = 0
@@ -400,7 +409,12 @@ class GPU:
         return (w.cta * 256 + (w.wid % 8) * 32 + inst[3] * 32768) // 128
 
     def line_slice(self, line):
-        return (line // 2 + self.ld_off) % self.nslice
+        q = line // 2
+        if self.fold == 1 and q >= 128:
+            q -= 128
+        elif self.fold == 2 and q >= 128:
+            q += 1
+        return (q + self.ld_off) % self.nslice
 
     def run(self):
         n_cta = self.ctas
