@@ -279,6 +279,52 @@ static void on_stat(parse_state *s, const char *line)
         }
 }
 
+/* The log's name of cumulative counter c. */
+static void counter_name(int c, char *out, size_t n)
+{
+    static const char *const traffic[] = {
+        "traffic_breakdown_coretomem[GLOBAL_ATOMIC]",
+        "traffic_breakdown_coretomem[INST_ACC_R]",
+        "traffic_breakdown_coretomem[CONST_ACC_R]",
+    };
+    if (c >= C_BANK0)
+        snprintf(out, n, "L2_cache_bank[%d]", c - C_BANK0);
+    else if (c >= C_ATOM_TX)
+        snprintf(out, n, "%s", traffic[c - C_ATOM_TX]);
+    else
+        snprintf(out, n, "%s", cum_keys[c]);
+}
+
+/* GPGPU-Sim's statistics are cumulative over a run: every dump repeats
+ * each counter's total so far. A counter that is negative, not finite, or
+ * falls between two dumps cannot come from one run (two runs' logs pasted
+ * into one file, or an edited log), and its deltas would give a kernel
+ * negative instruction counts, so the log is refused. */
+static int check_counters_grow(const char *path, const parse_state *s,
+                               gd_err *err)
+{
+    for (size_t k = 0; k < s->nl; k++)
+        for (int c = 0; c < C_NCUM; c++) {
+            double v = s->l[k].cum[c], before = k ? s->l[k - 1].cum[c] : 0;
+            if (isfinite(v) && v >= before)
+                continue;
+            char name[96];
+            counter_name(c, name, sizeof name);
+            if (!isfinite(v) || v < 0)
+                return gd_errf(err, GD_EINPUT, "%s:%d: after the kernel "
+                               "launched here, %s = %g: a count must be a "
+                               "finite number >= 0", path, s->l[k].line,
+                               name, v);
+            return gd_errf(err, GD_EINPUT, "%s:%d: after the kernel launched "
+                           "here, %s falls from %.17g to %.17g; GPGPU-Sim's "
+                           "counters only grow during a run, so this is not "
+                           "one run's log (two logs in one file?): give "
+                           "from-log one run at a time", path, s->l[k].line,
+                           name, before, v);
+        }
+    return GD_OK;
+}
+
 static int parse_lines(const char *path, const char *buf, size_t len,
                        parse_state *s, gd_err *err)
 {
@@ -326,7 +372,7 @@ static int parse_lines(const char *path, const char *buf, size_t len,
                            "here has no statistics (gpu_sim_insn) after it: "
                            "the run did not finish", path, s->l[k].line,
                            s->l[k].mangled);
-    return GD_OK;
+    return check_counters_grow(path, s, err);
 }
 
 /* Short kernel name: the identifier of an Itanium-mangled "_Z<len><id>",
@@ -730,6 +776,23 @@ static double anchor(wl_kernel *k, const gpu_config *c, double target,
     return kernel_cycles(k, c);
 }
 
+/* A kernel whose numbers no descriptor may hold (ptxas registers beyond
+ * 255, more instructions of one class than the warp executed, ...) means
+ * a log that is not one consistent run: refuse it here, at the launch,
+ * rather than write a descriptor that every later command rejects. */
+static int check_built(const char *path, int line, const wl_kernel *k,
+                       gd_err *err)
+{
+    if (wl_check_kernel(k, err) == GD_OK)
+        return GD_OK;
+    char why[sizeof err->msg];
+    util_strlcpy(why, err->msg, sizeof why);
+    return gd_errf(err, GD_EINPUT, "%s:%d: for the kernel launched here the "
+                   "log gives %s; no descriptor can hold that, so the log is "
+                   "not one consistent run (cut or edited?)", path, line,
+                   why);
+}
+
 static int same_shape(const launch_rec *a, const launch_rec *b)
 {
     return !strcmp(a->mangled, b->mangled)
@@ -785,6 +848,8 @@ static int build(const char *path, const parse_state *s, const char *name,
                                        cycles > 0
                                        && icnt / cycles > ICNT_IN_BUFFER_FLITS)
                                 : 0;
+        if (rc == GD_OK)
+            rc = check_built(path, s->l[i].line, &w->k[w->nkernels], err);
         if (rc == GD_OK && info) {
             info[w->nkernels].model_cycles = mc;
             info[w->nkernels].log_config = s->cfg;

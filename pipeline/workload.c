@@ -181,6 +181,31 @@ static int finish_kernel(const char *path, int line, wl_kernel *k,
     return GD_OK;
 }
 
+int wl_check_kernel(const wl_kernel *k, gd_err *err)
+{
+    for (size_t i = 0; i < WL_NFIELDS; i++) {
+        const wl_field *f = &wl_fields[i];
+        const char *p = (const char *)k + f->off;
+        double v = f->is_int ? *(const int *)p : *(const double *)p;
+        if (!isfinite(v) || v < f->lo || v > f->hi)
+            return gd_errf(err, GD_EINPUT, "kernel '%s': %s=%g is out of "
+                           "range [%g, %g]", k->name, f->attr, v, f->lo,
+                           f->hi);
+    }
+    double other = k->insn_sfu + k->insn_ld_global + k->insn_st_global
+                   + k->insn_shared + k->insn_const + k->insn_atomic
+                   + k->insn_sync;
+    if (other > k->warp_insns * (1 + 1e-7))
+        return gd_errf(err, GD_EINPUT, "kernel '%s': the instruction classes "
+                       "add up to %g, more than warp_insns=%g", k->name,
+                       other, k->warp_insns);
+    if (k->thread_insns > k->warp_insns * 1.0000001)
+        return gd_errf(err, GD_EINPUT, "kernel '%s': thread_insns=%g exceeds "
+                       "warp_insns=%g", k->name, k->thread_insns,
+                       k->warp_insns);
+    return GD_OK;
+}
+
 static int parse_kernel(const char *path, xmlNodePtr n, wl_kernel *k,
                         gd_err *err)
 {

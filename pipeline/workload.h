@@ -74,6 +74,12 @@ int wl_load_file(const char *path, wl_workload *out, gd_err *err);
  * ("--" in it is rewritten). Returns GD_OK or GD_EENV. */
 int wl_to_xml(const wl_workload *w, const char *comment, char **out,
               gd_err *err);
+/* Whether a kernel built in memory (from a log, by calibration) is one a
+ * descriptor may hold: every field finite and in the range wl_load_file
+ * accepts, the instruction classes within warp_insns. GD_OK, or GD_EINPUT
+ * with "kernel 'NAME': FIELD=V is out of range [LO, HI]" (no file or line:
+ * the caller knows where the numbers came from). */
+int wl_check_kernel(const wl_kernel *k, gd_err *err);
 /* Names of the built-in workloads, sorted; returns count (<= max) or -1. */
 int wl_list_builtin(char names[][WL_NAMELEN], int max, gd_err *err);
 

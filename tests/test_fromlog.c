@@ -323,6 +323,32 @@ START_TEST(bad_logs)
     /* Missing file. */
     ck_assert_int_eq(fl_from_file(TMP "/absent.log", "x", NULL, &w, NULL,
                                   &e), GD_EINPUT);
+    /* Two runs' logs in one file: the second run's counters start again
+     * from zero, which one run's cumulative statistics never do (fuzz_fromlog
+     * found from-log writing st_global="-4" from such a file). */
+    char a[512], b[512], cmd[2048];
+    gunzip("vecadd-baseline.log", a, sizeof a);
+    gunzip("histogram-baseline.log", b, sizeof b);
+    snprintf(cmd, sizeof cmd, "cat %s %s > " TMP "/two-runs.log", a, b);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(fl_from_file(TMP "/two-runs.log", "x", NULL, &w, NULL,
+                                  &e), GD_EINPUT);
+    ck_assert_msg(strstr(e.msg, TMP "/two-runs.log:") == e.msg
+                  && strstr(e.msg, "falls from") != NULL
+                  && strstr(e.msg, "one run at a time") != NULL, "%s", e.msg);
+    /* A counter that is not a count. */
+    tu_write(TMP "/nan.log",
+             "GPGPU-Sim PTX: Kernel '_Z1kv' : regs=8, lmem=0, smem=0, "
+             "cmem=0\n"
+             "GPGPU-Sim PTX: pushing kernel '_Z1kv' to stream 0, gridDim= "
+             "(4,1,1) blockDim = (64,1,1) \n"
+             "gpu_sim_cycle = 1000\ngpu_sim_insn = 4096\n"
+             "gpgpu_n_store_insn = -5\n");
+    ck_assert_int_eq(fl_from_file(TMP "/nan.log", "x", NULL, &w, NULL, &e),
+                     GD_EINPUT);
+    ck_assert_msg(strstr(e.msg, TMP "/nan.log:2:") == e.msg
+                  && strstr(e.msg, "gpgpu_n_store_insn = -5") != NULL, "%s",
+                  e.msg);
 }
 END_TEST
 

@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "fromlog.h"
 #include "gpgpusim.h"
 #include "layout.h"
 #include "machine.h"
@@ -412,19 +413,26 @@ static char *guarded_copy(const char *path, size_t *len, void **map,
     return p;
 }
 
-START_TEST(fuzz_crash_inputs_stay_fixed)
+/* The files of tests/data/fuzz_crashes/TARGET into names; returns count. */
+static int crash_inputs(const char *dir, char names[][256], int max)
 {
-    static char names[64][256];
-    const char *dir = "tests/data/fuzz_crashes/gpgpusim";
     DIR *d = opendir(dir);
-    ck_assert(d != NULL);
+    ck_assert_msg(d != NULL, "cannot open %s", dir);
     int n = 0;
     struct dirent *e;
-    while ((e = readdir(d)) && n < 64)
+    while ((e = readdir(d)) && n < max)
         if (e->d_name[0] != '.')
             snprintf(names[n++], 256, "%s", e->d_name);
     closedir(d);
     ck_assert_int_ge(n, 1);
+    return n;
+}
+
+START_TEST(fuzz_crash_inputs_stay_fixed)
+{
+    static char names[64][256];
+    const char *dir = "tests/data/fuzz_crashes/gpgpusim";
+    int n = crash_inputs(dir, names, 64);
     for (int i = 0; i < n; i++) {
         char path[600];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
@@ -440,6 +448,32 @@ START_TEST(fuzz_crash_inputs_stay_fixed)
         rc = gsim_parse_power(text, len, &p, &err);
         ck_assert_msg(rc == GD_OK || rc == GD_EINPUT, "%s: rc %d", path, rc);
         gsim_power_free(&p);
+        munmap(map, maplen);
+    }
+}
+END_TEST
+
+/* Logs on which fuzz_fromlog found from-log writing a descriptor that no
+ * command could load (a negative store count from two runs in one file,
+ * 330 registers): refused now as bad input, with the log's path and line. */
+START_TEST(fromlog_crash_inputs_refused)
+{
+    static char names[64][256];
+    const char *dir = "tests/data/fuzz_crashes/fromlog";
+    int n = crash_inputs(dir, names, 64);
+    for (int i = 0; i < n; i++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        size_t len, maplen;
+        void *map;
+        char *text = guarded_copy(path, &len, &map, &maplen);
+        wl_workload *w = calloc(1, sizeof *w);
+        gd_err err = {0, ""};
+        int rc = fl_parse(path, text, len, "fz", NULL, w, NULL, &err);
+        ck_assert_msg(rc == GD_EINPUT, "%s: rc %d", path, rc);
+        ck_assert_msg(strncmp(err.msg, path, strlen(path)) == 0
+                      && err.msg[strlen(path)] == ':', "%s", err.msg);
+        free(w);
         munmap(map, maplen);
     }
 }
@@ -676,6 +710,7 @@ static Suite *suite(void)
     tcase_add_test(t, huge_and_deep_files_exit_2);
     tcase_add_test(t, no_external_entities_no_network);
     tcase_add_test(t, fuzz_crash_inputs_stay_fixed);
+    tcase_add_test(t, fromlog_crash_inputs_refused);
     tcase_add_test(t, journal_disk_full);
     tcase_add_test(t, job_directory_cannot_be_created);
     tcase_add_test(t, gigabyte_of_output_is_capped);
