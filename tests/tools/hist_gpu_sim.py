@@ -41,6 +41,12 @@ Usage: python3 hist_gpu_sim.py [key=value ...]
         n_mem 4 / 8, 8 at 6 / 12) fold (0; 1: a CTA's second load on the
         slice of its first, 2: one chunk further — probes of how the
         hot-slice loads fall on CTAs, docs/model.md "n_mem rows")
+        fetch (0: ideal fetch; 1: GPGPU-Sim's front end, shader_core_ctx::fetch
+        / decode: one warp's two instructions per cycle, the warp chosen round
+        robin among warps with an empty 2-entry ibuffer, the second slot flushed
+        after a taken branch) fixbins (0; 1: a warp's bins are a function of
+        seed, CTA, warp and trip, not of the order atomics are processed in)
+        jseed (reseed the crossbar's hot_eff draws only: a perturbation probe)
   sched=tl is two_level_active:pool:0:1.  Example (docs/model.md,
   analytic-2.24): n_mem=12 s=1 sched=gto vs sched=tl."""
 import heapq
@@ -89,7 +95,7 @@ LINE = [0 if i < 16 else 1 for i in range(39)]
 
 class Warp:
     __slots__ = ('wid', 'pc', 'ready', 'longop', 'natom', 'done', 'dyn',
-                 'slot', 'cta', 'stall')
+                 'slot', 'cta', 'stall', 'ib')
 
     def __init__(self, wid):
         self.wid = wid
@@ -102,6 +108,7 @@ class Warp:
         self.slot = wid // 8
         self.cta = -1
         self.stall = 0
+        self.ib = 0
 
     def waiting(self):
         return self.done or self.natom > 0
@@ -154,6 +161,8 @@ class SM:
         self.prio = 0
         self.g_ctas = 0
         self.ifill = {}
+        self.fbuf = None
+        self.flast = 0
 
     # --- CTA management
     def free_slot(self):
@@ -167,7 +176,7 @@ class SM:
         self.slots[i] = [cta, 8]
         for k in range(8):
             w = self.warps[i * 8 + k]
-            w.pc, w.done, w.natom, w.stall = 0, False, 0, 0
+            w.pc, w.done, w.natom, w.stall, w.ib = 0, False, 0, 0, 0
             w.ready, w.longop = {}, set()
             w.dyn = self.g.dyn
             self.g.dyn += 1
@@ -186,6 +195,8 @@ class SM:
     def issuable(self, w, t):
         if w.done or w.natom > 0 or w.stall > t:
             return False
+        if self.g.fetch and w.ib <= 0:
+            return False
         if self.g.il1 and not self.code_ready(w, t):
             return False
         kind, dst, srcs, k, taken = PROG[w.pc]
@@ -202,6 +213,9 @@ class SM:
     def issue(self, w, t):
         g = self.g
         kind, dst, srcs, k, taken = PROG[w.pc]
+        w.ib -= 1
+        if taken:
+            w.ib = 0   # control hazard: the sequential next instruction is flushed
         if kind == ALU:
             w.ready[dst] = t + g.alu_lat
         elif kind == BRA:
@@ -285,6 +299,22 @@ class SM:
                         break
         self.prio = (self.prio + 1) % self.s
 
+    def frontend(self, t):
+        # shader_core_ctx::decode then fetch: one warp's 1-2 instructions per cycle,
+        # the warp chosen round robin among warps with an empty ibuffer
+        if self.fbuf is not None:
+            w = self.warps[self.fbuf]
+            if not w.done:
+                w.ib = 2 if w.pc + 1 < len(PROG) else 1
+            self.fbuf = None
+        for i in range(48):
+            wid = (self.flast + 1 + i) % 48
+            w = self.warps[wid]
+            if not w.done and w.ib <= 0 and w.cta >= 0:
+                self.flast = wid
+                self.fbuf = wid
+                break
+
     # --- memory pipeline
     def release(self, w, reg, t):
         w.ready[reg] = t + 1
@@ -333,7 +363,11 @@ class SM:
             elif kind == LDG:
                 self.l1q.append((t + g.l1lat, w, inst))
             else:
-                tx = atomic_transactions(g.rng, g.chunk_slice)
+                # the bins are fixed by the input: the same warp of the same CTA gets the
+                # same bins whatever the order the atomics are processed in
+                arng = (random.Random(g.seed * 1000003 + w.cta * 97 + (w.wid % 8) * 7 + inst[3])
+                        if g.fixbins else g.rng)
+                tx = atomic_transactions(arng, g.chunk_slice)
                 g.tx_total += len(tx)
                 g.hot_total += sum(1 for s in tx if s == g.chunk_slice[0])
                 w.natom = len(tx)
@@ -383,14 +417,21 @@ class GPU:
         self.param_hit = int(kw.get('param_hit', 10))
         self.trace = int(kw.get('trace', 0))
         self.il1 = int(kw.get('il1', 0))
+        self.fetch = int(kw.get('fetch', 0))
+        self.fixbins = int(kw.get('fixbins', 0))
         self.ctas = int(kw.get('ctas', 128))
         self.rng = random.Random(int(kw.get('seed', 1)))
+        self.seed = int(kw.get('seed', 1))
         self.nslice = 2 * self.n_mem
         self.chunk_slice = [0, 1, 2, 3]
         self.ld_off = self.rng.randrange(self.nslice)
         self.fold = int(kw.get('fold', 0))
         if 'ld_off' in kw:
             self.ld_off = int(kw['ld_off']) % self.nslice
+        # jseed: reseed the crossbar's random draws alone (the load mapping and,
+        # with fixbins, the bins stay those of `seed`): a perturbation probe
+        if 'jseed' in kw:
+            self.rng = random.Random(int(kw['jseed']) + 7919)
         self.dyn = 0
         self.ctas_done = 0
         self.l1_hit = self.l1_hr = self.l1_miss = 0
@@ -490,6 +531,8 @@ class GPU:
                 sm.replies(t)
                 sm.ldst(t)
                 sm.schedule(t)
+                if self.fetch:
+                    sm.frontend(t)
         insns = 1024 * 39
         per_sm = sorted((sm.last_done for sm in self.sms))
         if self.trace:
