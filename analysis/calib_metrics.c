@@ -47,7 +47,14 @@ static int cmp_ranked(const void *a, const void *b)
     return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/* Ranks 1..n of x into r, ties sharing their mean rank. O(n log n): the
+/* Whether two sorted neighbours rank as a tie: equal to CM_TIE_REL. */
+static int tied(double lo, double hi)
+{
+    return hi - lo <= CM_TIE_REL * fmax(fabs(lo), fabs(hi));
+}
+
+/* Ranks 1..n of x into r, ties (runs of sorted neighbours within
+ * CM_TIE_REL of each other) sharing their mean rank. O(n log n): the
  * rank resolution ranks thousands of noisy copies of a reference set. */
 static int ranks(const double *x, size_t n, double *r)
 {
@@ -59,7 +66,7 @@ static int ranks(const double *x, size_t n, double *r)
     qsort(s, n, sizeof *s, cmp_ranked);
     for (size_t i = 0; i < n;) {
         size_t j = i;
-        while (j + 1 < n && s[j + 1].v == s[i].v)
+        while (j + 1 < n && tied(s[j].v, s[j + 1].v))
             j++;
         double mean_rank = (i + j) / 2.0 + 1;
         for (size_t k = i; k <= j; k++)
@@ -85,17 +92,24 @@ double cm_spearman(const double *x, const double *y, size_t n)
 
 static int sign(double v) { return v > 0 ? 1 : v < 0 ? -1 : 0; }
 
+/* Over the ranks, so that ties are the same pairs as Spearman's. */
 double cm_kendall_tau_b(const double *x, const double *y, size_t n)
 {
+    if (n < 2)
+        return 0;
+    double *rx = malloc(n * sizeof *rx), *ry = malloc(n * sizeof *ry);
     double conc_minus_disc = 0, n1 = 0, n2 = 0, n0 = 0;
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = i + 1; j < n; j++) {
-            int sx = sign(x[i] - x[j]), sy = sign(y[i] - y[j]);
-            n0 += 1;
-            n1 += sx == 0;  /* pairs tied in x */
-            n2 += sy == 0;  /* pairs tied in y */
-            conc_minus_disc += sx * sy;
-        }
+    if (rx && ry && ranks(x, n, rx) == 0 && ranks(y, n, ry) == 0)
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = i + 1; j < n; j++) {
+                int sx = sign(rx[i] - rx[j]), sy = sign(ry[i] - ry[j]);
+                n0 += 1;
+                n1 += sx == 0;  /* pairs tied in x */
+                n2 += sy == 0;  /* pairs tied in y */
+                conc_minus_disc += sx * sy;
+            }
+    free(rx);
+    free(ry);
     double den = sqrt((n0 - n1) * (n0 - n2));
     return den > 0 ? conc_minus_disc / den : 0;
 }

@@ -12,7 +12,14 @@
  *   agg_err     aggregate error  sum |p_i - r_i| / sum |r_i|
  *   pearson_r   Pearson correlation of p and r (0 when either is constant)
  *   spearman_rho Pearson correlation of the ranks (ties get their mean rank)
- *   kendall_tau Kendall tau-b (tie-corrected); 0 when either is constant
+ *   kendall_tau Kendall tau-b (tie-corrected) over the same ranks; 0 when
+ *               either is constant
+ * Ties: values within CM_TIE_REL (relative) of their sorted neighbour rank
+ * together. Reference results print IPC to six significant digits, and
+ * held-out predictions of rows a model calls equal differ below that only
+ * by each fold's fit tolerance — ranks the data cannot support (and under
+ * leave-one-out anti-correlated with the reference by construction: a fold
+ * that leaves out a fast row fits a slower level).
  *   nrmse       sqrt(mean (p_i - r_i)^2) / mean(r_i)
  *   n_under_10  count of rows with APE_i < 0.10
  *   n           rows compared
@@ -21,6 +28,8 @@
 #define GPUDSE_CALIB_METRICS_H
 
 #include <stddef.h>
+
+#define CM_TIE_REL 1e-6
 
 typedef struct {
     size_t n;

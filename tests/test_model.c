@@ -1302,6 +1302,49 @@ START_TEST(inert_knobs_tie_exactly)
 }
 END_TEST
 
+/* analytic-2.29: past its knee (a closed population of resident warps far
+ * above (D + L)/D) the hot atomic slice alone sets histogram's time, so
+ * changes of the SM side (schedulers per core, warp order) leave it exactly
+ * unchanged; and the launch stays monotone in the grid through the knee. */
+START_TEST(hot_slice_bounds_past_its_knee)
+{
+    wl_workload w;
+    load("histogram", &w);
+    gpu_config c = space_baseline();
+    model_out base, o;
+    gd_err e = {0, ""};
+    ck_assert_int_eq(model_eval(&w, &c, &base, &e), 0);
+    static const struct { int sched, s; } rows[] = {
+        {SCHED_GTO, 1}, {SCHED_GTO, 4}, {SCHED_LRR, 2},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        gpu_config d = c;
+        d.scheduler = rows[i].sched;
+        d.num_sched_per_core = rows[i].s;
+        ck_assert_int_eq(model_eval(&w, &d, &o, &e), 0);
+        ck_assert_msg(o.cycles == base.cycles, "%s, %d schedulers: %.17g vs "
+                      "%.17g cycles", space_sched_name(rows[i].sched),
+                      rows[i].s, o.cycles, base.cycles);
+    }
+    /* The exponent grows from NET_OVERLAP as the population passes the
+     * knee (about 9 resident CTAs here): more CTAs never take less time,
+     * through the transition included. */
+    static const int clusters[] = {8, 15, 30, 60};
+    for (size_t i = 0; i < sizeof clusters / sizeof clusters[0]; i++) {
+        c.n_clusters = clusters[i];
+        double prev = 0;
+        for (int g = 1; g <= 200; g++) {
+            w.k[0].grid_ctas = g;
+            ck_assert_int_eq(model_eval(&w, &c, &o, &e), 0);
+            ck_assert_msg(o.cycles >= prev, "%d clusters: %d CTAs %.17g "
+                          "cycles, %d CTAs %.17g", c.n_clusters, g, o.cycles,
+                          g - 1, prev);
+            prev = o.cycles;
+        }
+    }
+}
+END_TEST
+
 START_TEST(speed)
 {
     wl_workload w;
@@ -1487,6 +1530,7 @@ static Suite *model_suite(void)
     tcase_add_test(t, writeback_lines_share_dram_commands);
     tcase_add_test(t, busy_front_end_loses_stagger_at_four_schedulers);
     tcase_add_test(t, four_schedulers_ports_and_thin_wave);
+    tcase_add_test(t, hot_slice_bounds_past_its_knee);
     tcase_add_test(t, speed);
     tcase_add_test(t, builtins_load);
     tcase_add_test(t, builtins_match_schema);
