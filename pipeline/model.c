@@ -671,6 +671,45 @@ static double sched_store_window(const gpu_config *c, double wpc)
     return w;
 }
 
+/* The hot atomic slice's utilisation over a launch (analytic-2.29): the
+ * machine-repairman model (M/M/1//N; Lazowska et al., Quantitative System
+ * Performance, ch. 6 and 7). The slice is one FIFO server of a closed
+ * network whose n customers are the resident warps GPU-wide; each cycles
+ * between the slice (demand D = t_atom per warp) and everything else (think
+ * time Z: the launch's time without the slice, t_rest, spread over the
+ * warps, Z = t_rest·n / warps), so r = Z/D = n·t_rest/t_atom. The server
+ * is idle with probability Erlang-B(n, r) and the launch takes
+ * t_atom / (1 − B). One customer: t_atom + t_rest (nothing overlaps);
+ * many past the knee n ≫ r + 1: B vanishes faster than exponentially and
+ * the slice's busy time is the launch's, whatever the SM side does.
+ * Monotone in both times (MVA throughput falls with every demand), where
+ * a p-norm with a population-dependent exponent was not (its sharpness
+ * grew with the slice's demand: more demand, less time, found by
+ * test_model_props). histogram: n 720, r ≈ 285 at the baseline, B ≈
+ * 10⁻¹⁰⁰: exactly the hard bound; the exponent-4 norm of 2.28 added
+ * 0.5% (15 clusters) to 1.6% (8) and let SM-side changes (schedulers,
+ * which GPGPU-Sim has within its own ±40-cycle noise) move the launch.
+ * Erlang-B by its stable recursion 1/B(k) = 1 + k/(r·B(k−1)), stopped
+ * once 1 − B is 1 in double precision. */
+static double hot_slice_utilisation(double n, double r)
+{
+    int customers = n < 1 ? 1 : (int)n;
+    if (r <= 0)
+        return 1;
+    /* Far past the knee, skip the recursion: B ≤ 2·Poisson(r) at n when
+     * n ≥ r + 1 (the median is below r + 1), with ln n! from below by
+     * Stirling (Robbins), so the bound stays a bound. */
+    double m = customers;
+    if (m >= r + 1
+        && M_LN2 + m * log(r) - r - (m * log(m) - m + 0.5 * log(2 * M_PI * m))
+           < -40)
+        return 1;
+    double inv_b = 1, inv_r = 1 / r;   /* 1/B(0) */
+    for (int k = 1; k <= customers && inv_b < 1e17; k++)
+        inv_b = 1 + k * inv_r * inv_b;
+    return 1 - 1 / inv_b;
+}
+
 /* One launch's time at overlap exponent p: the SM's throughput pipeline
  * and its latency-bound rounds, met with the GPU-wide bandwidth bound, plus
  * the fill and drain and the exposed cold-cache time (icache, cconst). */
@@ -684,7 +723,7 @@ typedef struct {
     int whole_waves;   /* LRR: co-resident CTAs finish together */
     double thin_wave;  /* a thin last wave's delayed start (analytic-2.27) */
     double t_atom;     /* the hot atomic slice's busy time (analytic-2.29) */
-    double p_atom;     /* its overlap exponent, hot_slice_overlap */
+    double pop;        /* resident warps GPU-wide: the slice's customers */
 } sm_times;
 
 static double launch_time(const sm_times *st, double p, double *t_busy,
@@ -712,10 +751,9 @@ static double launch_time(const sm_times *st, double p, double *t_busy,
     double sm_side[2] = {t_sm, *t_rounds};
     double outer[2] = {smax(sm_side, 2, p), st->t_bw};
     double t = smax(outer, 2, NET_OVERLAP);
-    if (st->t_atom > 0) {
-        double with_atom[2] = {t, st->t_atom};
-        t = smax(with_atom, 2, st->p_atom);
-    }
+    if (st->t_atom > 0)
+        t = st->t_atom / hot_slice_utilisation(st->pop, st->pop * t
+                                                            / st->t_atom);
     t += st->fill_drain;
     t += st->icache;   /* added one by one, as they always were: */
     t += st->cconst;   /* near-tied rows must not move in the last bit */
@@ -858,30 +896,6 @@ static double two_level_atom_start(const wl_kernel *k, const kfacts *f,
     return param + maxf(0.0, round - (LAT_L1 + LAT_L2));
 }
 
-/* How sharply the hot atomic slice bounds the launch (analytic-2.29). The
- * slice is one FIFO server of a closed network: the resident warps (the
- * population, N_pop) each cycle between the slice (demand D = its busy
- * time per warp) and their own latency chain (think time Z = a CTA's
- * latency L). Mean-value analysis gives throughput min(N/(D+Z), 1/D) with
- * a smooth knee at N* = (D + Z)/D, and beyond the knee the server's busy
- * time is the launch's time whatever the rest of the SM does (the queue
- * never empties). The SM side and the other servers meet it through a
- * p-norm whose exponent grows with the population's distance past the
- * knee: NET_OVERLAP at or below it (the other bandwidth bounds' overlap),
- * NET_OVERLAP·N_pop/N* above. histogram: 720 warps, D 14.8 cycles, L ≈
- * 1000: N* ≈ 69, exponent ≈ 42 — the SM side (≤ 0.5 of the slice's time)
- * adds < 10⁻¹² where the exponent-4 norm added 0.5–1.6% (and let an
- * SM-side change move a slice-bound launch: the scheduler rows, which
- * GPGPU-Sim has within its own ±40-cycle noise, came out 1–3 cycles apart). */
-static double hot_slice_overlap(double t_atom, double warps, double pop,
-                                double L)
-{
-    if (t_atom <= 0 || warps <= 0)
-        return NET_OVERLAP;
-    double d = t_atom / warps;
-    return NET_OVERLAP * maxf(1.0, pop * d / (d + L));
-}
-
 /* One launch: G CTAs over S SMs, n resident per SM at most. The busiest SM
  * runs cmax CTAs, nr at a time. Time = smooth max of the throughput bounds
  * over the launch plus one CTA's latency (fill and drain are not hidden). */
@@ -986,7 +1000,7 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
     sm_times st = {per_cta, NULL, cmax, nr, fill_drain,
                    f->I * f->dep / k->ilp, f->wpc, L, t_bw, t_icache, t_const,
                    c->scheduler == SCHED_LRR, 0.0, t_atom,
-                   hot_slice_overlap(t_atom, W, active * N, L)};
+                   active * N};
     double t_busy, t_rounds;
     o->t = launch_time(&st, p, &t_busy, &t_rounds);
     int latency_bound = L > nr * t_busy;

@@ -323,6 +323,39 @@ START_TEST(compute_kernels_ignore_memory_and_scale_with_sms)
 }
 END_TEST
 
+/* More traffic at the hot atomic slice never takes less time: more
+ * transactions per atomic, a larger share of them on the hottest slice. */
+START_TEST(atomic_demand_never_speeds_up)
+{
+    uint64_t s = SEED ^ 3;
+    space_def sp;
+    space_def_full(&sp);
+    gen_opts g = {1};
+    char xml[4096];
+    int compared = 0;
+    for (int kase = 0; kase < N_KERNELS; kase++) {
+        wl_workload w;
+        random_descriptor(&s, &g, xml, sizeof xml);
+        load_text(xml, &w);
+        gpu_config c = random_point(&s, &sp);
+        wl_kernel *k = &w.k[0];
+        model_out o, more;
+        gd_err e = {0, ""};
+        if (k->insn_atomic <= 0 || model_eval(&w, &c, &o, &e) != 0)
+            continue;
+        wl_workload busier = w;
+        busier.k[0].atom_tx = fmin(32, k->atom_tx * 1.5);
+        busier.k[0].atom_hot = fmin(1, k->atom_hot + 0.1);
+        ck_assert_int_eq(model_eval(&busier, &c, &more, &e), 0);
+        ck_assert_msg(more.cycles >= o.cycles * (1 - 1e-12),
+                      "case %d: more atomic traffic, %.17g -> %.17g cycles"
+                      "\n%s", kase, o.cycles, more.cycles, xml);
+        compared++;
+    }
+    ck_assert_int_gt(compared, N_KERNELS / 10);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("model_props");
@@ -330,6 +363,7 @@ int main(void)
     tcase_set_timeout(t, 120);
     tcase_add_test(t, random_kernels_stay_physical);
     tcase_add_test(t, launches_add_up);
+    tcase_add_test(t, atomic_demand_never_speeds_up);
     tcase_add_test(t, compute_kernels_ignore_memory_and_scale_with_sms);
     suite_add_tcase(s, t);
     return tu_run_suite(s);
