@@ -413,43 +413,51 @@ static char *guarded_copy(const char *path, size_t *len, void **map,
     return p;
 }
 
-/* The files of tests/data/fuzz_crashes/TARGET into names; returns count. */
-static int crash_inputs(const char *dir, char names[][256], int max)
+/* Feed every file of tests/data/fuzz_crashes/<target> to check, its bytes
+ * guarded (see guarded_copy). */
+typedef void (*crash_check)(const char *path, const char *text, size_t len);
+
+static void each_crash_input(const char *target, crash_check check)
 {
+    char dir[256];
+    snprintf(dir, sizeof dir, "tests/data/fuzz_crashes/%s", target);
     DIR *d = opendir(dir);
     ck_assert_msg(d != NULL, "cannot open %s", dir);
     int n = 0;
     struct dirent *e;
-    while ((e = readdir(d)) && n < max)
-        if (e->d_name[0] != '.')
-            snprintf(names[n++], 256, "%s", e->d_name);
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[600];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        size_t len, maplen;
+        void *map;
+        char *text = guarded_copy(path, &len, &map, &maplen);
+        check(path, text, len);
+        munmap(map, maplen);
+        n++;
+    }
     closedir(d);
     ck_assert_int_ge(n, 1);
-    return n;
+}
+
+static void gpgpusim_parsers_survive(const char *path, const char *text,
+                                     size_t len)
+{
+    gsim_stats s;
+    gd_err err;
+    int rc = gsim_parse_stats(text, len, &s, &err);
+    ck_assert_msg(rc == GD_OK || rc == GD_EINPUT, "%s: rc %d", path, rc);
+    gsim_stats_free(&s);
+    gsim_power p;
+    rc = gsim_parse_power(text, len, &p, &err);
+    ck_assert_msg(rc == GD_OK || rc == GD_EINPUT, "%s: rc %d", path, rc);
+    gsim_power_free(&p);
 }
 
 START_TEST(fuzz_crash_inputs_stay_fixed)
 {
-    static char names[64][256];
-    const char *dir = "tests/data/fuzz_crashes/gpgpusim";
-    int n = crash_inputs(dir, names, 64);
-    for (int i = 0; i < n; i++) {
-        char path[600];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        size_t len, maplen;
-        void *map;
-        char *text = guarded_copy(path, &len, &map, &maplen);
-        gsim_stats s;
-        gd_err err;
-        int rc = gsim_parse_stats(text, len, &s, &err);
-        ck_assert_msg(rc == GD_OK || rc == GD_EINPUT, "%s: rc %d", path, rc);
-        gsim_stats_free(&s);
-        gsim_power p;
-        rc = gsim_parse_power(text, len, &p, &err);
-        ck_assert_msg(rc == GD_OK || rc == GD_EINPUT, "%s: rc %d", path, rc);
-        gsim_power_free(&p);
-        munmap(map, maplen);
-    }
+    each_crash_input("gpgpusim", gpgpusim_parsers_survive);
 }
 END_TEST
 
@@ -458,36 +466,30 @@ END_TEST
  * and 330 registers (refused now as bad input, with the log's path and
  * line), and instruction classes that fill the warp exactly but were
  * written a rounding step above it (accepted now, and loadable). */
+static void fromlog_refuses_or_loads(const char *path, const char *text,
+                                     size_t len)
+{
+    wl_workload *w = calloc(1, sizeof *w);
+    gd_err err = {0, ""};
+    int rc = fl_parse(path, text, len, "fz", NULL, w, NULL, &err);
+    if (rc == GD_OK) {
+        char *xml = NULL;
+        ck_assert_int_eq(wl_to_xml(w, NULL, &xml, &err), GD_OK);
+        tu_write(tp("/fromlog.xml"), xml);
+        free(xml);
+        ck_assert_msg(wl_load_file(tp("/fromlog.xml"), w, &err) == GD_OK,
+                      "%s: its descriptor does not load: %s", path, err.msg);
+    } else {
+        ck_assert_msg(rc == GD_EINPUT, "%s: rc %d", path, rc);
+        ck_assert_msg(strncmp(err.msg, path, strlen(path)) == 0
+                      && err.msg[strlen(path)] == ':', "%s", err.msg);
+    }
+    free(w);
+}
+
 START_TEST(fromlog_crash_inputs_stay_fixed)
 {
-    static char names[64][256];
-    const char *dir = "tests/data/fuzz_crashes/fromlog";
-    int n = crash_inputs(dir, names, 64);
-    for (int i = 0; i < n; i++) {
-        char path[600];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        size_t len, maplen;
-        void *map;
-        char *text = guarded_copy(path, &len, &map, &maplen);
-        wl_workload *w = calloc(1, sizeof *w);
-        gd_err err = {0, ""};
-        int rc = fl_parse(path, text, len, "fz", NULL, w, NULL, &err);
-        if (rc == GD_OK) {
-            char *xml = NULL;
-            ck_assert_int_eq(wl_to_xml(w, NULL, &xml, &err), GD_OK);
-            tu_write(tp("/fromlog.xml"), xml);
-            free(xml);
-            ck_assert_msg(wl_load_file(tp("/fromlog.xml"), w, &err) == GD_OK,
-                          "%s: its descriptor does not load: %s", path,
-                          err.msg);
-        } else {
-            ck_assert_msg(rc == GD_EINPUT, "%s: rc %d", path, rc);
-            ck_assert_msg(strncmp(err.msg, path, strlen(path)) == 0
-                          && err.msg[strlen(path)] == ':', "%s", err.msg);
-        }
-        free(w);
-        munmap(map, maplen);
-    }
+    each_crash_input("fromlog", fromlog_refuses_or_loads);
 }
 END_TEST
 

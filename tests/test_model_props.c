@@ -136,6 +136,40 @@ static void load_text(const char *xml, wl_workload *w)
                   e.msg, xml);
 }
 
+/* A stream of random cases: descriptors of one kind, design points. */
+typedef struct {
+    uint64_t s;
+    space_def sp;
+    gen_opts g;
+    char xml[4096];            /* the last descriptor's text */
+} case_gen;
+
+static void case_gen_init(case_gen *cg, uint64_t seed, int memory)
+{
+    cg->s = seed;
+    space_def_full(&cg->sp);
+    cg->g.memory = memory;
+    cg->xml[0] = 0;
+}
+
+/* The next descriptor into w (parsed as a file is). */
+static void next_kernel(case_gen *cg, wl_workload *w)
+{
+    random_descriptor(&cg->s, &cg->g, cg->xml, sizeof cg->xml);
+    load_text(cg->xml, w);
+}
+
+/* The next descriptor and design point, evaluated into o; 0 when the
+ * kernel does not fit the point (the caller skips the case). */
+static int next_case(case_gen *cg, wl_workload *w, gpu_config *c,
+                     model_out *o)
+{
+    next_kernel(cg, w);
+    *c = random_point(&cg->s, &cg->sp);
+    gd_err e = {0, ""};
+    return model_eval(w, c, o, &e) == 0;
+}
+
 /* ------------------------------------------------------------ properties */
 
 /* Thread instructions per cycle the issue stage could sustain: s
@@ -194,19 +228,15 @@ static void check_ranges(const model_out *o, const wl_kernel *k,
  * bits when evaluated again. */
 START_TEST(random_kernels_stay_physical)
 {
-    uint64_t s = SEED;
-    space_def sp;
-    space_def_full(&sp);
-    gen_opts g = {1};
-    char xml[4096];
+    case_gen cg;
+    case_gen_init(&cg, SEED, 1);
     int evaluated = 0, unfit = 0;
     double dram_use = 0, l2_use = 0;   /* highest share of the peaks */
     for (int kase = 0; kase < N_KERNELS; kase++) {
         wl_workload w;
-        random_descriptor(&s, &g, xml, sizeof xml);
-        load_text(xml, &w);
+        next_kernel(&cg, &w);
         for (int p = 0; p < N_POINTS; p++) {
-            gpu_config c = random_point(&s, &sp);
+            gpu_config c = random_point(&cg.s, &cg.sp);
             model_out o, again;
             gd_err e = {0, ""};
             if (model_eval(&w, &c, &o, &e) != 0) {
@@ -236,23 +266,18 @@ END_TEST
 #define COLD_ONCE 130.0
 START_TEST(launches_add_up)
 {
-    uint64_t s = SEED ^ 1;
-    space_def sp;
-    space_def_full(&sp);
-    gen_opts g = {1};
-    char xml[4096];
+    case_gen cg;
+    case_gen_init(&cg, SEED ^ 1, 1);
     for (int kase = 0; kase < N_KERNELS / 4; kase++) {
         wl_workload w;
-        random_descriptor(&s, &g, xml, sizeof xml);
-        load_text(xml, &w);
+        gpu_config c;
+        model_out o, o1;
+        if (!next_case(&cg, &w, &c, &o))
+            continue;
         wl_workload once = w;
         once.k[0].launches = 1;
-        gpu_config c = random_point(&s, &sp);
-        model_out o, o1;
         gd_err e = {0, ""};
-        if (model_eval(&once, &c, &o1, &e) != 0)
-            continue;
-        ck_assert_int_eq(model_eval(&w, &c, &o, &e), 0);
+        ck_assert_int_eq(model_eval(&once, &c, &o1, &e), 0);
         double k = w.k[0].launches;
         double saved = k * o1.cycles - o.cycles;
         ck_assert_msg(saved >= -1e-9 * o.cycles
@@ -271,20 +296,15 @@ END_TEST
  * slice, so more SMs can queue longer there, as in GPGPU-Sim.) */
 START_TEST(compute_kernels_ignore_memory_and_scale_with_sms)
 {
-    uint64_t s = SEED ^ 2;
-    space_def sp;
-    space_def_full(&sp);
-    gen_opts g = {0};
-    char xml[4096];
+    case_gen cg;
+    case_gen_init(&cg, SEED ^ 2, 0);
     int compared = 0;
     for (int kase = 0; kase < N_KERNELS / 2; kase++) {
         wl_workload w;
-        random_descriptor(&s, &g, xml, sizeof xml);
-        load_text(xml, &w);
-        gpu_config c = random_point(&s, &sp);
-        gd_err e = {0, ""};
+        gpu_config c;
         model_out o, m;
-        if (model_eval(&w, &c, &o, &e) != 0)
+        gd_err e = {0, ""};
+        if (!next_case(&cg, &w, &c, &o))
             continue;
         static const struct { int knob, v; } inert[] = {
             {KNOB_N_MEM, 4}, {KNOB_N_MEM, 12}, {KNOB_L1_SETS, 16},
@@ -298,7 +318,7 @@ START_TEST(compute_kernels_ignore_memory_and_scale_with_sms)
                           "case %d: %s=%d moves a memory-free kernel "
                           "(%.17g vs %.17g cycles)\n%s", kase,
                           space_knob_get(inert[i].knob)->name, inert[i].v,
-                          m.cycles, o.cycles, xml);
+                          m.cycles, o.cycles, cg.xml);
         }
         static const struct { int knob, lo, hi; } sms[] = {
             {KNOB_N_CLUSTERS, 8, 60}, {KNOB_CORES_PER_CLUSTER, 1, 4},
@@ -315,7 +335,7 @@ START_TEST(compute_kernels_ignore_memory_and_scale_with_sms)
                           "case %d: %s up, a memory-free kernel slows "
                           "(%g -> %g cycles)\n%s", kase,
                           space_knob_get(knob)->name, olo.cycles,
-                          ohi.cycles, xml);
+                          ohi.cycles, cg.xml);
             compared++;
         }
     }
@@ -327,29 +347,24 @@ END_TEST
  * transactions per atomic, a larger share of them on the hottest slice. */
 START_TEST(atomic_demand_never_speeds_up)
 {
-    uint64_t s = SEED ^ 3;
-    space_def sp;
-    space_def_full(&sp);
-    gen_opts g = {1};
-    char xml[4096];
+    case_gen cg;
+    case_gen_init(&cg, SEED ^ 3, 1);
     int compared = 0;
     for (int kase = 0; kase < N_KERNELS; kase++) {
         wl_workload w;
-        random_descriptor(&s, &g, xml, sizeof xml);
-        load_text(xml, &w);
-        gpu_config c = random_point(&s, &sp);
-        wl_kernel *k = &w.k[0];
+        gpu_config c;
         model_out o, more;
         gd_err e = {0, ""};
-        if (k->insn_atomic <= 0 || model_eval(&w, &c, &o, &e) != 0)
+        if (!next_case(&cg, &w, &c, &o) || w.k[0].insn_atomic <= 0)
             continue;
+        const wl_kernel *k = &w.k[0];
         wl_workload busier = w;
         busier.k[0].atom_tx = fmin(32, k->atom_tx * 1.5);
         busier.k[0].atom_hot = fmin(1, k->atom_hot + 0.1);
         ck_assert_int_eq(model_eval(&busier, &c, &more, &e), 0);
         ck_assert_msg(more.cycles >= o.cycles * (1 - 1e-12),
                       "case %d: more atomic traffic, %.17g -> %.17g cycles"
-                      "\n%s", kase, o.cycles, more.cycles, xml);
+                      "\n%s", kase, o.cycles, more.cycles, cg.xml);
         compared++;
     }
     ck_assert_int_gt(compared, N_KERNELS / 10);
