@@ -53,7 +53,7 @@
 #define DRAM_SECTOR_EFF 0.5    /* a 32-B sector occupies a 64-B BL8 burst */
 #define DRAM_SCHED_EFF 0.93    /* dram_eff of the saturated vecadd log */
 #define ATOM_CYCLES 1.0        /* L2 slice cycles per atomic transaction */
-#define L2_WR_CYCLES 3.0       /* L2 slice cycles per write request (estimate) */
+#define L2_WR_CYCLES 3.0       /* L2 slice cycles of a one-sector write request; each further sector adds one (estimate) */
 #define REPLY_VC_STEP 0.25     /* cycles lost per conflicting reply: 1 of 2 internal steps */
 
 /* ---- Area (mm^2, 40 nm) ---- */
@@ -102,7 +102,7 @@ typedef struct {
 
 /* What one launch of a kernel contributes to the totals. */
 typedef struct {
-    double t, t_comp, t_mem_lat, t_mem_bw, t_lat;
+    double t, t_comp, t_mem_lat, t_mem_bw;
     double l1_acc, l1_miss, l2_acc, l2_miss, dram_bytes, flits;
     double occ_weighted, dram_stall;
 } launch_out;
@@ -111,7 +111,7 @@ typedef struct {
     double cycles, insns, warp_insns, thread_insns, sfu_ops, shared_acc;
     double l1_acc, l1_miss, l2_acc, l2_miss, dram_bytes, flits;
     double occ_weighted, dram_stall;
-    double t_comp, t_mem_lat, t_mem_bw, t_lat;
+    double t_comp, t_mem_lat, t_mem_bw;
 } totals;
 
 /* Memory behaviour of one warp at a given residency. */
@@ -532,7 +532,7 @@ static double hot_reply_paced(double t_hot, double replies, double n_in)
 /* The hot slice's first atomics find their lines cold when the atomic
  * target was not copied in (cudaMemset, not preloaded by
  * -gpgpu_perf_sim_memcpy): each sector misses once, the next accesses merge
- * into its MSHR entry (-gpgpu_cache:dl2 ...,A:192:4: at most 4), and the
+ * into its MSHR entry (-gpgpu_cache:dl2 ...,A:256:4: at most 4), and the
  * next one fails its reservation and holds the slice's queue head until
  * the fill (memory_sub_partition::cache_cycle retries it every cycle): the
  * slice loses one DRAM round trip (LAT_DRAM) at the start of its busy
@@ -1030,7 +1030,6 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
     o->t_comp = cmax * t_busy;
     o->t_mem_lat = cmax * per_cta[4] + t_rounds + fill_drain;
     o->t_mem_bw = maxf(t_bw, t_atom);
-    o->t_lat = fill_drain;
     /* GPU-wide counts (GPGPU-Sim's L1D counts loads and stores). */
     o->l1_acc = W * (f->ld_lines + f->st_tx);
     o->l1_miss = W * (m.l1_miss + f->st_tx);
@@ -1073,16 +1072,14 @@ static double eval_kernel(const wl_kernel *k, const gpu_config *c, int n,
     t->t_comp += L * one.t_comp;
     t->t_mem_lat += L * one.t_mem_lat;
     t->t_mem_bw += L * one.t_mem_bw;
-    t->t_lat += L * one.t_lat;
     return L * one.t;
 }
 
 static int bottleneck_of(const totals *t)
 {
-    if (t->t_mem_bw >= t->t_comp && t->t_mem_bw >= t->t_mem_lat
-        && t->t_mem_bw >= t->t_lat)
+    if (t->t_mem_bw >= t->t_comp && t->t_mem_bw >= t->t_mem_lat)
         return BOTTLENECK_MEM_BANDWIDTH;
-    if (t->t_comp >= t->t_mem_lat && t->t_comp >= t->t_lat)
+    if (t->t_comp >= t->t_mem_lat)
         return BOTTLENECK_COMPUTE;
     return BOTTLENECK_MEM_LATENCY;
 }
@@ -1198,7 +1195,6 @@ int model_eval(const wl_workload *w, const gpu_config *c, model_out *out,
             at_longest.t_comp -= before.t_comp;
             at_longest.t_mem_lat -= before.t_mem_lat;
             at_longest.t_mem_bw -= before.t_mem_bw;
-            at_longest.t_lat -= before.t_lat;
         }
     }
     fill_out(&t, c, out);
