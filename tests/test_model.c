@@ -104,12 +104,18 @@ static void load(const char *name, wl_workload *w)
     ck_assert_msg(rc == GD_OK, "load %s: %s", name, e.msg);
 }
 
-static double eval_ipc(const wl_workload *w, const gpu_config *c)
+/* Every output at c; the workload must fit the point. */
+static model_out eval_out(const wl_workload *w, const gpu_config *c)
 {
     model_out o;
     gd_err e = {0, ""};
     ck_assert_msg(model_eval(w, c, &o, &e) == 0, "%s: %s", w->name, e.msg);
-    return o.ipc;
+    return o;
+}
+
+static double eval_ipc(const wl_workload *w, const gpu_config *c)
+{
+    return eval_out(w, c).ipc;
 }
 
 static wl_kernel synth_kernel(int threads, int regs, int smem)
@@ -196,8 +202,7 @@ START_TEST(occupancy_builtin_match_kernels_csv)
         wl_workload w;
         load(want[i].n, &w);
         model_out o;
-        gd_err e = {0, ""};
-        ck_assert_int_eq(model_eval(&w, &c, &o, &e), 0);
+        o = eval_out(&w, &c);
         ck_assert_msg(o.ctas_per_sm == want[i].ctas
                       && o.limit == want[i].limit, "%s: %d %s", want[i].n,
                       o.ctas_per_sm, model_limit_name(o.limit));
@@ -220,7 +225,7 @@ START_TEST(cta_that_does_not_fit)
     ck_assert_int_eq(e.code, GD_EINPUT);
     ck_assert_msg(strstr(e.msg, "does not fit") != NULL, "%s", e.msg);
     c.shmem_size = 49152;
-    ck_assert_int_eq(model_eval(&w, &c, &o, &e), 0);
+    o = eval_out(&w, &c);
     ck_assert_int_eq(o.ctas_per_sm, 2);
 }
 END_TEST
@@ -346,8 +351,7 @@ START_TEST(area_and_power_anchors)
         wl_workload w;
         load(ref_kernels[i], &w);
         model_out o;
-        gd_err e = {0, ""};
-        ck_assert_int_eq(model_eval(&w, &c, &o, &e), 0);
+        o = eval_out(&w, &c);
         ck_assert_msg(o.power_w > 50 && o.power_w < 250, "%s %f", w.name,
                       o.power_w);
     }
@@ -386,13 +390,12 @@ START_TEST(multi_kernel_sums)
     ck_assert_int_eq(w.nkernels, 2);
     gpu_config c = space_baseline();
     model_out o, o1, o2;
-    gd_err e = {0, ""};
-    ck_assert_int_eq(model_eval(&w, &c, &o, &e), 0);
+    o = eval_out(&w, &c);
     one = w;
     one.nkernels = 1;
-    ck_assert_int_eq(model_eval(&one, &c, &o1, &e), 0);
+    o1 = eval_out(&one, &c);
     one.k[0] = w.k[1];
-    ck_assert_int_eq(model_eval(&one, &c, &o2, &e), 0);
+    o2 = eval_out(&one, &c);
     ck_assert(fabs(o.cycles - o1.cycles - o2.cycles) < 1e-6 * o.cycles);
     /* 18710528 thread instructions in the fixture log. */
     ck_assert(fabs(o.instructions - 18710528.0) < 1.0);
@@ -417,10 +420,9 @@ START_TEST(physics_mechanisms)
      * same number of rounds take less than twice the time. */
     load("sfu", &w);
     model_out o1, o2;
-    gd_err e = {0, ""};
-    ck_assert_int_eq(model_eval(&w, &c, &o1, &e), 0);
+    o1 = eval_out(&w, &c);
     w.k[0].grid_ctas *= 2;
-    ck_assert_int_eq(model_eval(&w, &c, &o2, &e), 0);
+    o2 = eval_out(&w, &c);
     ck_assert_msg(o2.cycles < 2 * o1.cycles && o2.cycles > o1.cycles,
                   "%g %g", o1.cycles, o2.cycles);
     /* A worse address pattern (lower achieved bandwidth) slows a
@@ -433,9 +435,9 @@ START_TEST(physics_mechanisms)
      * a smaller L1. */
     load("sgemm", &w);
     model_out big, small;
-    ck_assert_int_eq(model_eval(&w, &c, &big, &e), 0);
+    big = eval_out(&w, &c);
     c.l1_sets = 16;
-    ck_assert_int_eq(model_eval(&w, &c, &small, &e), 0);
+    small = eval_out(&w, &c);
     ck_assert(small.l1d_miss_rate > big.l1d_miss_rate);
     ck_assert(small.ipc < big.ipc);
 }
@@ -479,11 +481,8 @@ END_TEST
 /* Cycles of w with its first kernel's grid set to g CTAs. */
 static double cycles_at_grid(wl_workload *w, const gpu_config *c, int g)
 {
-    model_out o;
-    gd_err e = {0, ""};
     w->k[0].grid_ctas = g;
-    ck_assert_int_eq(model_eval(w, c, &o, &e), 0);
-    return o.cycles;
+    return eval_out(w, c).cycles;
 }
 
 /* analytic-2.3: when one CTA's latency exceeds the SM's time to issue a
@@ -537,10 +536,7 @@ static double l2_miss_at(const wl_workload *w, int clusters, int n_mem,
     c.n_clusters = clusters;
     c.n_mem = n_mem;
     c.l2_sets = l2_sets;
-    model_out o;
-    gd_err e = {0, ""};
-    ck_assert(model_eval(w, &c, &o, &e) == 0);
-    return o.l2_miss_rate;
+    return eval_out(w, &c).l2_miss_rate;
 }
 
 START_TEST(preloaded_input_read_before_writes)
@@ -585,14 +581,13 @@ START_TEST(crossbar_head_of_line)
     c.shmem_size = 16384;
     c.num_sched_per_core = 1;
     model_out few, many;
-    gd_err e = {0, ""};
-    ck_assert(model_eval(&w, &c, &few, &e) == 0);
+    few = eval_out(&w, &c);
     ck_assert_msg(few.cycles > 0.85 * 10922 && few.cycles < 1.15 * 10922,
                   "transpose 8x4, 12 channels: %.0f cycles (GPGPU-Sim "
                   "10922)", few.cycles);
     c.n_clusters = 32;
     c.cores_per_cluster = 1;
-    ck_assert(model_eval(&w, &c, &many, &e) == 0);
+    many = eval_out(&w, &c);
     ck_assert(many.cycles < 0.85 * few.cycles);
 }
 END_TEST
@@ -630,10 +625,9 @@ START_TEST(partition_camping_spread)
     gpu_config c = space_baseline();
     c.n_mem = 4;
     model_out camped, uniform;
-    gd_err e = {0, ""};
-    ck_assert(model_eval(&w, &c, &camped, &e) == 0);
+    camped = eval_out(&w, &c);
     w.k[0].st_stride = 0;
-    ck_assert(model_eval(&w, &c, &uniform, &e) == 0);
+    uniform = eval_out(&w, &c);
     ck_assert_msg(camped.cycles > 1.03 * uniform.cycles, "%.0f vs %.0f", camped.cycles, uniform.cycles);
 }
 END_TEST
@@ -649,7 +643,6 @@ START_TEST(barrier_waits_whole_drain)
     wl_workload w;
     load("reduction", &w);
     gpu_config c = space_baseline();
-    gd_err e = {0, ""};
     model_out wide, shared;
     double loss[2];
     for (int nosync = 0; nosync < 2; nosync++) {
@@ -657,10 +650,10 @@ START_TEST(barrier_waits_whole_drain)
             w.k[0].insn_sync = 0;
         c.n_clusters = 60;
         c.cores_per_cluster = 1;
-        ck_assert(model_eval(&w, &c, &wide, &e) == 0);
+        wide = eval_out(&w, &c);
         c.n_clusters = 15;
         c.cores_per_cluster = 4;
-        ck_assert(model_eval(&w, &c, &shared, &e) == 0);
+        shared = eval_out(&w, &c);
         loss[nosync] = 1 - shared.ipc / wide.ipc;
     }
     printf("reduction 15x4 vs 60x1: %.1f%% slower (no barrier: %.1f%%; "
@@ -682,12 +675,11 @@ START_TEST(last_cta_issue_inside_drain)
     wl_workload w;
     load("dct8x8", &w);
     gpu_config c = space_baseline();
-    gd_err e = {0, ""};
     model_out two, one;
     c.n_clusters = 30;
-    ck_assert(model_eval(&w, &c, &two, &e) == 0);
+    two = eval_out(&w, &c);
     c.num_sched_per_core = 1;
-    ck_assert(model_eval(&w, &c, &one, &e) == 0);
+    one = eval_out(&w, &c);
     printf("dct8x8 30x1, one vs two schedulers: %.1f%% more cycles "
            "(GPGPU-Sim -0.1%%; analytic-2.7 17.7%%)\n",
            100 * (one.cycles / two.cycles - 1));
@@ -697,9 +689,9 @@ START_TEST(last_cta_issue_inside_drain)
     c.n_clusters = 36;
     c.cores_per_cluster = 4;
     c.num_sched_per_core = 2;
-    ck_assert(model_eval(&w, &c, &two, &e) == 0);
+    two = eval_out(&w, &c);
     c.num_sched_per_core = 1;
-    ck_assert(model_eval(&w, &c, &one, &e) == 0);
+    one = eval_out(&w, &c);
     ck_assert_msg(fabs(one.cycles / two.cycles - 1) < 0.02, "%.0f vs %.0f",
                   one.cycles, two.cycles);
 }
@@ -717,14 +709,13 @@ START_TEST(cold_icache_hidden_by_issue_work)
     ck_assert(w.k[0].code_lines == 6);
     gpu_config c = space_baseline();
     c.n_clusters = 60;
-    gd_err e = {0, ""};
     model_out o, o0;
     for (int s = 1; s <= 2; s++) {
         c.num_sched_per_core = s;
         w.k[0].code_lines = 6;
-        ck_assert(model_eval(&w, &c, &o, &e) == 0);
+        o = eval_out(&w, &c);
         w.k[0].code_lines = 0;
-        ck_assert(model_eval(&w, &c, &o0, &e) == 0);
+        o0 = eval_out(&w, &c);
         double d = o.cycles - o0.cycles;
         printf("dct8x8 60x1, %d scheduler(s): cold il1 exposes %.0f cycles\n",
                s, d);
@@ -751,14 +742,13 @@ START_TEST(cold_constant_cache_rounds)
     static const int clusters[2] = {15, 60};
     static const double want[2] = {614, 794};
     gpu_config c = space_baseline();
-    gd_err e = {0, ""};
     model_out o, o1;
     for (int i = 0; i < 2; i++) {
         c.n_clusters = clusters[i];
         w.k[0].const_lines = 5;
-        ck_assert(model_eval(&w, &c, &o, &e) == 0);
+        o = eval_out(&w, &c);
         w.k[0].const_lines = 1;
-        ck_assert(model_eval(&w, &c, &o1, &e) == 0);
+        o1 = eval_out(&w, &c);
         ck_assert_msg(fabs(o.cycles - o1.cycles - want[i]) < 1e-6,
                       "%d clusters: %.3f", clusters[i], o.cycles - o1.cycles);
     }
@@ -766,9 +756,9 @@ START_TEST(cold_constant_cache_rounds)
     load("vecadd", &v);
     ck_assert(v.k[0].const_lines == 1);
     c = space_baseline();
-    ck_assert(model_eval(&v, &c, &o, &e) == 0);
+    o = eval_out(&v, &c);
     v.k[0].const_lines = 0;
-    ck_assert(model_eval(&v, &c, &o1, &e) == 0);
+    o1 = eval_out(&v, &c);
     ck_assert(o.cycles == o1.cycles);
 }
 END_TEST
@@ -786,9 +776,8 @@ START_TEST(saturated_sfu_serves_to_the_end)
     wl_workload w;
     load("sfu", &w);
     gpu_config c = space_baseline();
-    gd_err e = {0, ""};
     model_out o;
-    ck_assert(model_eval(&w, &c, &o, &e) == 0);
+    o = eval_out(&w, &c);
     double sfu_work = 5 * 8 * 64 * 8.0;
     printf("sfu baseline: %.0f cycles, SFU work %.0f (GPGPU-Sim 21701)\n",
            o.cycles, sfu_work);
@@ -796,7 +785,7 @@ START_TEST(saturated_sfu_serves_to_the_end)
                   "%.0f cycles", o.cycles);
     ck_assert_msg(fabs(o.ipc / 132.9 - 1) < 0.03, "IPC %.1f", o.ipc);
     c.n_clusters = 60;
-    ck_assert(model_eval(&w, &c, &o, &e) == 0);
+    o = eval_out(&w, &c);
     ck_assert_msg(fabs(o.ipc / 296.7 - 1) < 0.06, "60 SMs: IPC %.1f", o.ipc);
 }
 END_TEST
@@ -815,14 +804,13 @@ START_TEST(reply_crossbar_bounds_l2_hits)
     load("vecadd", &w);
     gpu_config c = space_baseline();
     c.l2_sets = 128;
-    gd_err e = {0, ""};
     model_out o;
-    ck_assert(model_eval(&w, &c, &o, &e) == 0);
+    o = eval_out(&w, &c);
     printf("vecadd l2_sets 128: IPC %.1f (GPGPU-Sim 331.3)\n", o.ipc);
     ck_assert_msg(fabs(o.ipc / 331.3 - 1) < 0.12, "IPC %.1f", o.ipc);
     c.n_clusters = 8;
     c.n_mem = 12;
-    ck_assert(model_eval(&w, &c, &o, &e) == 0);
+    o = eval_out(&w, &c);
     double packets = 512 * 8 * 12.0;
     double bound = packets / (8 + 24 - sqrt(8 * 8 + 24 * 24));
     ck_assert_msg(o.cycles >= bound, "%.0f cycles < reply bound %.0f",
@@ -840,14 +828,13 @@ START_TEST(l1_sets_cannot_flip_waves)
 {
     wl_workload w;
     load("dct8x8", &w);
-    gd_err e = {0, ""};
     for (double ilp = 1.0; ilp <= 4.0; ilp += 0.005) {
         w.k[0].ilp = ilp;
         gpu_config c = space_baseline();
         model_out a, b;
-        ck_assert(model_eval(&w, &c, &a, &e) == 0);
+        a = eval_out(&w, &c);
         c.l1_sets = 16;
-        ck_assert(model_eval(&w, &c, &b, &e) == 0);
+        b = eval_out(&w, &c);
         ck_assert_msg(fabs(b.cycles / a.cycles - 1) < 0.01,
                       "ilp %.3f: %.0f cycles at 16 sets, %.0f at 32", ilp,
                       b.cycles, a.cycles);
@@ -871,15 +858,14 @@ START_TEST(camped_slices_one_cycle_per_write)
     c.scheduler = SCHED_LRR;
     c.num_sched_per_core = 4;
     c.l2_sets = 32;
-    gd_err e = {0, ""};
     model_out placed, uniform;
-    ck_assert(model_eval(&w, &c, &placed, &e) == 0);
+    placed = eval_out(&w, &c);
     printf("transpose rand04: %.0f cycles (GPGPU-Sim 10104)\n",
            placed.cycles);
     ck_assert_msg(fabs(placed.cycles / 10104 - 1) < 0.2, "%.0f cycles",
                   placed.cycles);
     w.k[0].st_stride = 0;
-    ck_assert(model_eval(&w, &c, &uniform, &e) == 0);
+    uniform = eval_out(&w, &c);
     ck_assert(uniform.cycles > 2048 * 56 / 8.0);
 }
 END_TEST
@@ -897,16 +883,15 @@ START_TEST(network_overlap_ignores_warp_order)
     /* GPGPU-Sim's IPC change against GTO (transpose's two-level gain is
      * the wider camping window of analytic-2.17). */
     static const double real[2][2] = {{-0.005, -0.011}, {0.003, 0.029}};
-    gd_err e = {0, ""};
     for (size_t i = 0; i < 2; i++) {
         wl_workload w;
         load(mem_bound[i], &w);
         gpu_config c = space_baseline();
         model_out gto, other;
-        ck_assert(model_eval(&w, &c, &gto, &e) == 0);
+        gto = eval_out(&w, &c);
         for (size_t j = 0; j < 2; j++) {
             c.scheduler = scheds[j];
-            ck_assert(model_eval(&w, &c, &other, &e) == 0);
+            other = eval_out(&w, &c);
             double r = other.ipc / gto.ipc - 1;
             printf("%s scheduler %d vs GTO: %+.1f%%\n", mem_bound[i],
                    scheds[j], 100 * r);
@@ -918,9 +903,9 @@ START_TEST(network_overlap_ignores_warp_order)
     load("sgemm", &w);
     gpu_config c = space_baseline();
     model_out gto, lrr;
-    ck_assert(model_eval(&w, &c, &gto, &e) == 0);
+    gto = eval_out(&w, &c);
     c.scheduler = SCHED_LRR;
-    ck_assert(model_eval(&w, &c, &lrr, &e) == 0);
+    lrr = eval_out(&w, &c);
     ck_assert(lrr.ipc < 0.97 * gto.ipc);
 }
 END_TEST
@@ -1060,16 +1045,15 @@ START_TEST(hot_slice_reply_deficit_and_first_wave_loads)
 {
     wl_workload w;
     load("histogram", &w);
-    gd_err e = {0, ""};
     model_out o;
     gpu_config c = space_baseline();
-    ck_assert(model_eval(&w, &c, &o, &e) == 0);
+    o = eval_out(&w, &c);
     double base_ipc = o.ipc;
     printf("histogram baseline: %.0f cycles (GPGPU-Sim 16661)\n", o.cycles);
     ck_assert_msg(o.cycles > 15960, "%.0f cycles: reply deficit hidden",
                   o.cycles);
     c.cores_per_cluster = 2;
-    ck_assert(model_eval(&w, &c, &o, &e) == 0);
+    o = eval_out(&w, &c);
     printf("histogram 15 x 2: IPC %.3f vs 15 x 1 %.3f (GPGPU-Sim 72.84 vs "
            "72.77)\n", o.ipc, base_ipc);
     ck_assert_msg(o.ipc > base_ipc, "15 x 2 %.3f <= 15 x 1 %.3f", o.ipc,
@@ -1087,12 +1071,11 @@ START_TEST(cold_atomic_target_costs_one_dram_trip)
 {
     wl_workload w;
     load("histogram", &w);
-    gd_err e = {0, ""};
     model_out cold, warm;
     gpu_config c = space_baseline();
-    ck_assert(model_eval(&w, &c, &cold, &e) == 0);
+    cold = eval_out(&w, &c);
     w.k[0].read_share = 1.0;
-    ck_assert(model_eval(&w, &c, &warm, &e) == 0);
+    warm = eval_out(&w, &c);
     printf("histogram cold / preloaded bins: %.0f / %.0f cycles\n",
            cold.cycles, warm.cycles);
     ck_assert_msg(cold.cycles - warm.cycles > 100
@@ -1163,14 +1146,13 @@ START_TEST(writeback_lines_share_dram_commands)
 {
     wl_workload w;
     load("vecadd", &w);
-    gd_err e = {0, ""};
     model_out o;
     gpu_config c = space_baseline();
-    ck_assert(model_eval(&w, &c, &o, &e) == 0);
+    o = eval_out(&w, &c);
     printf("vecadd baseline: %.0f cycles (GPGPU-Sim 9815)\n", o.cycles);
     ck_assert_msg(o.cycles < 1.27 * 9815, "%.0f cycles", o.cycles);
     c.l2_sets = 32;
-    ck_assert(model_eval(&w, &c, &o, &e) == 0);
+    o = eval_out(&w, &c);
     printf("vecadd l2_sets 32: %.0f cycles (GPGPU-Sim 10928)\n", o.cycles);
     ck_assert_msg(o.cycles < 1.42 * 10928, "%.0f cycles", o.cycles);
 }
@@ -1312,8 +1294,7 @@ START_TEST(hot_slice_bounds_past_its_knee)
     load("histogram", &w);
     gpu_config c = space_baseline();
     model_out base, o;
-    gd_err e = {0, ""};
-    ck_assert_int_eq(model_eval(&w, &c, &base, &e), 0);
+    base = eval_out(&w, &c);
     static const struct { int sched, s; } rows[] = {
         {SCHED_GTO, 1}, {SCHED_GTO, 4}, {SCHED_LRR, 2},
     };
@@ -1321,7 +1302,7 @@ START_TEST(hot_slice_bounds_past_its_knee)
         gpu_config d = c;
         d.scheduler = rows[i].sched;
         d.num_sched_per_core = rows[i].s;
-        ck_assert_int_eq(model_eval(&w, &d, &o, &e), 0);
+        o = eval_out(&w, &d);
         ck_assert_msg(o.cycles == base.cycles, "%s, %d schedulers: %.17g vs "
                       "%.17g cycles", space_sched_name(rows[i].sched),
                       rows[i].s, o.cycles, base.cycles);
@@ -1335,7 +1316,7 @@ START_TEST(hot_slice_bounds_past_its_knee)
         double prev = 0;
         for (int g = 1; g <= 200; g++) {
             w.k[0].grid_ctas = g;
-            ck_assert_int_eq(model_eval(&w, &c, &o, &e), 0);
+            o = eval_out(&w, &c);
             ck_assert_msg(o.cycles >= prev, "%d clusters: %d CTAs %.17g "
                           "cycles, %d CTAs %.17g", c.n_clusters, g, o.cycles,
                           g - 1, prev);
