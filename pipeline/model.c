@@ -800,18 +800,14 @@ static double front_end_use(const wl_kernel *k, const kfacts *f, int cmax,
  * (issue_ports_cycles, with weight 1 − u) and the net loss 2u − 1 shows
  * only where a thin last wave starts from the first wave's completions
  * (thin_wave_delay); no exponent shift there. */
-static double front_end_overlap(const wl_kernel *k, const kfacts *f,
-                                const gpu_config *c, int cmax, double t,
-                                double p, int latency_bound)
+static double front_end_overlap(const gpu_config *c, double p, double u,
+                                int latency_bound)
 {
     double s = c->num_sched_per_core;
-    if (c->scheduler != SCHED_GTO || s <= SCHED_DEFAULT || t <= 0
-        || !latency_bound)
+    if (c->scheduler != SCHED_GTO || s <= SCHED_DEFAULT || !latency_bound
+        || u <= 0)
         return p;
-    double lost = front_end_use(k, f, cmax, t);
-    if (lost <= 0)
-        return p;
-    return p - lost * (p - sched_overlap(SCHED_LRR)) * (1 - SCHED_DEFAULT / s);
+    return p - u * (p - sched_overlap(SCHED_LRR)) * (1 - SCHED_DEFAULT / s);
 }
 
 /* Issue cycles per warp above two schedulers per core (analytic-2.27).
@@ -1004,15 +1000,17 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
     double t_busy, t_rounds;
     o->t = launch_time(&st, p, &t_busy, &t_rounds);
     int latency_bound = L > nr * t_busy;
-    double p_fe = front_end_overlap(k, f, c, cmax, o->t, p, latency_bound);
-    /* Above two schedulers (analytic-2.27): the issue stage's own ports
-     * where the front end has slack, the wave switch at the two-slot busy
-     * time, a thin last wave's delayed start. */
+    /* Above two schedulers (analytic-2.23, 2.27): the stagger lost where
+     * the front end is busy, the issue stage's own ports where it has
+     * slack, the wave switch at the two-slot busy time, a thin last wave's
+     * delayed start. */
+    double p_fe = p;
     double two_slot[5] = {per_cta[0], per_cta[1], per_cta[2], per_cta[3],
                           per_cta[4]};
     int moved = 0;
     if (s > SCHED_DEFAULT && o->t > 0) {
         double u = front_end_use(k, f, cmax, o->t);
+        p_fe = front_end_overlap(c, p, u, latency_bound);
         double issue = issue_ports_cycles(k, f, s, rate, u);
         if (issue < per_cta[0]) {
             per_cta[0] = issue;
