@@ -159,29 +159,44 @@ static int read_fields(const char *path, xmlNodePtr n, const char *elem,
     return GD_OK;
 }
 
+/* Values written at 9 significant digits may come back this far (relative)
+ * past a bound they met exactly: classes that fill the warp (from-log's
+ * inferred sfu), thread_insns equal to warp_insns. */
+#define MIX_ROUNDING 1e-7
+
+static double class_sum(const wl_kernel *k)
+{
+    return k->insn_sfu + k->insn_ld_global + k->insn_st_global
+           + k->insn_shared + k->insn_const + k->insn_atomic + k->insn_sync;
+}
+
+/* 1 when the mix can be one warp's; else 0 with "kernel 'NAME': ..." in
+ * why. */
+static int mix_consistent(const wl_kernel *k, char *why, size_t n)
+{
+    double other = class_sum(k);
+    if (other > k->warp_insns * (1 + MIX_ROUNDING)) {
+        snprintf(why, n, "kernel '%s': the instruction classes add up to %g, "
+                 "more than warp_insns=%g", k->name, other, k->warp_insns);
+        return 0;
+    }
+    if (k->thread_insns > k->warp_insns * (1 + MIX_ROUNDING)) {
+        snprintf(why, n, "kernel '%s': thread_insns=%g exceeds warp_insns=%g "
+                 "(a thread cannot execute more than its warp)", k->name,
+                 k->thread_insns, k->warp_insns);
+        return 0;
+    }
+    return 1;
+}
+
 /* Derived fields and cross-field checks of one kernel. */
 static int finish_kernel(const char *path, int line, wl_kernel *k,
                          gd_err *err)
 {
-    double other = k->insn_sfu + k->insn_ld_global + k->insn_st_global
-                   + k->insn_shared + k->insn_const + k->insn_atomic
-                   + k->insn_sync;
-    k->insn_alu = k->warp_insns - other;
-    /* Written at 9 significant digits, classes that fill the warp exactly
-     * (from-log's inferred sfu) can sum a rounding step above it. */
-    if (k->insn_alu < 0 && k->insn_alu >= -1e-7 * k->warp_insns)
-        k->insn_alu = 0;
-    if (k->insn_alu < 0)
-        return gd_errf(err, GD_EINPUT,
-                       "%s:%d: kernel '%s': the instruction classes add up "
-                       "to %g, more than warp_insns=%g", path, line, k->name,
-                       other, k->warp_insns);
-    if (k->thread_insns > k->warp_insns * 1.0000001)
-        return gd_errf(err, GD_EINPUT,
-                       "%s:%d: kernel '%s': thread_insns=%g exceeds "
-                       "warp_insns=%g (a thread cannot execute more than its "
-                       "warp)", path, line, k->name, k->thread_insns,
-                       k->warp_insns);
+    char why[512];
+    if (!mix_consistent(k, why, sizeof why))
+        return gd_errf(err, GD_EINPUT, "%s:%d: %s", path, line, why);
+    k->insn_alu = fmax(0, k->warp_insns - class_sum(k));
     return GD_OK;
 }
 
@@ -196,17 +211,9 @@ int wl_check_kernel(const wl_kernel *k, gd_err *err)
                            "range [%g, %g]", k->name, f->attr, v, f->lo,
                            f->hi);
     }
-    double other = k->insn_sfu + k->insn_ld_global + k->insn_st_global
-                   + k->insn_shared + k->insn_const + k->insn_atomic
-                   + k->insn_sync;
-    if (other > k->warp_insns * (1 + 1e-7))
-        return gd_errf(err, GD_EINPUT, "kernel '%s': the instruction classes "
-                       "add up to %g, more than warp_insns=%g", k->name,
-                       other, k->warp_insns);
-    if (k->thread_insns > k->warp_insns * 1.0000001)
-        return gd_errf(err, GD_EINPUT, "kernel '%s': thread_insns=%g exceeds "
-                       "warp_insns=%g", k->name, k->thread_insns,
-                       k->warp_insns);
+    char why[512];
+    if (!mix_consistent(k, why, sizeof why))
+        return gd_errf(err, GD_EINPUT, "%s", why);
     return GD_OK;
 }
 
