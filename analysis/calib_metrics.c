@@ -77,41 +77,57 @@ static int ranks(const double *x, size_t n, double *r)
     return 0;
 }
 
+/* Ranks of x and y into new arrays *rx, *ry (the caller frees both, also
+ * on failure, when they may be NULL). Returns 0, or -1 when out of memory. */
+static int rank_pair(const double *x, const double *y, size_t n, double **rx,
+                     double **ry)
+{
+    *rx = malloc(n * sizeof **rx);
+    *ry = malloc(n * sizeof **ry);
+    return *rx && *ry && ranks(x, n, *rx) == 0 && ranks(y, n, *ry) == 0
+               ? 0 : -1;
+}
+
+static int sign(double v) { return v > 0 ? 1 : v < 0 ? -1 : 0; }
+
+/* Kendall tau-b over ranks, so that ties are the same pairs as Spearman's. */
+static double kendall_of_ranks(const double *rx, const double *ry, size_t n)
+{
+    double conc_minus_disc = 0, n1 = 0, n2 = 0, n0 = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++) {
+            int sx = sign(rx[i] - rx[j]), sy = sign(ry[i] - ry[j]);
+            n0 += 1;
+            n1 += sx == 0;  /* pairs tied in x */
+            n2 += sy == 0;  /* pairs tied in y */
+            conc_minus_disc += sx * sy;
+        }
+    double den = sqrt((n0 - n1) * (n0 - n2));
+    return den > 0 ? conc_minus_disc / den : 0;
+}
+
 double cm_spearman(const double *x, const double *y, size_t n)
 {
     if (n < 2)
         return 0;
-    double *rx = malloc(n * sizeof *rx), *ry = malloc(n * sizeof *ry);
-    double rho = 0;
-    if (rx && ry && ranks(x, n, rx) == 0 && ranks(y, n, ry) == 0)
+    double *rx, *ry, rho = 0;
+    if (rank_pair(x, y, n, &rx, &ry) == 0)
         rho = cm_pearson(rx, ry, n);
     free(rx);
     free(ry);
     return rho;
 }
 
-static int sign(double v) { return v > 0 ? 1 : v < 0 ? -1 : 0; }
-
-/* Over the ranks, so that ties are the same pairs as Spearman's. */
 double cm_kendall_tau_b(const double *x, const double *y, size_t n)
 {
     if (n < 2)
         return 0;
-    double *rx = malloc(n * sizeof *rx), *ry = malloc(n * sizeof *ry);
-    double conc_minus_disc = 0, n1 = 0, n2 = 0, n0 = 0;
-    if (rx && ry && ranks(x, n, rx) == 0 && ranks(y, n, ry) == 0)
-        for (size_t i = 0; i < n; i++)
-            for (size_t j = i + 1; j < n; j++) {
-                int sx = sign(rx[i] - rx[j]), sy = sign(ry[i] - ry[j]);
-                n0 += 1;
-                n1 += sx == 0;  /* pairs tied in x */
-                n2 += sy == 0;  /* pairs tied in y */
-                conc_minus_disc += sx * sy;
-            }
+    double *rx, *ry, tau = 0;
+    if (rank_pair(x, y, n, &rx, &ry) == 0)
+        tau = kendall_of_ranks(rx, ry, n);
     free(rx);
     free(ry);
-    double den = sqrt((n0 - n1) * (n0 - n2));
-    return den > 0 ? conc_minus_disc / den : 0;
+    return tau;
 }
 
 /* Quantile q of sorted v (n >= 1), linear between order statistics. */
@@ -164,9 +180,17 @@ int cm_compute(const double *ref, const double *pred, size_t n,
     double mean_ref = sum_ref / n;
     out->nrmse = mean_ref != 0 ? sqrt(sq / n) / fabs(mean_ref) : 0;
     out->pearson_r = cm_pearson(pred, ref, n);
-    out->spearman_rho = cm_spearman(pred, ref, n);
-    out->kendall_tau = cm_kendall_tau_b(pred, ref, n);
-    return 0;
+    double *rp, *rr;   /* ranked once for both rank statistics */
+    int rc = rank_pair(pred, ref, n, &rp, &rr);
+    if (rc == 0) {
+        out->spearman_rho = cm_pearson(rp, rr, n);
+        out->kendall_tau = kendall_of_ranks(rp, rr, n);
+    } else {
+        memset(out, 0, sizeof *out);
+    }
+    free(rp);
+    free(rr);
+    return rc;
 }
 
 /* Mean Spearman rho of ref against ref·exp(sigma·z) over `draws` draws. The
