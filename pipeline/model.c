@@ -3,7 +3,8 @@
  * bounds plus the unhidden latency of one CTA (fill and drain, barriers),
  * burst queueing at L2 and DRAM, footprint-based cache hit rates, area and
  * power. Every constant and equation is documented with its source in
- * docs/model.md. */
+ * docs/model.md; a comment citing a version ("analytic-2.24") points to its
+ * derivation in docs/model-history.md. */
 #include "model.h"
 
 #include <math.h>

@@ -1326,32 +1326,6 @@ START_TEST(hot_slice_bounds_past_its_knee)
 }
 END_TEST
 
-START_TEST(speed)
-{
-    wl_workload w;
-    load("sgemm", &w);
-    space_def s;
-    space_def_full(&s);
-    uint64_t size = space_size(&s);
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    double sink = 0;
-    long n = 0;
-    for (int rep = 0; rep < 10; rep++)
-        for (uint64_t i = 0; i < size; i++, n++) {
-            gpu_config c = space_at(&s, i);
-            model_out o;
-            if (model_eval(&w, &c, &o, NULL) == 0)
-                sink += o.ipc;
-        }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double dt = (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec);
-    printf("model_eval: %.0f evals/s (sgemm, full space x10)\n", n / dt);
-    ck_assert(sink > 0);
-    ck_assert_msg(n / dt > 50000, "%.0f evals/s", n / dt);
-}
-END_TEST
-
 /* ------------------------------------------------------------ descriptors */
 
 START_TEST(builtins_load)
@@ -1512,7 +1486,6 @@ static Suite *model_suite(void)
     tcase_add_test(t, busy_front_end_loses_stagger_at_four_schedulers);
     tcase_add_test(t, four_schedulers_ports_and_thin_wave);
     tcase_add_test(t, hot_slice_bounds_past_its_knee);
-    tcase_add_test(t, speed);
     tcase_add_test(t, builtins_load);
     tcase_add_test(t, builtins_match_schema);
     tcase_add_test(t, bad_descriptors);

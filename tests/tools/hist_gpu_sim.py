@@ -3,7 +3,7 @@ kernels/histogram.cu), written from a reading of gpgpu-sim_distribution
 src/gpgpu-sim/shader.cc (scheduler_unit::cycle, gto / two_level_active
 order_warps, shd_warp_t::waiting, ldst_unit::cycle / memory_cycle /
 L1_latency_queue_cycle, writeback) and the GTX480 config of the reference
-logs; no GPGPU-Sim code. A research probe for docs/model.md ("two_level_active
+logs; no GPGPU-Sim code. A research probe for docs/model-history.md ("two_level_active
 with one scheduler"), not part of gpudse.
 
 Modelled, per SM: the 39-instruction warp program of the sm_75 PTX (4 ld.param,
@@ -40,14 +40,14 @@ Usage: python3 hist_gpu_sim.py [key=value ...]
         0xC0000000 and bins 64 KB above, is (-256) mod 2*n_mem: 0 at
         n_mem 4 / 8, 8 at 6 / 12) fold (0; 1: a CTA's second load on the
         slice of its first, 2: one chunk further — probes of how the
-        hot-slice loads fall on CTAs, docs/model.md "n_mem rows")
+        hot-slice loads fall on CTAs, docs/model-history.md "n_mem rows")
         fetch (0: ideal fetch; 1: GPGPU-Sim's front end, shader_core_ctx::fetch
         / decode: one warp's two instructions per cycle, the warp chosen round
         robin among warps with an empty 2-entry ibuffer, the second slot flushed
         after a taken branch) fixbins (0; 1: a warp's bins are a function of
         seed, CTA, warp and trip, not of the order atomics are processed in)
         jseed (reseed the crossbar's hot_eff draws only: a perturbation probe)
-  sched=tl is two_level_active:pool:0:1.  Example (docs/model.md,
+  sched=tl is two_level_active:pool:0:1.  Example (docs/model-history.md,
   analytic-2.24): n_mem=12 s=1 sched=gto vs sched=tl."""
 import heapq
 import random

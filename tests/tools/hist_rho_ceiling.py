@@ -4,7 +4,7 @@ E is taken to be the observed cycles (optimistic: it keeps the noise's spread
 as signal). Rows whose knob is inert (shmem, l1_sets, l2_sets: bit-identical
 simulations of the baseline) share the baseline's draw.
 usage: python3 tests/tools/hist_rho_ceiling.py SIGMA_CYCLES [draws]
-(docs/model.md, "why GTO at two schedulers is histogram's slowest scheduler row")"""
+(docs/model-history.md, "why GTO at two schedulers is histogram's slowest scheduler row")"""
 import random, sys
 import csv
 ref = __file__.rsplit('/', 1)[0] + '/../data/reference_results.csv'

@@ -2,7 +2,7 @@
 from a reading of gpgpu-sim_distribution src/gpgpu-sim/shader.cc (fetch,
 decode, scheduler_unit::cycle, shader_core_ctx::issue) and the GTX480 config;
 no GPGPU-Sim code. It exists to find the sign and the cause of the
-num_sched_per_core effect (docs/model.md, "Tried after analytic-2.19 ...
+num_sched_per_core effect (docs/model-history.md, "Tried after analytic-2.19 ...
 num_sched_per_core 4"); it is a research probe, not part of gpudse.
 
 Modelled: fetch of one warp per cycle (2 PTX instructions into a 2-entry
