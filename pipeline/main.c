@@ -58,14 +58,152 @@ static const char usage_text[] =
     "  sim -w W.xml [--config k=v,...|--configs CSV]   embedded-model prediction\n"
     "  compare BASE_DIR NEW_DIR [--junit FILE] [--threshold METRIC=PCT[,ABS]]\n"
     "                      regression check of NEW against BASE (exit 1 on one)\n"
-    "  help                show this text\n"
+    "  help [COMMAND]      show this text, or COMMAND's options\n"
     "\n"
     "options:\n"
-    "  -h, --help          show this text\n"
+    "  -h, --help          show this text; after a command, its options\n"
     "  --version           print the version\n"
     "\n"
     "exit codes: 0 ok; 1 finished but jobs failed; 2 bad input or usage;\n"
     "            3 environment or internal error (also: interrupted)\n";
+
+/* Each command's own usage, printed by `gpudse help CMD` and `gpudse CMD -h`.
+ * compare prints its own (compare_usage), so it is not here. */
+static const struct {
+    const char *name;
+    const char *text;
+} command_help[] = {
+    {"run",
+     "usage: gpudse run CAMPAIGN [-o DIR] [-j N] [-q] [--executor local|slurm]\n"
+     "\n"
+     "Run every job of CAMPAIGN to a finished run directory, then analyse and\n"
+     "render the report. A run directory that already holds this campaign is\n"
+     "resumed: finished jobs are kept, the rest run.\n"
+     "\n"
+     "  -o DIR              run directory (default: runs/<campaign name>/)\n"
+     "  -j N                parallel workers, 1 to 4096 (default: online cores)\n"
+     "  -q                  no progress lines\n"
+     "  --executor local|slurm\n"
+     "                      where external jobs run (default: the campaign's\n"
+     "                      executor attribute, else local)\n"},
+    {"validate",
+     "usage: gpudse validate CAMPAIGN\n"
+     "\n"
+     "Check CAMPAIGN and print what it would run; writes nothing.\n"},
+    {"analyze",
+     "usage: gpudse analyze DIR\n"
+     "\n"
+     "Recompute DIR/analysis.json (fits, Pareto fronts, calibration error) from\n"
+     "the run directory's results alone.\n"},
+    {"report",
+     "usage: gpudse report DIR [--layout FILE]\n"
+     "\n"
+     "Re-render DIR/report.pdf, DIR/figures/ and DIR/results.csv from the run\n"
+     "directory alone.\n"
+     "\n"
+     "  --layout FILE       report layout (default: the campaign's, else\n"
+     "                      the built-in one)\n"},
+    {"annotate",
+     "usage: gpudse annotate DIR\n"
+     "\n"
+     "Rewrite DIR/annotations.json with the campaign's agents (docs/agents.md).\n"},
+    {"status",
+     "usage: gpudse status DIR\n"
+     "\n"
+     "Show a run's progress from its files, while it runs or after.\n"},
+    {"machine",
+     "usage: gpudse machine probe [-o FILE] [--devices N] [--slowdown a,b,...]\n"
+     "       gpudse machine show NAME|FILE\n"
+     "\n"
+     "Describe this machine's cores as split devices (probe), or print a\n"
+     "machine descriptor (show).\n"
+     "\n"
+     "  -o FILE             write the descriptor to FILE (default: stdout)\n"
+     "  --devices N         number of devices to describe\n"
+     "  --slowdown a,b,...  per-device slowdown factors, each >= 1\n"},
+    {"calibrate-machine",
+     "usage: gpudse calibrate-machine [MACHINE.xml] [-o FILE]\n"
+     "                                [--slowdown a,b,...] [--repeats N] [--seed S] [-v]\n"
+     "\n"
+     "Fit the split cost model to timings measured on this machine's cores\n"
+     "(MACHINE.xml, or a probed machine) and print its error.\n"
+     "\n"
+     "  -o FILE             write the fitted machine to FILE\n"
+     "  --slowdown a,b,...  per-device slowdown factors of a probed machine\n"
+     "  --repeats N         timed repeats per point, 1 to 1000 (default 9)\n"
+     "  --seed S            seed of the measurement order (default 1)\n"
+     "  -v                  print every measured point\n"},
+    {"split",
+     "usage: gpudse split run CAMPAIGN [-o DIR] [-q]\n"
+     "       gpudse split validate CAMPAIGN\n"
+     "\n"
+     "Run or check a <split-study> campaign (docs/split.md).\n"
+     "\n"
+     "  -o DIR              run directory (default: runs/<campaign name>/)\n"
+     "  -q                  no progress lines\n"},
+    {"workload",
+     "usage: gpudse workload from-log LOG -o W.xml [--name NAME]\n"
+     "                      [--mix sfu=N,sync=N,atomic=N]\n"
+     "\n"
+     "Build a workload descriptor from one GPGPU-Sim log (docs/model.md,\n"
+     "\"From a log\").\n"
+     "\n"
+     "  -o W.xml            the descriptor to write\n"
+     "  --name NAME         workload name (default: LOG's file name up to\n"
+     "                      its first dot)\n"
+     "  --mix sfu=N,...     per-warp SFU, barrier and atomic counts the log\n"
+     "                      cannot show, from the kernel's source\n"},
+    {"calibrate",
+     "usage: gpudse calibrate -w W.xml -r REF.csv -o OUT.xml [--kernel NAME]\n"
+     "                        [--folds K] [--params P,...] [--prior W]\n"
+     "                        [--ident T] [--starts N]\n"
+     "\n"
+     "Fit a descriptor's free parameters to measured results (the CSV format\n"
+     "of reference/results.csv) and print the error on held-out rows\n"
+     "(docs/model.md, \"Calibration\").\n"
+     "\n"
+     "  -w W.xml            descriptor file or built-in workload name\n"
+     "  -r REF.csv          measured results; rows of the workload's kernel\n"
+     "  -o OUT.xml          the fitted descriptor to write\n"
+     "  --kernel NAME       use REF.csv's rows of kernel NAME\n"
+     "  --folds K           K-fold held-out error, K >= 2 (default: leave-one-out)\n"
+     "  --params P,...      free parameters to fit (default: all seven)\n"
+     "  --prior W           weight of the pull to the descriptor (default 0.001)\n"
+     "  --ident T           identifiability threshold; 0 fits every chosen\n"
+     "                      parameter (default 0.05)\n"
+     "  --starts N          screened multi-start points (default 0: off)\n"},
+    {"sim",
+     "usage: gpudse sim -w W.xml [--config k=v,... | --configs CONFIGS.csv]\n"
+     "\n"
+     "Predict with the embedded model (outputs are modelled, never measured).\n"
+     "\n"
+     "  -w W.xml            descriptor file or built-in workload name\n"
+     "  --config k=v,...    one point, from the baseline: JSON on stdout\n"
+     "  --configs FILE      a CSV with knob columns: a CSV row per config\n"},
+    {"job-run",
+     "usage: gpudse job-run JOBDIR\n"
+     "\n"
+     "Run one prepared external job (what a Slurm task runs).\n"},
+};
+
+/* Prints CMD's usage; returns 0, or -1 when CMD has none here. */
+static int print_command_help(const char *cmd)
+{
+    for (size_t i = 0; i < sizeof command_help / sizeof command_help[0]; i++)
+        if (!strcmp(cmd, command_help[i].name)) {
+            fputs(command_help[i].text, stdout);
+            return 0;
+        }
+    return -1;
+}
+
+static int asks_for_help(int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+            return 1;
+    return 0;
+}
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -237,6 +375,14 @@ int main(int argc, char **argv)
         return usage_error("%s", "no command given");
     const char *cmd = argv[1];
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        if (argc > 2 && !strcmp(argv[2], "compare")) {
+            char opt[] = "--help", *args[] = {opt};
+            return cmd_compare(1, args);
+        }
+        if (argc > 2 && print_command_help(argv[2]) != 0)
+            return usage_error("'%s' is not a gpudse command", argv[2]);
+        if (argc > 2)
+            return 0;
         fputs(usage_text, stdout);
         return 0;
     }
@@ -245,8 +391,12 @@ int main(int argc, char **argv)
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(cmd, commands[i].name))
+        if (!strcmp(cmd, commands[i].name)) {
+            if (asks_for_help(argc - 2, argv + 2)
+                && print_command_help(cmd) == 0)
+                return 0;
             return commands[i].fn(argc - 2, argv + 2);
+        }
     return usage_error("'%s' is not a gpudse command; see 'gpudse --help'",
                        cmd);
 }

@@ -261,6 +261,43 @@ START_TEST(bad_machines_exit_2_with_file_line)
 }
 END_TEST
 
+/* Every command answers -h / --help / help COMMAND with its own usage on
+ * stdout and exit 0, before it reads any other argument (so the help works
+ * whatever else is on the line); an unknown command asked about is a usage
+ * error, exit 2. */
+START_TEST(every_command_has_help)
+{
+    static const char *const cmds[] = {
+        "run", "validate", "analyze", "report", "annotate", "status",
+        "machine", "calibrate-machine", "split", "workload", "calibrate",
+        "sim", "job-run", "compare"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "usage: gpudse %s ", cmds[i]);
+        const char *forms[] = {"%s %s -h", "%s %s no-such-file --help",
+                               "%s help %s"};
+        for (int f = 0; f < 3; f++) {
+            char fmt[64];
+            int rc;
+            if (f == 2)
+                rc = run_sh("timeout 60 %s help %s", tu_bin(), cmds[i]);
+            else {
+                snprintf(fmt, sizeof fmt, "timeout 60 %s", forms[f]);
+                rc = run_sh(fmt, tu_bin(), cmds[i]);
+            }
+            ck_assert_msg(rc == 0, "form %d of %s: exit %d: %s", f, cmds[i],
+                          rc, outbuf);
+            ck_assert_msg(!strncmp(outbuf, want, strlen(want)),
+                          "form %d of %s: \"%.80s\"", f, cmds[i], outbuf);
+        }
+    }
+    ck_assert_int_eq(run_sh("timeout 60 %s help no-such-command", tu_bin()),
+                     2);
+    ck_assert_msg(strstr(outbuf, "'no-such-command' is not a gpudse command"),
+                  "%s", outbuf);
+}
+END_TEST
+
 /* Generated, not committed: a 50 MB campaign (one huge text node), a
  * 100,000-deep nesting, a 16 MB attribute, and a 32 MB workload file. Each
  * is rejected quickly with exit 2. */
@@ -722,6 +759,7 @@ static Suite *suite(void)
     tcase_add_test(t, bad_layouts_exit_2_with_file_line);
     tcase_add_test(t, bad_machines_exit_2_with_file_line);
     tcase_add_test(t, huge_and_deep_files_exit_2);
+    tcase_add_test(t, every_command_has_help);
     tcase_add_test(t, no_external_entities_no_network);
     tcase_add_test(t, fuzz_crash_inputs_stay_fixed);
     tcase_add_test(t, fromlog_crash_inputs_stay_fixed);
