@@ -38,6 +38,15 @@ enum {
     C_ATOM_TX,                 /* GLOBAL_ATOMIC packets core to memory */
     C_INST_TX,                 /* INST_ACC_R packets core to memory (il1 misses) */
     C_CONST_TX,                /* CONST_ACC_R packets core to memory (L1C misses) */
+    C_TEX,                     /* texture instructions (no path in the model) */
+    /* Local memory (spills, local arrays): GPGPU-Sim counts its loads and
+     * stores in gpgpu_n_{load,store}_insn with the global ones but its
+     * cache accesses apart, as LOCAL_ACC_*. After parsing, each is added to
+     * its global counterpart (fold_local_memory), so the per-load figures
+     * see the same accesses the instruction counts do. */
+    C_LOC_L1R_TOT, C_LOC_L1R_HIT, C_LOC_L1R_HITRES, C_LOC_L1R_MISS,
+    C_LOC_L1W_TOT, C_LOC_L2R_TOT, C_LOC_L2R_HIT, C_LOC_L2R_HITRES,
+    C_LOC_L2W_TOT, C_LOC_L2W_MISS, C_LOC_L2R_MISS, C_LOC_L2R_SMISS,
     C_BANK0,                   /* L2_cache_bank[i] accesses follow */
     C_NCUM = C_BANK0 + FL_MAXBANKS
 };
@@ -62,6 +71,29 @@ static const char *const cum_keys[C_BANK0] = {
     NULL,                      /* C_ATOM_TX: parsed by on_traffic */
     NULL,                      /* C_INST_TX: parsed by on_traffic */
     NULL,                      /* C_CONST_TX: parsed by on_traffic */
+    "gpgpu_n_tex_insn",
+    "Total_core_cache_stats_breakdown[LOCAL_ACC_R][TOTAL_ACCESS]",
+    "Total_core_cache_stats_breakdown[LOCAL_ACC_R][HIT]",
+    "Total_core_cache_stats_breakdown[LOCAL_ACC_R][HIT_RESERVED]",
+    "Total_core_cache_stats_breakdown[LOCAL_ACC_R][MISS]",
+    "Total_core_cache_stats_breakdown[LOCAL_ACC_W][TOTAL_ACCESS]",
+    "L2_cache_stats_breakdown[LOCAL_ACC_R][TOTAL_ACCESS]",
+    "L2_cache_stats_breakdown[LOCAL_ACC_R][HIT]",
+    "L2_cache_stats_breakdown[LOCAL_ACC_R][HIT_RESERVED]",
+    "L2_cache_stats_breakdown[LOCAL_ACC_W][TOTAL_ACCESS]",
+    "L2_cache_stats_breakdown[LOCAL_ACC_W][MISS]",
+    "L2_cache_stats_breakdown[LOCAL_ACC_R][MISS]",
+    "L2_cache_stats_breakdown[LOCAL_ACC_R][SECTOR_MISS]",
+};
+
+/* Each local-memory counter and the global one it is added to. */
+static const int local_pairs[][2] = {
+    {C_LOC_L1R_TOT, C_L1R_TOT},   {C_LOC_L1R_HIT, C_L1R_HIT},
+    {C_LOC_L1R_HITRES, C_L1R_HITRES}, {C_LOC_L1R_MISS, C_L1R_MISS},
+    {C_LOC_L1W_TOT, C_L1W_TOT},   {C_LOC_L2R_TOT, C_L2R_TOT},
+    {C_LOC_L2R_HIT, C_L2R_HIT},   {C_LOC_L2R_HITRES, C_L2R_HITRES},
+    {C_LOC_L2W_TOT, C_L2W_TOT},   {C_LOC_L2W_MISS, C_L2W_MISS},
+    {C_LOC_L2R_MISS, C_L2R_MISS}, {C_LOC_L2R_SMISS, C_L2R_SMISS},
 };
 
 typedef struct {
@@ -325,6 +357,20 @@ static int check_counters_grow(const char *path, const parse_state *s,
     return GD_OK;
 }
 
+/* Adds every local-memory cache counter to its global counterpart, in
+ * every dump (both are cumulative, so the sums are too). Local loads and
+ * stores go through L1 and L2 as global ones do (-gpgpu_cache:dl1 caches
+ * both); the difference the model does not see is L1's write-back of
+ * local stores, so a spilled store is charged as a global one. */
+static void fold_local_memory(parse_state *s)
+{
+    for (size_t k = 0; k <= s->nl; k++) {
+        double *cum = k < s->nl ? s->l[k].cum : s->cum;
+        for (size_t i = 0; i < sizeof local_pairs / sizeof local_pairs[0]; i++)
+            cum[local_pairs[i][1]] += cum[local_pairs[i][0]];
+    }
+}
+
 static int parse_lines(const char *path, const char *buf, size_t len,
                        parse_state *s, gd_err *err)
 {
@@ -372,7 +418,10 @@ static int parse_lines(const char *path, const char *buf, size_t len,
                            "here has no statistics (gpu_sim_insn) after it: "
                            "the run did not finish", path, s->l[k].line,
                            s->l[k].mangled);
-    return check_counters_grow(path, s, err);
+    int rc = check_counters_grow(path, s, err);
+    if (rc == GD_OK)
+        fold_local_memory(s);
+    return rc;
 }
 
 /* Short kernel name: the identifier of an Itanium-mangled "_Z<len><id>",
@@ -856,6 +905,9 @@ static int build(const char *path, const parse_state *s, const char *name,
             info[w->nkernels].log_cycles = cycles;
             info[w->nkernels].log_thread_insns = insn;
             info[w->nkernels].log_cta_per_core = s->l[i].cta_per_core;
+            info[w->nkernels].local_accesses = d[C_LOC_L1R_TOT]
+                                               + d[C_LOC_L1W_TOT];
+            info[w->nkernels].tex_insns = d[C_TEX];
         }
         w->nkernels++;
     }
@@ -946,6 +998,22 @@ static void name_from_path(const char *path, char *out, size_t n)
         util_strlcpy(out, "workload", n);
 }
 
+int fl_kernel_note(const fl_kernel_info *info, char *out, size_t n)
+{
+    int len = 0;
+    out[0] = '\0';
+    if (info->local_accesses > 0)
+        len += snprintf(out + len, n - (size_t)len, "%.0f local-memory L1 "
+                        "accesses (spills or local arrays) are counted as "
+                        "global loads and stores; L1's write-back of local "
+                        "stores is not modelled.", info->local_accesses);
+    if (info->tex_insns > 0 && (size_t)len < n)
+        len += snprintf(out + len, n - (size_t)len, "%s%.0f texture "
+                        "instructions are counted as ALU work: the model has "
+                        "no texture path.", len ? " " : "", info->tex_insns);
+    return len > 0;
+}
+
 static void provenance(const char *log, const wl_workload *w,
                        const fl_kernel_info *info, const fl_extra *x,
                        util_buf *c)
@@ -992,12 +1060,16 @@ static void provenance(const char *log, const wl_workload *w,
                     "free parameters.", log,
                     x->sfu,
                     x->sync, x->atomic);
-    for (int i = 0; i < w->nkernels; i++)
+    for (int i = 0; i < w->nkernels; i++) {
         util_buf_printf(c, " Kernel %s: measured %.0f cycles (model %.0f "
                         "after the anchor), %.0f thread instructions, "
                         "CTA/core %d.", w->k[i].name, info[i].log_cycles,
                         info[i].model_cycles, info[i].log_thread_insns,
                         info[i].log_cta_per_core);
+        char note[512];
+        if (fl_kernel_note(&info[i], note, sizeof note))
+            util_buf_printf(c, " %s", note);
+    }
 }
 
 static int from_log(int argc, char **argv, gd_err *err)
@@ -1048,6 +1120,12 @@ static int from_log(int argc, char **argv, gd_err *err)
         if (rc == GD_OK)
             printf("wrote %s: workload %s, %d kernel(s)\n", out, w->name,
                    w->nkernels);
+        for (int i = 0; rc == GD_OK && i < w->nkernels; i++) {
+            char note[512];
+            if (fl_kernel_note(&info[i], note, sizeof note))
+                fprintf(stderr, "gpudse: note: kernel %s: %s\n",
+                        w->k[i].name, note);
+        }
     }
     free(w);
     free(info);

@@ -22,7 +22,13 @@ typedef struct {
     int log_cta_per_core;      /* "CTA/core = N" of its first launch, or 0 */
     double model_cycles;       /* the descriptor's cycles at log_config */
     gpu_config log_config;     /* the knobs the log ran with (its options) */
+    double local_accesses;     /* L1 LOCAL_ACC_R + LOCAL_ACC_W accesses */
+    double tex_insns;          /* gpgpu_n_tex_insn (thread instructions) */
 } fl_kernel_info;
+
+/* A sentence on what of a kernel's log the descriptor cannot represent
+ * (local memory, texture), into out; returns 0 when there is none. */
+int fl_kernel_note(const fl_kernel_info *info, char *out, size_t n);
 
 /* Build a descriptor named `name` from the log text buf (len bytes) of
  * file path. Launches of the same kernel with the same grid and block are
