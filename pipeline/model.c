@@ -926,9 +926,10 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
      * the latency without the burst's DRAM queue (analytic-2.22): the
      * DRAM's own drain is the launch's DRAM time t_dram, and counting it
      * in the SM's Little term as well added the two through the smooth
-     * maximum (vecadd: 826 cycles of burst latency, 391 of it DRAM queue,
-     * against the log's averagemflatency 482 and avg_mrq_latency 90). L,
-     * the fill and the rounds keep it: a CTA's chain does wait there. */
+     * maximum (vecadd on analytic-2.22: 826 cycles of burst latency, 391 of
+     * it DRAM queue; 797 and 269 on analytic-2.29; the log's
+     * averagemflatency is 482 and avg_mrq_latency 90). L, the fill and the
+     * rounds keep it: a CTA's chain does wait there. */
     double per_cta[5] = {
         f->wpc * f->I / minf(s * rate, DISPATCH_MAX),
         f->wpc * f->sm_cycles_sp,
