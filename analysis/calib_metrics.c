@@ -106,28 +106,29 @@ static double kendall_of_ranks(const double *rx, const double *ry, size_t n)
     return den > 0 ? conc_minus_disc / den : 0;
 }
 
-double cm_spearman(const double *x, const double *y, size_t n)
+/* stat applied to the ranks of x and y (ties averaged); 0 when n < 2 or
+ * out of memory. */
+static double on_ranks(const double *x, const double *y, size_t n,
+                       double (*stat)(const double *, const double *, size_t))
 {
     if (n < 2)
         return 0;
-    double *rx, *ry, rho = 0;
+    double *rx, *ry, v = 0;
     if (rank_pair(x, y, n, &rx, &ry) == 0)
-        rho = cm_pearson(rx, ry, n);
+        v = stat(rx, ry, n);
     free(rx);
     free(ry);
-    return rho;
+    return v;
+}
+
+double cm_spearman(const double *x, const double *y, size_t n)
+{
+    return on_ranks(x, y, n, cm_pearson);
 }
 
 double cm_kendall_tau_b(const double *x, const double *y, size_t n)
 {
-    if (n < 2)
-        return 0;
-    double *rx, *ry, tau = 0;
-    if (rank_pair(x, y, n, &rx, &ry) == 0)
-        tau = kendall_of_ranks(rx, ry, n);
-    free(rx);
-    free(ry);
-    return tau;
+    return on_ranks(x, y, n, kendall_of_ranks);
 }
 
 /* Quantile q of sorted v (n >= 1), linear between order statistics. */
