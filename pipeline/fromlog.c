@@ -358,17 +358,15 @@ static int check_counters_grow(const char *path, const parse_state *s,
 }
 
 /* Adds every local-memory cache counter to its global counterpart, in
- * every dump (both are cumulative, so the sums are too). Local loads and
+ * every launch's dump (both are cumulative, so the sums are too). Local loads and
  * stores go through L1 and L2 as global ones do (-gpgpu_cache:dl1 caches
  * both); the difference the model does not see is L1's write-back of
  * local stores, so a spilled store is charged as a global one. */
 static void fold_local_memory(parse_state *s)
 {
-    for (size_t k = 0; k <= s->nl; k++) {
-        double *cum = k < s->nl ? s->l[k].cum : s->cum;
+    for (size_t k = 0; k < s->nl; k++)
         for (size_t i = 0; i < sizeof local_pairs / sizeof local_pairs[0]; i++)
-            cum[local_pairs[i][1]] += cum[local_pairs[i][0]];
-    }
+            s->l[k].cum[local_pairs[i][1]] += s->l[k].cum[local_pairs[i][0]];
 }
 
 static int parse_lines(const char *path, const char *buf, size_t len,
