@@ -113,9 +113,20 @@ typedef struct {
     double cum[C_NCUM];        /* counters after this launch */
 } launch_rec;
 
+/* A barrier the log's PTX dump shows: GPGPU-Sim prints each branch's
+ * immediate post-dominator when it first loads a kernel, and a
+ * __syncthreads() after a conditional is one. */
+typedef struct {
+    char mangled[FL_NAMELEN];
+    unsigned long pc;
+} barrier_pc;
+
 typedef struct {
     ptxas_entry *ptx;
     size_t nptx, capptx;
+    barrier_pc *bar;
+    size_t nbar, capbar;
+    char recon[FL_NAMELEN];    /* kernel whose reconvergence points follow */
     launch_rec *l;
     size_t nl, capl;
     double cum[C_NCUM];        /* latest value of every counter */
@@ -189,6 +200,83 @@ static int on_push(parse_state *s, const char *line, int lineno)
             return 1;
     s->nl++;
     return 0;
+}
+
+/* Is the PTX instruction text ins (past its "(file:line) ") a blocking
+ * CTA barrier: bar.sync / bar.red / barrier.sync / barrier.red, or the
+ * bare "bar" / "barrier" forms, with an optional guard? bar.arrive does
+ * not wait. */
+static int is_barrier(const char *ins)
+{
+    while (*ins == ' ' || *ins == '\t')
+        ins++;
+    if (*ins == '@') {          /* guard predicate "@%p1 " or "@!%p1 " */
+        ins = strchr(ins, ' ');
+        if (!ins)
+            return 0;
+        while (*ins == ' ')
+            ins++;
+    }
+    size_t l = !strncmp(ins, "barrier", 7) ? 7 : !strncmp(ins, "bar", 3) ? 3
+                                                                        : 0;
+    if (!l)
+        return 0;
+    const char *t = ins + l;
+    if (*t == ' ' || *t == '\t' || *t == ';')
+        return 1;
+    return *t == '.' && (!strncmp(t + 1, "sync", 4) || !strncmp(t + 1, "red", 3));
+}
+
+/* The reconvergence dump of one kernel, printed where it is first loaded:
+ * "GPGPU-Sim PTX: reconvergence points for NAME...", then per branch
+ * "... immediate post dominator @ PC=0x100 (f.ptx:70) bar.sync 0;", up to
+ * "GPGPU-Sim PTX: ... end of reconvergence points for NAME". Records each
+ * distinct barrier PC of the kernel. */
+static int on_reconvergence(parse_state *s, const char *line)
+{
+    const char *q = strstr(line, "reconvergence points for ");
+    if (q) {
+        s->recon[0] = '\0';
+        if (strstr(line, "end of reconvergence points"))
+            return 0;
+        q += 25;
+        size_t n = strcspn(q, " \t\r");
+        while (n > 0 && q[n - 1] == '.')
+            n--;
+        if (n > 0 && n < FL_NAMELEN) {
+            memcpy(s->recon, q, n);
+            s->recon[n] = '\0';
+        }
+        return 0;
+    }
+    const char *pc = strstr(line, "immediate post dominator");
+    if (!s->recon[0] || !pc || !(pc = strstr(pc, "PC=")))
+        return 0;
+    char *end;
+    unsigned long v = strtoul(pc + 3, &end, 16);
+    const char *ins = strchr(end, ')');
+    if (end == pc + 3 || !ins || !is_barrier(ins + 1))
+        return 0;
+    for (size_t i = 0; i < s->nbar; i++)
+        if (s->bar[i].pc == v && !strcmp(s->bar[i].mangled, s->recon))
+            return 0;
+    if (grow((void **)&s->bar, &s->capbar, s->nbar, sizeof *s->bar))
+        return -1;
+    util_strlcpy(s->bar[s->nbar].mangled, s->recon, FL_NAMELEN);
+    s->bar[s->nbar++].pc = v;
+    return 0;
+}
+
+/* Barriers per warp the log shows for kernel `mangled`: its distinct
+ * barrier PCs among the reconvergence points. A lower bound: a barrier
+ * that follows no branch is not printed, and one in a loop runs once per
+ * trip. */
+static int barriers_shown(const parse_state *s, const char *mangled)
+{
+    int n = 0;
+    for (size_t i = 0; i < s->nbar; i++)
+        n += !strcmp(s->bar[i].mangled, mangled);
+    return n;
 }
 
 static void set_cum(parse_state *s, int c, double v)
@@ -389,6 +477,10 @@ static int parse_lines(const char *path, const char *buf, size_t len,
             on_option(s, line);
         else if (strstr(line, "GPGPU-Sim PTX: Kernel '"))
             rc = on_ptxas(s, line);
+        else if (strstr(line, "GPGPU-Sim PTX: ") && strstr(line, "reconvergence points for "))
+            rc = on_reconvergence(s, line);
+        else if (s->recon[0] && strstr(line, "immediate post dominator"))
+            rc = on_reconvergence(s, line);
         else if (strstr(line, "GPGPU-Sim PTX: pushing kernel '")) {
             rc = on_push(s, line, lineno);
             if (rc > 0)
@@ -589,7 +681,8 @@ static int fill_kernel(const char *path, const launch_rec *first,
                      : 1;
     double per = 32.0 * eff * warps;
     k->insn_sfu = x->sfu;
-    k->insn_sync = x->sync;
+    /* Without --mix sync, the barriers the PTX dump shows (a lower bound). */
+    k->insn_sync = x->sync_set ? x->sync : barriers_shown(s, first->mangled);
     k->insn_atomic = x->atomic;
     /* gpgpu_n_load_insn counts atomics too. Without --mix atomic, a log
      * with GLOBAL_ATOMIC traffic splits it: loads are the L1 read accesses
@@ -906,6 +999,8 @@ static int build(const char *path, const parse_state *s, const char *name,
             info[w->nkernels].local_accesses = d[C_LOC_L1R_TOT]
                                                + d[C_LOC_L1W_TOT];
             info[w->nkernels].tex_insns = d[C_TEX];
+            info[w->nkernels].log_barriers =
+                barriers_shown(s, s->l[i].mangled);
         }
         w->nkernels++;
     }
@@ -917,7 +1012,7 @@ int fl_parse(const char *path, const char *buf, size_t len, const char *name,
              const fl_extra *extra, wl_workload *w, fl_kernel_info *info,
              gd_err *err)
 {
-    fl_extra none = {0, 0, 0, 0};
+    fl_extra none = {0, 0, 0, 0, 0};
     parse_state s;
     memset(&s, 0, sizeof s);
     s.cfg = space_baseline();
@@ -925,6 +1020,7 @@ int fl_parse(const char *path, const char *buf, size_t len, const char *name,
     if (rc == GD_OK)
         rc = build(path, &s, name, extra ? extra : &none, w, info, err);
     free(s.ptx);
+    free(s.bar);
     free(s.l);
     return rc;
 }
@@ -968,6 +1064,7 @@ static int parse_mix(const char *txt, fl_extra *x, gd_err *err)
                            "N >= 0 (classes: sfu, sync, atomic)", t);
         *eq = '\0';
         x->sfu_set |= !strcmp(t, "sfu");
+        x->sync_set |= !strcmp(t, "sync");
         double *slot = !strcmp(t, "sfu") ? &x->sfu
                        : !strcmp(t, "sync") ? &x->sync
                        : !strcmp(t, "atomic") ? &x->atomic : NULL;
@@ -1044,9 +1141,12 @@ static void provenance(const char *log, const wl_workload *w,
                     "refetched). "
                     "atomic = GLOBAL_ATOMIC packets' share of the loads, "
                     "atom_tx = those packets per warp atomic, atom_hot = "
-                    "busiest L2 bank's share of accesses. sfu %g, sync %g "
-                    "(and atomic %g when given) per warp from --mix (the "
-                    "statistics do not count them). st_stride, st_group "
+                    "busiest L2 bank's share of accesses. sfu %g (and atomic "
+                    "%g when given) per warp from --mix (the statistics do "
+                    "not count them); sync per warp from --mix%s, else the "
+                    "distinct barriers among the PTX dump's reconvergence "
+                    "points (a lower bound: a barrier after no branch is not "
+                    "printed, one in a loop runs once per trip). st_stride, st_group "
                     "(partition camping) only when avg_icnt2mem_latency > 64 "
                     "and st_tx >= 2: the power-of-two stride and CTA group "
                     "that put the stores on partiton_level_parallism_util "
@@ -1056,14 +1156,15 @@ static void provenance(const char *log, const wl_workload *w,
                     "instructions) anchored so the model meets the measured "
                     "cycles at the log's config; gpudse calibrate fits the "
                     "free parameters.", log,
-                    x->sfu,
-                    x->sync, x->atomic);
+                    x->sfu, x->atomic, x->sync_set ? " (given)" : "");
     for (int i = 0; i < w->nkernels; i++) {
         util_buf_printf(c, " Kernel %s: measured %.0f cycles (model %.0f "
                         "after the anchor), %.0f thread instructions, "
-                        "CTA/core %d.", w->k[i].name, info[i].log_cycles,
+                        "CTA/core %d, sync %g (%d barrier(s) shown).",
+                        w->k[i].name, info[i].log_cycles,
                         info[i].model_cycles, info[i].log_thread_insns,
-                        info[i].log_cta_per_core);
+                        info[i].log_cta_per_core, w->k[i].insn_sync,
+                        info[i].log_barriers);
         char note[512];
         if (fl_kernel_note(&info[i], note, sizeof note))
             util_buf_printf(c, " %s", note);
@@ -1073,7 +1174,7 @@ static void provenance(const char *log, const wl_workload *w,
 static int from_log(int argc, char **argv, gd_err *err)
 {
     const char *log = NULL, *out = NULL, *name = NULL;
-    fl_extra x = {0, 0, 0, 0};
+    fl_extra x = {0};
     int rc;
     for (int i = 0; i < argc; i++) {
         const char *o = argv[i];

@@ -9,10 +9,13 @@
 #include "workload.h"
 
 /* Per-warp counts the GPGPU-Sim 4.x statistics do not print; from-log sets
- * them from the user (--mix), else 0. */
+ * them from the user (--mix), else infers them: sfu from the cycles the
+ * counted work leaves unexplained, sync from the barriers the log's PTX
+ * reconvergence dump shows, atomic from the GLOBAL_ATOMIC traffic. */
 typedef struct {
     double sfu, sync, atomic;
     int sfu_set;               /* --mix named sfu (even as 0): no inference */
+    int sync_set;              /* --mix named sync (even as 0): no inference */
 } fl_extra;
 
 /* What the log said about one kernel launch group, beside the descriptor. */
@@ -24,6 +27,8 @@ typedef struct {
     gpu_config log_config;     /* the knobs the log ran with (its options) */
     double local_accesses;     /* L1 LOCAL_ACC_R + LOCAL_ACC_W accesses */
     double tex_insns;          /* gpgpu_n_tex_insn (thread instructions) */
+    int log_barriers;          /* distinct barriers in its PTX
+                                  reconvergence dump (a lower bound) */
 } fl_kernel_info;
 
 /* A sentence on what of a kernel's log the descriptor cannot represent

@@ -152,8 +152,9 @@ static const struct {
      "  -o W.xml            the descriptor to write\n"
      "  --name NAME         workload name (default: LOG's file name up to\n"
      "                      its first dot)\n"
-     "  --mix sfu=N,...     per-warp SFU, barrier and atomic counts the log\n"
-     "                      cannot show, from the kernel's source\n"},
+     "  --mix sfu=N,...     per-warp SFU, barrier and atomic counts from the\n"
+     "                      kernel's source; without sync=, the barriers the\n"
+     "                      log's PTX dump shows (a lower bound)\n"},
     {"calibrate",
      "usage: gpudse calibrate -w W.xml -r REF.csv -o OUT.xml [--kernel NAME]\n"
      "                        [--folds K] [--params P,...] [--prior W]\n"

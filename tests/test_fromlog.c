@@ -185,9 +185,79 @@ START_TEST(histogram_atomics_from_traffic)
      * were refetched, the L1 was full: 16 KB / 4 CTAs per core. */
     ck_assert(fabs(w.k[0].footprint_kb_per_cta - 4) < 1e-9);
     /* --mix adds what the statistics do not count. */
-    fl_extra x = {0, 4, 0, 0};
+    fl_extra x = {.sync = 4, .sync_set = 1};
     parse("sgemm-baseline.log", "sgemm", &x, &w, info);
     ck_assert(fabs(w.k[0].insn_sync - 4) < 1e-9);
+}
+END_TEST
+
+/* A copy of buf with the first `old` after `from` replaced by `rep`. */
+static char *replaced(const char *buf, const char *from, const char *old,
+                      const char *rep, size_t *len)
+{
+    const char *at = strstr(buf, from);
+    ck_assert_msg(at != NULL, "no '%s' in the log", from);
+    at = strstr(at, old);
+    ck_assert(at != NULL);
+    size_t head = (size_t)(at - buf), lo = strlen(old), lr = strlen(rep);
+    size_t n = strlen(buf) - lo + lr;
+    char *out = malloc(n + 1);
+    ck_assert(out != NULL);
+    memcpy(out, buf, head);
+    memcpy(out + head, rep, lr);
+    strcpy(out + head + lr, at + lo);
+    *len = n;
+    return out;
+}
+
+/* GPGPU-Sim's statistics do not count barriers, but its PTX dump lists
+ * each branch's immediate post-dominator, and a __syncthreads() after a
+ * conditional is one: reduction's tree shows 8 of its 9 (the first follows
+ * no branch), sgemm's K loop 1 of its 2 (run twice each), the others none.
+ * Without them reduction's unexplained time became 2.4 SFU instructions per
+ * warp, none in its source. --mix sync overrides; a non-blocking
+ * bar.arrive, a repeated PC and another kernel's barrier do not count. */
+START_TEST(barriers_from_reconvergence_dump)
+{
+    wl_workload w;
+    fl_kernel_info info[WL_MAXKERNELS];
+    parse("reduction-baseline.log", "reduction", NULL, &w, info);
+    ck_assert(w.k[0].insn_sync == 8 && info[0].log_barriers == 8);
+    ck_assert_msg(w.k[0].insn_sfu == 0, "sfu %g", w.k[0].insn_sfu);
+    fl_extra zero = {.sync = 0, .sync_set = 1};
+    parse("reduction-baseline.log", "reduction", &zero, &w, info);
+    ck_assert(w.k[0].insn_sync == 0 && w.k[0].insn_sfu > 1);
+    parse("sgemm-baseline.log", "sgemm", NULL, &w, info);
+    ck_assert(w.k[0].insn_sync == 1);
+    parse("vecadd-baseline.log", "vecadd", NULL, &w, info);
+    ck_assert(w.k[0].insn_sync == 0);
+    parse("dct8x8-baseline-gpgpusim4.2.log", "jpeg", NULL, &w, info);
+    ck_assert(w.k[0].insn_sync == 0 && w.k[1].insn_sync == 0);
+
+    char path[512], *buf = NULL;
+    size_t len = 0;
+    gd_err e = {0, ""};
+    gunzip("reduction-baseline.log", path, sizeof path);
+    ck_assert_int_eq(util_read_file(path, &buf, &len, &e), 0);
+    /* The first barrier as bar.arrive: 7. */
+    char *a = replaced(buf, "PC=0x100", "bar.sync 0;", "bar.arrive 0, 256;",
+                       &len);
+    ck_assert_int_eq(fl_parse(path, a, len, "r", NULL, &w, info, &e), GD_OK);
+    ck_assert(w.k[0].insn_sync == 7);
+    /* The second barrier's PC as the first's: 7. */
+    char *b = replaced(buf, "immediate post dominator      @  PC=0x138",
+                       "PC=0x138", "PC=0x100", &len);
+    ck_assert_int_eq(fl_parse(path, b, len, "r", NULL, &w, info, &e), GD_OK);
+    ck_assert(w.k[0].insn_sync == 7);
+    /* The dump under another kernel's name: none of them is reduce's. */
+    char *c = replaced(buf, "reconvergence points for _Z6", "_Z6reduce",
+                       "_Z5other", &len);
+    ck_assert_int_eq(fl_parse(path, c, len, "r", NULL, &w, info, &e), GD_OK);
+    ck_assert(w.k[0].insn_sync == 0);
+    free(a);
+    free(b);
+    free(c);
+    free(buf);
 }
 END_TEST
 
@@ -491,16 +561,18 @@ START_TEST(cli_writes_descriptor)
 END_TEST
 
 /* calibrate --starts (docs/model.md, "Multi-start"): reduction's from-log
- * descriptor has l1_reuse 0, the logistic map's flat end, where the three
- * fixed starts stay (cost 0.342 on the 26 reference rows, analytic-2.22);
- * the screened starts find the lower minimum at l1_reuse 0.124 (0.226). The
- * multi-start is never worse (the fixed starts are among its starts) and
- * is deterministic. */
+ * descriptor without its barriers (--mix sync=0, as before the log's
+ * barriers were read) has l1_reuse 0, the logistic map's flat end, where
+ * the three fixed starts stay (cost 0.342 on the 26 reference rows,
+ * analytic-2.22); the screened starts find the lower minimum at l1_reuse
+ * 0.124 (0.226). The multi-start is never worse (the fixed starts are
+ * among its starts) and is deterministic. */
 START_TEST(multistart_finds_lower_minimum)
 {
     wl_workload w, a, b, c;
     fl_kernel_info info[WL_MAXKERNELS];
-    parse("reduction-baseline.log", "reduction", NULL, &w, info);
+    fl_extra no_sync = {.sync = 0, .sync_set = 1};
+    parse("reduction-baseline.log", "reduction", &no_sync, &w, info);
     cal_row *rows = NULL;
     size_t n = 0;
     gd_err e = {0, ""};
@@ -537,6 +609,7 @@ static Suite *fromlog_suite(void)
     tcase_add_test(t, reference_logs_round_trip);
     tcase_add_test(t, histogram_atomics_from_traffic);
     tcase_add_test(t, camping_from_counters);
+    tcase_add_test(t, barriers_from_reconvergence_dump);
     tcase_add_test(t, footprint_from_cold_misses);
     tcase_add_test(t, multistart_finds_lower_minimum);
     tcase_add_test(t, local_memory_counts_as_global);
