@@ -237,8 +237,9 @@ static int on_reconvergence(parse_state *s, const char *line)
     const char *q = strstr(line, "reconvergence points for ");
     if (q) {
         s->recon[0] = '\0';
-        if (strstr(line, "end of reconvergence points"))
-            return 0;
+        if (strstr(line, "end of reconvergence points")
+            || strstr(line, "finding reconvergence points"))
+            return 0;        /* the dump has ended, or not yet begun */
         q += 25;
         size_t n = strcspn(q, " \t\r");
         while (n > 0 && q[n - 1] == '.')
