@@ -113,20 +113,25 @@ typedef struct {
     double cum[C_NCUM];        /* counters after this launch */
 } launch_rec;
 
-/* A barrier the log's PTX dump shows: GPGPU-Sim prints each branch's
- * immediate post-dominator when it first loads a kernel, and a
- * __syncthreads() after a conditional is one. */
+/* What the log's PTX dump shows of a kernel's control flow: GPGPU-Sim
+ * prints each branch and its immediate post-dominator when it first loads
+ * a kernel. A __syncthreads() after a conditional is a post-dominator; a
+ * branch whose post-dominator is the next instruction (PC + 8) is a loop's
+ * back edge (only a path back to an earlier PC can rejoin there). */
 typedef struct {
     char mangled[FL_NAMELEN];
     unsigned long pc;
-} barrier_pc;
+    int back_edge;             /* 1: a loop's back edge; 0: a barrier */
+} ptx_mark;
 
 typedef struct {
     ptxas_entry *ptx;
     size_t nptx, capptx;
-    barrier_pc *bar;
-    size_t nbar, capbar;
+    ptx_mark *mark;
+    size_t nmark, capmark;
     char recon[FL_NAMELEN];    /* kernel whose reconvergence points follow */
+    unsigned long branch_pc;   /* the last branch of that dump */
+    int have_branch;
     launch_rec *l;
     size_t nl, capl;
     double cum[C_NCUM];        /* latest value of every counter */
@@ -227,16 +232,50 @@ static int is_barrier(const char *ins)
     return *t == '.' && (!strncmp(t + 1, "sync", 4) || !strncmp(t + 1, "red", 3));
 }
 
+/* Record mark (pc, back_edge) of the kernel whose dump is being read,
+ * once. */
+static int add_mark(parse_state *s, unsigned long pc, int back_edge)
+{
+    for (size_t i = 0; i < s->nmark; i++)
+        if (s->mark[i].pc == pc && s->mark[i].back_edge == back_edge
+            && !strcmp(s->mark[i].mangled, s->recon))
+            return 0;
+    if (grow((void **)&s->mark, &s->capmark, s->nmark, sizeof *s->mark))
+        return -1;
+    util_strlcpy(s->mark[s->nmark].mangled, s->recon, FL_NAMELEN);
+    s->mark[s->nmark].pc = pc;
+    s->mark[s->nmark++].back_edge = back_edge;
+    return 0;
+}
+
+/* The PC of "... @  PC=0x100 (f.ptx:70) INSN" into *pc and the text of
+ * INSN into *insn; 0 when the line has none. */
+static int marked_pc(const char *line, unsigned long *pc, const char **insn)
+{
+    const char *p = strstr(line, "PC=");
+    if (!p)
+        return 0;
+    char *end;
+    *pc = strtoul(p + 3, &end, 16);
+    *insn = strchr(end, ')');
+    if (end == p + 3 || !*insn)
+        return 0;
+    (*insn)++;
+    return 1;
+}
+
 /* The reconvergence dump of one kernel, printed where it is first loaded:
  * "GPGPU-Sim PTX: reconvergence points for NAME...", then per branch
+ * "... branch divergence @  PC=0x0d8 (f.ptx:62) @%p3 bra $L__BB0_6;" and
  * "... immediate post dominator @ PC=0x100 (f.ptx:70) bar.sync 0;", up to
- * "GPGPU-Sim PTX: ... end of reconvergence points for NAME". Records each
- * distinct barrier PC of the kernel. */
+ * "GPGPU-Sim PTX: ... end of reconvergence points for NAME". Records the
+ * kernel's distinct barrier PCs and loop back edges. */
 static int on_reconvergence(parse_state *s, const char *line)
 {
     const char *q = strstr(line, "reconvergence points for ");
     if (q) {
         s->recon[0] = '\0';
+        s->have_branch = 0;
         if (strstr(line, "end of reconvergence points")
             || strstr(line, "finding reconvergence points"))
             return 0;        /* the dump has ended, or not yet begun */
@@ -250,22 +289,24 @@ static int on_reconvergence(parse_state *s, const char *line)
         }
         return 0;
     }
-    const char *pc = strstr(line, "immediate post dominator");
-    if (!s->recon[0] || !pc || !(pc = strstr(pc, "PC=")))
+    unsigned long pc;
+    const char *insn;
+    if (!s->recon[0] || !marked_pc(line, &pc, &insn))
         return 0;
-    char *end;
-    unsigned long v = strtoul(pc + 3, &end, 16);
-    const char *ins = strchr(end, ')');
-    if (end == pc + 3 || !ins || !is_barrier(ins + 1))
+    if (strstr(line, "branch divergence")) {
+        s->branch_pc = pc;
+        s->have_branch = 1;
         return 0;
-    for (size_t i = 0; i < s->nbar; i++)
-        if (s->bar[i].pc == v && !strcmp(s->bar[i].mangled, s->recon))
-            return 0;
-    if (grow((void **)&s->bar, &s->capbar, s->nbar, sizeof *s->bar))
-        return -1;
-    util_strlcpy(s->bar[s->nbar].mangled, s->recon, FL_NAMELEN);
-    s->bar[s->nbar++].pc = v;
-    return 0;
+    }
+    if (!strstr(line, "immediate post dominator"))
+        return 0;
+    int rc = 0;
+    if (s->have_branch && pc == s->branch_pc + 8)
+        rc = add_mark(s, s->branch_pc, 1);
+    s->have_branch = 0;
+    if (rc == 0 && is_barrier(insn))
+        rc = add_mark(s, pc, 0);
+    return rc;
 }
 
 /* Barriers per warp the log shows for kernel `mangled`: its distinct
@@ -275,9 +316,24 @@ static int on_reconvergence(parse_state *s, const char *line)
 static int barriers_shown(const parse_state *s, const char *mangled)
 {
     int n = 0;
-    for (size_t i = 0; i < s->nbar; i++)
-        n += !strcmp(s->bar[i].mangled, mangled);
+    for (size_t i = 0; i < s->nmark; i++)
+        n += !s->mark[i].back_edge && !strcmp(s->mark[i].mangled, mangled);
     return n;
+}
+
+/* Does a shown barrier of `mangled` come before one of its loops' back
+ * edges, so that it may run once per trip? */
+static int barrier_before_back_edge(const parse_state *s, const char *mangled)
+{
+    for (size_t i = 0; i < s->nmark; i++) {
+        if (s->mark[i].back_edge || strcmp(s->mark[i].mangled, mangled))
+            continue;
+        for (size_t j = 0; j < s->nmark; j++)
+            if (s->mark[j].back_edge && s->mark[j].pc > s->mark[i].pc
+                && !strcmp(s->mark[j].mangled, mangled))
+                return 1;
+    }
+    return 0;
 }
 
 static void set_cum(parse_state *s, int c, double v)
@@ -478,9 +534,10 @@ static int parse_lines(const char *path, const char *buf, size_t len,
             on_option(s, line);
         else if (strstr(line, "GPGPU-Sim PTX: Kernel '"))
             rc = on_ptxas(s, line);
-        else if (strstr(line, "GPGPU-Sim PTX: ") && strstr(line, "reconvergence points for "))
-            rc = on_reconvergence(s, line);
-        else if (s->recon[0] && strstr(line, "immediate post dominator"))
+        else if (strstr(line, "GPGPU-Sim PTX: ")
+                 && (strstr(line, "reconvergence points for ")
+                     || strstr(line, "branch divergence")
+                     || strstr(line, "immediate post dominator")))
             rc = on_reconvergence(s, line);
         else if (strstr(line, "GPGPU-Sim PTX: pushing kernel '")) {
             rc = on_push(s, line, lineno);
@@ -1002,6 +1059,8 @@ static int build(const char *path, const parse_state *s, const char *name,
             info[w->nkernels].tex_insns = d[C_TEX];
             info[w->nkernels].log_barriers =
                 barriers_shown(s, s->l[i].mangled);
+            info[w->nkernels].barrier_in_loop =
+                !x->sync_set && barrier_before_back_edge(s, s->l[i].mangled);
         }
         w->nkernels++;
     }
@@ -1021,7 +1080,7 @@ int fl_parse(const char *path, const char *buf, size_t len, const char *name,
     if (rc == GD_OK)
         rc = build(path, &s, name, extra ? extra : &none, w, info, err);
     free(s.ptx);
-    free(s.bar);
+    free(s.mark);
     free(s.l);
     return rc;
 }
@@ -1107,6 +1166,12 @@ int fl_kernel_note(const fl_kernel_info *info, char *out, size_t n)
         len += snprintf(out + len, n - (size_t)len, "%s%.0f texture "
                         "instructions are counted as ALU work: the model has "
                         "no texture path.", len ? " " : "", info->tex_insns);
+    if (info->barrier_in_loop && (size_t)len < n)
+        len += snprintf(out + len, n - (size_t)len, "%ssync %d is the "
+                        "barriers the PTX dump shows, and one of them comes "
+                        "before a loop's back edge, so it may run once per "
+                        "trip: give the executed count with --mix sync=N.",
+                        len ? " " : "", info->log_barriers);
     return len > 0;
 }
 

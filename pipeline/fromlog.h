@@ -29,6 +29,8 @@ typedef struct {
     double tex_insns;          /* gpgpu_n_tex_insn (thread instructions) */
     int log_barriers;          /* distinct barriers in its PTX
                                   reconvergence dump (a lower bound) */
+    int barrier_in_loop;       /* one of them precedes a loop's back edge
+                                  and --mix gave no sync: noted */
 } fl_kernel_info;
 
 /* A sentence on what of a kernel's log the descriptor cannot represent

@@ -213,7 +213,8 @@ static char *replaced(const char *buf, const char *from, const char *old,
 /* GPGPU-Sim's statistics do not count barriers, but its PTX dump lists
  * each branch's immediate post-dominator, and a __syncthreads() after a
  * conditional is one: reduction's tree shows 8 of its 9 (the first follows
- * no branch), sgemm's K loop 1 of its 2 (run twice each), the others none.
+ * no branch), sgemm's K loop 1 of its 2 (run twice each; noted, as it
+ * precedes a back edge), the others none.
  * Without them reduction's unexplained time became 2.4 SFU instructions per
  * warp, none in its source. --mix sync overrides; a non-blocking
  * bar.arrive, a repeated PC and another kernel's barrier do not count. */
@@ -227,8 +228,18 @@ START_TEST(barriers_from_reconvergence_dump)
     fl_extra zero = {.sync = 0, .sync_set = 1};
     parse("reduction-baseline.log", "reduction", &zero, &w, info);
     ck_assert(w.k[0].insn_sync == 0 && w.k[0].insn_sfu > 1);
+    ck_assert(!info[0].barrier_in_loop);   /* its tree is unrolled */
     parse("sgemm-baseline.log", "sgemm", NULL, &w, info);
     ck_assert(w.k[0].insn_sync == 1);
+    /* Its barrier (PC 0x2b0) precedes the K loop's back edge (0x2c8,
+     * whose post-dominator is 0x2d0): noted, asking for --mix sync. */
+    char note[512];
+    ck_assert(info[0].barrier_in_loop);
+    ck_assert(fl_kernel_note(&info[0], note, sizeof note));
+    ck_assert_msg(strstr(note, "--mix sync=") != NULL, "%s", note);
+    fl_extra four = {.sync = 4, .sync_set = 1};
+    parse("sgemm-baseline.log", "sgemm", &four, &w, info);
+    ck_assert(w.k[0].insn_sync == 4 && !info[0].barrier_in_loop);
     parse("vecadd-baseline.log", "vecadd", NULL, &w, info);
     ck_assert(w.k[0].insn_sync == 0);
     parse("dct8x8-baseline-gpgpusim4.2.log", "jpeg", NULL, &w, info);
@@ -254,9 +265,16 @@ START_TEST(barriers_from_reconvergence_dump)
                        "_Z5other", &len);
     ck_assert_int_eq(fl_parse(path, c, len, "r", NULL, &w, info, &e), GD_OK);
     ck_assert(w.k[0].insn_sync == 0);
+    /* A dump without its end line: the launch and statistics after it
+     * are read as before. */
+    char *d = replaced(buf, "GPGPU-Sim PTX: ... end of reconvergence",
+                       "end of reconvergence", "(no end)", &len);
+    ck_assert_int_eq(fl_parse(path, d, len, "r", NULL, &w, info, &e), GD_OK);
+    ck_assert(w.k[0].insn_sync == 8 && w.k[0].grid_ctas == 256);
     free(a);
     free(b);
     free(c);
+    free(d);
     free(buf);
 }
 END_TEST
