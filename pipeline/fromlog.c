@@ -229,7 +229,8 @@ static int is_barrier(const char *ins)
     const char *t = ins + l;
     if (*t == ' ' || *t == '\t' || *t == ';')
         return 1;
-    return *t == '.' && (!strncmp(t + 1, "sync", 4) || !strncmp(t + 1, "red", 3));
+    return *t == '.'
+           && (!strncmp(t + 1, "sync", 4) || !strncmp(t + 1, "red", 3));
 }
 
 /* Record mark (pc, back_edge) of the kernel whose dump is being read,
@@ -1212,7 +1213,8 @@ static void provenance(const char *log, const wl_workload *w,
                     "not count them); sync per warp from --mix%s, else the "
                     "distinct barriers among the PTX dump's reconvergence "
                     "points (a lower bound: a barrier after no branch is not "
-                    "printed, one in a loop runs once per trip). st_stride, st_group "
+                    "printed, one in a loop runs once per trip). "
+                    "st_stride, st_group "
                     "(partition camping) only when avg_icnt2mem_latency > 64 "
                     "and st_tx >= 2: the power-of-two stride and CTA group "
                     "that put the stores on partiton_level_parallism_util "
