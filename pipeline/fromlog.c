@@ -105,6 +105,7 @@ typedef struct {
     char mangled[FL_NAMELEN];
     long grid[3], block[3];
     int line, cta_per_core, have_stats;
+    char cta_limit[16];        /* "limited by: X" of the CTA/core line */
     double insn, cycles;
     double pl_util;            /* partiton_level_parallism_util of this launch */
     double icnt2mem;           /* avg_icnt2mem_latency at this dump (GPGPU-Sim
@@ -337,6 +338,15 @@ static int barrier_before_back_edge(const parse_state *s, const char *mangled)
     return 0;
 }
 
+/* "GPGPU-Sim uArch: CTA/core = 4, limited by: regs" */
+static void on_cta_per_core(launch_rec *l, const char *line)
+{
+    l->cta_per_core = atoi(strstr(line, "CTA/core = ") + 11);
+    const char *by = strstr(line, "limited by: ");
+    if (by)
+        sscanf(by + 12, "%15s", l->cta_limit);
+}
+
 static void set_cum(parse_state *s, int c, double v)
 {
     s->cum[c] = v;
@@ -550,8 +560,7 @@ static int parse_lines(const char *path, const char *buf, size_t len,
                 memcpy(s->l[s->nl - 1].cum, s->cum, sizeof s->cum);
         } else if (strstr(line, "CTA/core = ") && s->nl > 0
                    && s->l[s->nl - 1].cta_per_core == 0)
-            s->l[s->nl - 1].cta_per_core =
-                atoi(strstr(line, "CTA/core = ") + 11);
+            on_cta_per_core(&s->l[s->nl - 1], line);
         else if (!on_other(s, line) && strchr(line, '='))
             on_stat(s, line);
         if (rc < 0)
@@ -824,8 +833,8 @@ static int fill_kernel(const char *path, const launch_rec *first,
     return GD_OK;
 }
 
-/* Model cycles of kernel k alone at config c, or -1. */
-static double kernel_cycles(const wl_kernel *k, const gpu_config *c)
+/* The model's outputs for kernel k alone at config c into o; 0, or -1. */
+static int kernel_eval(const wl_kernel *k, const gpu_config *c, model_out *o)
 {
     static const wl_workload empty;
     wl_workload *one = malloc(sizeof *one);
@@ -835,10 +844,16 @@ static double kernel_cycles(const wl_kernel *k, const gpu_config *c)
     util_strlcpy(one->name, "anchor", sizeof one->name);
     one->nkernels = 1;
     one->k[0] = *k;
-    model_out o;
-    double cyc = model_eval(one, c, &o, NULL) == 0 ? o.cycles : -1;
+    int rc = model_eval(one, c, o, NULL) == 0 ? 0 : -1;
     free(one);
-    return cyc;
+    return rc;
+}
+
+/* Model cycles of kernel k alone at config c, or -1. */
+static double kernel_cycles(const wl_kernel *k, const gpu_config *c)
+{
+    model_out o;
+    return kernel_eval(k, c, &o) == 0 ? o.cycles : -1;
 }
 
 /* Bisect field *x in [lo, hi] (cycles fall as ilp rises, rise as mem_waits
@@ -1055,6 +1070,15 @@ static int build(const char *path, const parse_state *s, const char *name,
             info[w->nkernels].log_cycles = cycles;
             info[w->nkernels].log_thread_insns = insn;
             info[w->nkernels].log_cta_per_core = s->l[i].cta_per_core;
+            util_strlcpy(info[w->nkernels].log_cta_limit, s->l[i].cta_limit,
+                         sizeof info[w->nkernels].log_cta_limit);
+            model_out o;
+            if (kernel_eval(&w->k[w->nkernels], &s->cfg, &o) == 0) {
+                info[w->nkernels].model_cta_per_core = o.ctas_per_sm;
+                util_strlcpy(info[w->nkernels].model_cta_limit,
+                             model_limit_name(o.limit),
+                             sizeof info[w->nkernels].model_cta_limit);
+            }
             info[w->nkernels].local_accesses = d[C_LOC_L1R_TOT]
                                                + d[C_LOC_L1W_TOT];
             info[w->nkernels].tex_insns = d[C_TEX];
@@ -1167,6 +1191,18 @@ int fl_kernel_note(const fl_kernel_info *info, char *out, size_t n)
         len += snprintf(out + len, n - (size_t)len, "%s%.0f texture "
                         "instructions are counted as ALU work: the model has "
                         "no texture path.", len ? " " : "", info->tex_insns);
+    if (info->log_cta_per_core > 0 && info->model_cta_per_core > 0
+        && info->log_cta_per_core != info->model_cta_per_core
+        && (size_t)len < n)
+        len += snprintf(out + len, n - (size_t)len, "%sthe log ran %d CTAs "
+                        "per core (limited by: %s), the descriptor's "
+                        "registers and shared memory give %d (%s) at the "
+                        "log's config, so its occupancy and every prediction "
+                        "differ from the run's: check regs_per_thread and "
+                        "smem_per_cta (the ptxas line has no dynamic shared "
+                        "memory).", len ? " " : "", info->log_cta_per_core,
+                        info->log_cta_limit[0] ? info->log_cta_limit : "?",
+                        info->model_cta_per_core, info->model_cta_limit);
     if (info->barrier_in_loop && (size_t)len < n)
         len += snprintf(out + len, n - (size_t)len, "%ssync %d is the "
                         "barriers the PTX dump shows, and one of them comes "
@@ -1233,7 +1269,7 @@ static void provenance(const char *log, const wl_workload *w,
                         info[i].model_cycles, info[i].log_thread_insns,
                         info[i].log_cta_per_core, w->k[i].insn_sync,
                         info[i].log_barriers);
-        char note[512];
+        char note[1024];
         if (fl_kernel_note(&info[i], note, sizeof note))
             util_buf_printf(c, " %s", note);
     }
@@ -1288,7 +1324,7 @@ static int from_log(int argc, char **argv, gd_err *err)
             printf("wrote %s: workload %s, %d kernel(s)\n", out, w->name,
                    w->nkernels);
         for (int i = 0; rc == GD_OK && i < w->nkernels; i++) {
-            char note[512];
+            char note[1024];
             if (fl_kernel_note(&info[i], note, sizeof note))
                 fprintf(stderr, "gpudse: note: kernel %s: %s\n",
                         w->k[i].name, note);

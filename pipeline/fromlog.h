@@ -23,6 +23,9 @@ typedef struct {
     double log_cycles;         /* gpu_sim_cycle summed over its launches */
     double log_thread_insns;   /* gpu_sim_insn summed over its launches */
     int log_cta_per_core;      /* "CTA/core = N" of its first launch, or 0 */
+    char log_cta_limit[16];    /* its "limited by: X", or "" */
+    int model_cta_per_core;    /* the descriptor's CTAs per core there */
+    char model_cta_limit[16];  /* and the limit binding them */
     double model_cycles;       /* the descriptor's cycles at log_config */
     gpu_config log_config;     /* the knobs the log ran with (its options) */
     double local_accesses;     /* L1 LOCAL_ACC_R + LOCAL_ACC_W accesses */

@@ -233,7 +233,7 @@ START_TEST(barriers_from_reconvergence_dump)
     ck_assert(w.k[0].insn_sync == 1);
     /* Its barrier (PC 0x2b0) precedes the K loop's back edge (0x2c8,
      * whose post-dominator is 0x2d0): noted, asking for --mix sync. */
-    char note[512];
+    char note[1024];
     ck_assert(info[0].barrier_in_loop);
     ck_assert(fl_kernel_note(&info[0], note, sizeof note));
     ck_assert_msg(strstr(note, "--mix sync=") != NULL, "%s", note);
@@ -477,7 +477,7 @@ START_TEST(local_memory_counts_as_global)
                       logs[i], xa, xb);
         free(xa);
         free(xb);
-        char note[512];
+        char note[1024];
         ck_assert_int_eq(fl_kernel_note(&ia[0], note, sizeof note), 0);
         ck_assert_int_eq(fl_kernel_note(&ib[0], note, sizeof note), 1);
         ck_assert_msg(ib[0].local_accesses > 0 && ib[0].tex_insns == 4096,
@@ -486,6 +486,57 @@ START_TEST(local_memory_counts_as_global)
         ck_assert_msg(strstr(note, "local-memory") && strstr(note, "texture"),
                       "%s", note);
     }
+}
+END_TEST
+
+/* The occupancy the log ran at ("CTA/core = N, limited by: X") must be
+ * the one the descriptor's registers and shared memory give the model at
+ * the log's config; all eight real logs agree. A log whose kernel ran
+ * fewer CTAs (here sgemm's 4 made 3, limited by shared memory, as dynamic
+ * shared memory would, which the ptxas line does not show) gets a note. */
+START_TEST(occupancy_checked_against_log)
+{
+    static const char *logs[] = {
+        "vecadd-baseline.log", "sgemm-baseline.log", "reduction-baseline.log",
+        "dct8x8-baseline.log", "histogram-baseline.log",
+        "transpose-baseline.log", "sfu-baseline.log",
+        "dct8x8-baseline-gpgpusim4.2.log",
+    };
+    wl_workload w;
+    fl_kernel_info info[WL_MAXKERNELS];
+    char note[1024];
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+        parse(logs[i], "w", NULL, &w, info);
+        for (int k = 0; k < w.nkernels; k++) {
+            ck_assert_msg(info[k].log_cta_per_core > 0
+                          && info[k].log_cta_per_core
+                                 == info[k].model_cta_per_core,
+                          "%s kernel %d: log %d CTAs/core (%s), model %d "
+                          "(%s)", logs[i], k, info[k].log_cta_per_core,
+                          info[k].log_cta_limit, info[k].model_cta_per_core,
+                          info[k].model_cta_limit);
+            if (fl_kernel_note(&info[k], note, sizeof note))
+                ck_assert_msg(!strstr(note, "CTAs per core"), "%s", note);
+        }
+    }
+    ck_assert_str_eq(info[0].log_cta_limit, "cta_limit");
+
+    char path[512], *buf = NULL;
+    size_t len = 0;
+    gd_err e = {0, ""};
+    gunzip("sgemm-baseline.log", path, sizeof path);
+    ck_assert_int_eq(util_read_file(path, &buf, &len, &e), 0);
+    char *b = replaced(buf, "GPGPU-Sim uArch: CTA/core",
+                       "CTA/core = 4, limited by: regs",
+                       "CTA/core = 3, limited by: shmem", &len);
+    ck_assert_int_eq(fl_parse(path, b, len, "s", NULL, &w, info, &e), GD_OK);
+    ck_assert(info[0].log_cta_per_core == 3
+              && info[0].model_cta_per_core == 4);
+    ck_assert(fl_kernel_note(&info[0], note, sizeof note));
+    ck_assert_msg(strstr(note, "ran 3 CTAs per core (limited by: shmem)")
+                  && strstr(note, "give 4 (regs)"), "%s", note);
+    free(b);
+    free(buf);
 }
 END_TEST
 
@@ -631,6 +682,7 @@ static Suite *fromlog_suite(void)
     tcase_add_test(t, footprint_from_cold_misses);
     tcase_add_test(t, multistart_finds_lower_minimum);
     tcase_add_test(t, local_memory_counts_as_global);
+    tcase_add_test(t, occupancy_checked_against_log);
     tcase_add_test(t, bad_logs);
     tcase_add_test(t, cli_writes_descriptor);
     suite_add_tcase(s, t);
