@@ -37,6 +37,8 @@ typedef struct {
     char kernel[32], design[48];
     gpu_config c;
     double ipc;
+    int cta_per_core;          /* GPGPU-Sim's CTA/core */
+    char cta_limited_by[32];   /* its limit(s), "shmem regs" on a tie */
 } ref_row;
 
 /* ---------------------------------------------------------------- helpers */
@@ -62,7 +64,7 @@ static int load_rows(ref_row *rows, int max)
     ck_assert(fgets(line, sizeof line, fp) != NULL);
     int nh = split_csv(line, f, 32);
     ck_assert_int_ge(nh, 11);
-    int knobcol[SPACE_NKNOBS], ipccol = -1;
+    int knobcol[SPACE_NKNOBS], ipccol = -1, ctacol = -1, limcol = -1;
     for (int k = 0; k < SPACE_NKNOBS; k++)
         knobcol[k] = -1;
     for (int i = 0; i < nh; i++) {
@@ -71,8 +73,12 @@ static int load_rows(ref_row *rows, int max)
             knobcol[k] = i;
         if (strcmp(f[i], "ipc") == 0)
             ipccol = i;
+        if (strcmp(f[i], "cta_per_core") == 0)
+            ctacol = i;
+        if (strcmp(f[i], "cta_limited_by") == 0)
+            limcol = i;
     }
-    ck_assert_int_ge(ipccol, 0);
+    ck_assert(ipccol >= 0 && ctacol >= 0 && limcol >= 0);
     for (int k = 0; k < SPACE_NKNOBS; k++)
         ck_assert_msg(knobcol[k] >= 0, "knob column %d missing", k);
     int n = 0;
@@ -91,6 +97,8 @@ static int load_rows(ref_row *rows, int max)
             space_set(&r->c, k, v);
         }
         r->ipc = atof(f[ipccol]);
+        r->cta_per_core = atoi(f[ctacol]);
+        util_strlcpy(r->cta_limited_by, f[limcol], sizeof r->cta_limited_by);
         n++;
     }
     fclose(fp);
@@ -207,6 +215,37 @@ START_TEST(occupancy_builtin_match_kernels_csv)
                       && o.limit == want[i].limit, "%s: %d %s", want[i].n,
                       o.ctas_per_sm, model_limit_name(o.limit));
     }
+}
+END_TEST
+
+/* Every one of the 182 reference rows: the model places GPGPU-Sim's
+ * CTA/core, and the limit it reports is one GPGPU-Sim printed (a tie prints
+ * both, "shmem regs": sgemm at 32 KB of shared memory). */
+START_TEST(occupancy_matches_every_reference_row)
+{
+    static ref_row rows[MAXROWS];
+    int n = load_rows(rows, MAXROWS);
+    ck_assert_int_eq(n, 182);
+    static const char *const gpgpusim_name[] = {
+        [LIMIT_CTAS] = "cta_limit", [LIMIT_THREADS] = "threads",
+        [LIMIT_REGS] = "regs", [LIMIT_SMEM] = "shmem",
+    };
+    int smem_rows = 0;
+    for (int i = 0; i < n; i++) {
+        wl_workload w;
+        load(rows[i].kernel, &w);
+        model_out o = eval_out(&w, &rows[i].c);
+        const char *want = gpgpusim_name[o.limit];
+        const char *got = strstr(rows[i].cta_limited_by, want);
+        size_t l = strlen(want);
+        ck_assert_msg(o.ctas_per_sm == rows[i].cta_per_core && got
+                      && (got[l] == '\0' || got[l] == ' '),
+                      "%s %s: model %d CTAs (%s), GPGPU-Sim %d (%s)",
+                      rows[i].kernel, rows[i].design, o.ctas_per_sm, want,
+                      rows[i].cta_per_core, rows[i].cta_limited_by);
+        smem_rows += o.limit == LIMIT_SMEM;
+    }
+    ck_assert_int_eq(smem_rows, 5);   /* sgemm at 16 KB (4 rows) and 32 KB */
 }
 END_TEST
 
@@ -1451,6 +1490,7 @@ static Suite *model_suite(void)
     tcase_set_timeout(t, 60);
     tcase_add_test(t, occupancy_regimes);
     tcase_add_test(t, occupancy_builtin_match_kernels_csv);
+    tcase_add_test(t, occupancy_matches_every_reference_row);
     tcase_add_test(t, cta_that_does_not_fit);
     tcase_add_test(t, ipc_direction_and_error);
     tcase_add_test(t, outputs_in_range);
