@@ -16,6 +16,14 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y ? 1 : 0;
 }
 
+double cm_mae(const double *ref, const double *pred, size_t n)
+{
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += fabs(pred[i] - ref[i]);
+    return n ? sum / n : 0;
+}
+
 double cm_pearson(const double *x, const double *y, size_t n)
 {
     if (n < 2)

@@ -48,6 +48,10 @@ int cm_compute(const double *ref, const double *pred, size_t n,
 double cm_pearson(const double *x, const double *y, size_t n);
 double cm_spearman(const double *x, const double *y, size_t n);
 double cm_kendall_tau_b(const double *x, const double *y, size_t n);
+/* Mean absolute error |pred - ref| in the values' own unit: for rates and
+ * fractions (miss rates, occupancy), where a relative error of a value near
+ * 0 says little. 0 when n == 0. */
+double cm_mae(const double *ref, const double *pred, size_t n);
 
 /* Rank resolution of a set of reference values: the relative row error
  * sigma at which a model whose only error is random, p_i = r_i·exp(sigma·z_i)

@@ -1,8 +1,9 @@
 /* bench_model: figures for `make bench` (never pass/fail) — embedded-model
- * evaluations per second on one core, and per reference kernel the IPC
- * error of the built-in descriptor (uncalibrated), of a descriptor from the
+ * evaluations per second on one core, per reference kernel the IPC error
+ * of the built-in descriptor (uncalibrated), of a descriptor from the
  * kernel's baseline log alone, and held out of a calibration (leave-one-out
- * over the kernel's reference runs). Usage: bench_model REF.csv LOGDIR
+ * over the kernel's reference runs), and the error of the other outputs
+ * that results.csv also measures. Usage: bench_model REF.csv LOGDIR
  * (LOGDIR holds the gunzipped KERNEL-baseline.log files). */
 #include <math.h>
 #include <stdio.h>
@@ -140,6 +141,125 @@ static void table(const char *ref_csv, const char *logdir)
             printf("  %-10s %5.2f%%\n", kernels[k], 100 * resolution[k]);
 }
 
+/* Other outputs than IPC, each against its results.csv column. */
+enum { O_L1, O_L2, O_L2BW, O_OCC, O_STALL, O_N };
+static const char *const other_cols[O_N] = {
+    "l1d_miss_rate", "l2_miss_rate", "l2_bw_gbps", "occupancy",
+    "dram_stall_cycles",
+};
+
+static double other_output(const model_out *o, int m)
+{
+    switch (m) {
+    case O_L1: return o->l1d_miss_rate;
+    case O_L2: return o->l2_miss_rate;
+    case O_L2BW: return o->l2_bw_gbps;
+    case O_OCC: return o->occupancy;
+    default: return o->dram_stall_cycles;
+    }
+}
+
+/* Column `name` of the CSV at path, by 1-based line, into v[line] (NAN
+ * where absent); lines beyond max are ignored. 0, or -1 (no file/column). */
+static int read_column(const char *path, const char *name, double *v,
+                       size_t max)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return -1;
+    char line[2048];
+    int col = -1, lineno = 0;
+    for (size_t i = 0; i < max; i++)
+        v[i] = NAN;
+    while (fgets(line, sizeof line, fp)) {
+        lineno++;
+        int c = 0;
+        char *save = NULL;
+        for (char *t = strtok_r(line, ",\r\n", &save); t;
+             t = strtok_r(NULL, ",\r\n", &save), c++) {
+            if (lineno == 1 && !strcmp(t, name))
+                col = c;
+            else if (lineno > 1 && c == col && (size_t)lineno < max)
+                v[lineno] = strtod(t, NULL);
+        }
+        if (lineno == 1 && col < 0)
+            break;
+    }
+    fclose(fp);
+    return col < 0 ? -1 : 0;
+}
+
+/* Per kernel, the built-in descriptor uncalibrated: miss rates and
+ * occupancy as mean absolute error (fractions), L2 bandwidth as MAPE and
+ * Spearman rho, the DRAM stall proxy as rho only (its unit is not
+ * GPGPU-Sim's). */
+static void other_table(const char *ref_csv)
+{
+    enum { MAXLINE = 4096 };
+    double *col[O_N];
+    for (int m = 0; m < O_N; m++) {
+        col[m] = malloc(MAXLINE * sizeof *col[m]);
+        if (!col[m] || read_column(ref_csv, other_cols[m], col[m], MAXLINE)) {
+            printf("other outputs: no column %s in %s\n", other_cols[m],
+                   ref_csv);
+            for (int j = 0; j <= m; j++)
+                free(col[j]);
+            return;
+        }
+    }
+    printf("\nother outputs of the built-in descriptors, uncalibrated "
+           "(modelled vs measured GPGPU-Sim 4.0):\n");
+    printf("%-10s %3s %9s %9s %9s %7s %9s %11s\n", "kernel", "n",
+           "l1d MAE", "l2 MAE", "L2bw MAPE", "rho", "occ MAE", "stall rho");
+    for (size_t k = 0; k < NK; k++) {
+        cal_row *rows = NULL;
+        size_t n = 0;
+        gd_err e = {0, ""};
+        wl_workload w;
+        if (wl_load_builtin(kernels[k], &w, &e)
+            || cal_read_csv(ref_csv, kernels[k], 1, &rows, &n, &e))
+            continue;
+        double *ref = malloc(O_N * n * sizeof *ref);
+        double *pred = malloc(O_N * n * sizeof *pred);
+        size_t m = 0;
+        for (size_t i = 0; ref && pred && i < n; i++) {
+            model_out o;
+            if (rows[i].line >= MAXLINE
+                || model_eval(&w, &rows[i].c, &o, NULL))
+                continue;
+            for (int j = 0; j < O_N; j++) {
+                ref[j * n + m] = col[j][rows[i].line];
+                pred[j * n + m] = other_output(&o, j);
+            }
+            m++;
+        }
+        cm_metrics bw;
+        char stall[16] = "  constant";   /* a rank needs two values */
+        const double *ps = pred + O_STALL * n;
+        for (size_t i = 1; i < m; i++)
+            if (ps[i] != ps[0]) {
+                snprintf(stall, sizeof stall, "%.3f",
+                         cm_spearman(ref + O_STALL * n, ps, m));
+                break;
+            }
+        if (m && cm_compute(ref + O_L2BW * n, pred + O_L2BW * n, m, &bw) == 0)
+            printf("%-10s %3zu %9.3f %9.3f %8.1f%% %7.3f %9.3f %11s\n",
+                   kernels[k], m, cm_mae(ref, pred, m),
+                   cm_mae(ref + O_L2 * n, pred + O_L2 * n, m), 100 * bw.mape,
+                   bw.spearman_rho,
+                   cm_mae(ref + O_OCC * n, pred + O_OCC * n, m), stall);
+        free(ref);
+        free(pred);
+        free(rows);
+    }
+    printf("(MAE: mean |modelled - measured| of a fraction; occupancy is "
+           "the model's resident warps / 48, GPGPU-Sim's the achieved "
+           "mean; dram_stall_cycles is a proxy, ranked only; constant: "
+           "the model's proxy takes one value on every row)\n");
+    for (int m = 0; m < O_N; m++)
+        free(col[m]);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -150,5 +270,6 @@ int main(int argc, char **argv)
     double t0 = now();
     table(argv[1], argv[2]);
     printf("calibration table computed in %.1f s\n", now() - t0);
+    other_table(argv[1]);
     return 0;
 }

@@ -69,6 +69,10 @@ START_TEST(metrics_hand_computed)
     ck_assert_int_eq((int)m.n_under_10, 4);
     CLOSE(cm_spearman(ref, rev, 4), -1, 1e-12);
     CLOSE(cm_kendall_tau_b(ref, rev, 4), -1, 1e-12);
+    /* Mean absolute error: |0.05| + |0.4| + 0 + |-1| over 4. */
+    CLOSE(cm_mae(ref, pred, 4), 1.45 / 4, 1e-12);
+    CLOSE(cm_mae(ref, ref, 4), 0, 0);
+    CLOSE(cm_mae(ref, pred, 0), 0, 0);
     /* Ties at the reference's precision (CM_TIE_REL): predictions that
      * differ by 1e-9 relative (held-out folds' fit noise) rank as ties, as
      * the tied reference rows do; 1e-5 apart they rank. */
