@@ -952,31 +952,31 @@ static int anchor_mem_eff(wl_kernel *k, const gpu_config *c, double target)
 }
 
 /* Anchor ilp (and, when even ilp = 1 is too fast, mem_waits) so the model
- * reproduces the measured cycles; returns the model's cycles after. When
+ * reproduces the measured cycles (describe_kernel reports how near). When
  * the log shows the request network saturated (net_saturated), time the
  * counted work cannot explain is memory-side: the network delivers less
  * than the model's bounds, so mem_eff is anchored first. */
-static double anchor(wl_kernel *k, const gpu_config *c, double target,
-                     int sfu_given, int net_saturated)
+static void anchor(wl_kernel *k, const gpu_config *c, double target,
+                   int sfu_given, int net_saturated)
 {
     if (!(target > 0))
-        return kernel_cycles(k, c);
+        return;
     k->ilp = 1;
     if (kernel_cycles(k, c) > target) {
         k->ilp = 16;
         if (kernel_cycles(k, c) < target)
             bisect(k, &k->ilp, 1, 16, 0, c, target);
-        return kernel_cycles(k, c);
+        return;
     }
     if (net_saturated && anchor_mem_eff(k, c, target))
-        return kernel_cycles(k, c);
+        return;
     if (k->insn_ld_global + k->insn_atomic > 0) {
         double hi = 2.0 * (k->insn_ld_global + k->insn_atomic) + 1.0;
         double lo = k->mem_waits;
         k->mem_waits = hi;
         if (kernel_cycles(k, c) > target) {
             bisect(k, &k->mem_waits, lo, hi, 1, c, target);
-            return kernel_cycles(k, c);
+            return;
         }
     }
     /* Still faster than measured with every counted cause at its limit:
@@ -987,7 +987,6 @@ static double anchor(wl_kernel *k, const gpu_config *c, double target,
         double alu = k->insn_alu;
         bisect_sfu(k, alu, c, target);
     }
-    return kernel_cycles(k, c);
 }
 
 /* A kernel whose numbers no descriptor may hold (ptxas registers beyond
@@ -1012,6 +1011,34 @@ static int same_shape(const launch_rec *a, const launch_rec *b)
     return !strcmp(a->mangled, b->mangled)
            && !memcmp(a->grid, b->grid, sizeof a->grid)
            && !memcmp(a->block, b->block, sizeof a->block);
+}
+
+/* What info records of kernel k built from the launches of `first`:
+ * the log's cycles, instructions and occupancy beside the model's at the
+ * log's config (one evaluation), and what the log showed that the
+ * descriptor cannot hold. */
+static void describe_kernel(const parse_state *s, const launch_rec *first,
+                            const double *d, double cycles, double insn,
+                            const fl_extra *x, const wl_kernel *k,
+                            fl_kernel_info *info)
+{
+    model_out o;
+    int ok = kernel_eval(k, &s->cfg, &o) == 0;
+    info->model_cycles = ok ? o.cycles : -1;
+    info->model_cta_per_core = ok ? o.ctas_per_sm : 0;
+    util_strlcpy(info->model_cta_limit, ok ? model_limit_name(o.limit) : "",
+                 sizeof info->model_cta_limit);
+    info->log_config = s->cfg;
+    info->log_cycles = cycles;
+    info->log_thread_insns = insn;
+    info->log_cta_per_core = first->cta_per_core;
+    util_strlcpy(info->log_cta_limit, first->cta_limit,
+                 sizeof info->log_cta_limit);
+    info->local_accesses = d[C_LOC_L1R_TOT] + d[C_LOC_L1W_TOT];
+    info->tex_insns = d[C_TEX];
+    info->log_barriers = barriers_shown(s, first->mangled);
+    info->barrier_in_loop =
+        !x->sync_set && barrier_before_back_edge(s, first->mangled);
 }
 
 static int build(const char *path, const parse_state *s, const char *name,
@@ -1057,36 +1084,14 @@ static int build(const char *path, const parse_state *s, const char *name,
         if (rc == GD_OK && cycles > 0)
             infer_store_camping(&w->k[w->nkernels], &s->cfg, util / cycles,
                                 icnt / cycles);
-        double mc = rc == GD_OK ? anchor(&w->k[w->nkernels], &s->cfg, cycles,
-                                       x->sfu_set,
-                                       cycles > 0
-                                       && icnt / cycles > ICNT_IN_BUFFER_FLITS)
-                                : 0;
+        if (rc == GD_OK)
+            anchor(&w->k[w->nkernels], &s->cfg, cycles, x->sfu_set,
+                   cycles > 0 && icnt / cycles > ICNT_IN_BUFFER_FLITS);
         if (rc == GD_OK)
             rc = check_built(path, s->l[i].line, &w->k[w->nkernels], err);
-        if (rc == GD_OK && info) {
-            info[w->nkernels].model_cycles = mc;
-            info[w->nkernels].log_config = s->cfg;
-            info[w->nkernels].log_cycles = cycles;
-            info[w->nkernels].log_thread_insns = insn;
-            info[w->nkernels].log_cta_per_core = s->l[i].cta_per_core;
-            util_strlcpy(info[w->nkernels].log_cta_limit, s->l[i].cta_limit,
-                         sizeof info[w->nkernels].log_cta_limit);
-            model_out o;
-            if (kernel_eval(&w->k[w->nkernels], &s->cfg, &o) == 0) {
-                info[w->nkernels].model_cta_per_core = o.ctas_per_sm;
-                util_strlcpy(info[w->nkernels].model_cta_limit,
-                             model_limit_name(o.limit),
-                             sizeof info[w->nkernels].model_cta_limit);
-            }
-            info[w->nkernels].local_accesses = d[C_LOC_L1R_TOT]
-                                               + d[C_LOC_L1W_TOT];
-            info[w->nkernels].tex_insns = d[C_TEX];
-            info[w->nkernels].log_barriers =
-                barriers_shown(s, s->l[i].mangled);
-            info[w->nkernels].barrier_in_loop =
-                !x->sync_set && barrier_before_back_edge(s, s->l[i].mangled);
-        }
+        if (rc == GD_OK && info)
+            describe_kernel(s, &s->l[i], d, cycles, insn, x,
+                            &w->k[w->nkernels], &info[w->nkernels]);
         w->nkernels++;
     }
     free(used);
