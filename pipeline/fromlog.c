@@ -50,7 +50,11 @@ enum {
     C_BANK0,                   /* L2_cache_bank[i] accesses follow */
     C_NCUM = C_BANK0 + FL_MAXBANKS
 };
-static const char *const cum_keys[C_BANK0] = {
+/* The log's name of every counter before C_BANK0, in enum order; the size
+ * check below refuses to compile a table that misses one. Lines of the form
+ * "name = value" are read by on_stat; the three traffic_breakdown ones by
+ * on_other (their value is a sum over packet sizes). */
+static const char *const cum_keys[] = {
     "gpgpu_n_tot_thrd_icount", "gpgpu_n_tot_w_icount", "gpgpu_n_load_insn",
     "gpgpu_n_store_insn", "gpgpu_n_shmem_insn", "gpgpu_n_const_mem_insn",
     "gpgpu_n_param_mem_insn", "gpgpu_stall_shd_mem[s_mem][bk_conf]",
@@ -68,9 +72,9 @@ static const char *const cum_keys[C_BANK0] = {
     "L2_cache_stats_breakdown[GLOBAL_ACC_W][MISS]",
     "L2_cache_stats_breakdown[GLOBAL_ACC_R][MISS]",
     "L2_cache_stats_breakdown[GLOBAL_ACC_R][SECTOR_MISS]",
-    NULL,                      /* C_ATOM_TX: parsed by on_traffic */
-    NULL,                      /* C_INST_TX: parsed by on_traffic */
-    NULL,                      /* C_CONST_TX: parsed by on_traffic */
+    "traffic_breakdown_coretomem[GLOBAL_ATOMIC]",
+    "traffic_breakdown_coretomem[INST_ACC_R]",
+    "traffic_breakdown_coretomem[CONST_ACC_R]",
     "gpgpu_n_tex_insn",
     "Total_core_cache_stats_breakdown[LOCAL_ACC_R][TOTAL_ACCESS]",
     "Total_core_cache_stats_breakdown[LOCAL_ACC_R][HIT]",
@@ -85,6 +89,8 @@ static const char *const cum_keys[C_BANK0] = {
     "L2_cache_stats_breakdown[LOCAL_ACC_R][MISS]",
     "L2_cache_stats_breakdown[LOCAL_ACC_R][SECTOR_MISS]",
 };
+_Static_assert(sizeof cum_keys / sizeof cum_keys[0] == C_BANK0,
+               "cum_keys: one name per counter before C_BANK0, in enum order");
 
 /* Each local-memory counter and the global one it is added to. */
 static const int local_pairs[][2] = {
@@ -365,9 +371,9 @@ static int on_other(parse_state *s, const char *line)
             set_cum(s, C_BANK0 + bank, v);
         return 1;
     }
-    const char *t = strstr(line, "traffic_breakdown_coretomem[GLOBAL_ATOMIC]");
-    const char *ti = strstr(line, "traffic_breakdown_coretomem[INST_ACC_R]");
-    const char *tc = strstr(line, "traffic_breakdown_coretomem[CONST_ACC_R]");
+    const char *t = strstr(line, cum_keys[C_ATOM_TX]);
+    const char *ti = strstr(line, cum_keys[C_INST_TX]);
+    const char *tc = strstr(line, cum_keys[C_CONST_TX]);
     if (t || ti || tc) {
         int key = t ? C_ATOM_TX : ti ? C_INST_TX : C_CONST_TX;
         if (!t)
@@ -460,27 +466,23 @@ static void on_stat(parse_state *s, const char *line)
         l->icnt2mem = v;
     }
     for (int c = 0; c < C_BANK0; c++)
-        if (cum_keys[c] && strlen(cum_keys[c]) == kl
+        if (strlen(cum_keys[c]) == kl
             && !strncmp(line, cum_keys[c], kl)) {
             s->cum[c] = v;
             memcpy(l->cum, s->cum, sizeof l->cum);
         }
 }
 
-/* The log's name of cumulative counter c. */
+/* The log's name of cumulative counter c (0 <= c < C_NCUM): one table for
+ * every counter before C_BANK0, then the L2 banks. */
 static void counter_name(int c, char *out, size_t n)
 {
-    static const char *const traffic[] = {
-        "traffic_breakdown_coretomem[GLOBAL_ATOMIC]",
-        "traffic_breakdown_coretomem[INST_ACC_R]",
-        "traffic_breakdown_coretomem[CONST_ACC_R]",
-    };
-    if (c >= C_BANK0)
-        snprintf(out, n, "L2_cache_bank[%d]", c - C_BANK0);
-    else if (c >= C_ATOM_TX)
-        snprintf(out, n, "%s", traffic[c - C_ATOM_TX]);
-    else
+    if (c >= 0 && c < C_BANK0)
         snprintf(out, n, "%s", cum_keys[c]);
+    else if (c >= C_BANK0 && c < C_NCUM)
+        snprintf(out, n, "L2_cache_bank[%d]", c - C_BANK0);
+    else
+        snprintf(out, n, "counter #%d", c);
 }
 
 /* GPGPU-Sim's statistics are cumulative over a run: every dump repeats

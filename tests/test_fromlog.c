@@ -604,6 +604,88 @@ START_TEST(bad_logs)
 }
 END_TEST
 
+/* Every cumulative counter from-log reads, as the log prints it: a log in
+ * which it falls between two launches is refused, naming it. Each class of
+ * counter ("key = N" lines, traffic_breakdown sums, L2 banks) is named from
+ * its own line form; fuzz_fromlog found the name of a local-memory counter
+ * read out of the bounds of the three-entry traffic table. */
+static const char *const every_counter[] = {
+    "gpgpu_n_tot_thrd_icount", "gpgpu_n_tot_w_icount", "gpgpu_n_load_insn",
+    "gpgpu_n_store_insn", "gpgpu_n_shmem_insn", "gpgpu_n_const_mem_insn",
+    "gpgpu_n_param_mem_insn", "gpgpu_stall_shd_mem[s_mem][bk_conf]",
+    "Total_core_cache_stats_breakdown[GLOBAL_ACC_R][TOTAL_ACCESS]",
+    "Total_core_cache_stats_breakdown[GLOBAL_ACC_R][HIT]",
+    "Total_core_cache_stats_breakdown[GLOBAL_ACC_R][HIT_RESERVED]",
+    "Total_core_cache_stats_breakdown[GLOBAL_ACC_R][MISS]",
+    "Total_core_cache_stats_breakdown[GLOBAL_ACC_W][TOTAL_ACCESS]",
+    "Total_core_cache_stats_breakdown[CONST_ACC_R][TOTAL_ACCESS]",
+    "Total_core_cache_stats_breakdown[INST_ACC_R][TOTAL_ACCESS]",
+    "L2_cache_stats_breakdown[GLOBAL_ACC_R][TOTAL_ACCESS]",
+    "L2_cache_stats_breakdown[GLOBAL_ACC_R][HIT]",
+    "L2_cache_stats_breakdown[GLOBAL_ACC_R][HIT_RESERVED]",
+    "L2_cache_stats_breakdown[GLOBAL_ACC_W][TOTAL_ACCESS]",
+    "L2_cache_stats_breakdown[GLOBAL_ACC_W][MISS]",
+    "L2_cache_stats_breakdown[GLOBAL_ACC_R][MISS]",
+    "L2_cache_stats_breakdown[GLOBAL_ACC_R][SECTOR_MISS]",
+    "traffic_breakdown_coretomem[GLOBAL_ATOMIC]",
+    "traffic_breakdown_coretomem[INST_ACC_R]",
+    "traffic_breakdown_coretomem[CONST_ACC_R]",
+    "gpgpu_n_tex_insn",
+    "Total_core_cache_stats_breakdown[LOCAL_ACC_R][TOTAL_ACCESS]",
+    "Total_core_cache_stats_breakdown[LOCAL_ACC_R][HIT]",
+    "Total_core_cache_stats_breakdown[LOCAL_ACC_R][HIT_RESERVED]",
+    "Total_core_cache_stats_breakdown[LOCAL_ACC_R][MISS]",
+    "Total_core_cache_stats_breakdown[LOCAL_ACC_W][TOTAL_ACCESS]",
+    "L2_cache_stats_breakdown[LOCAL_ACC_R][TOTAL_ACCESS]",
+    "L2_cache_stats_breakdown[LOCAL_ACC_R][HIT]",
+    "L2_cache_stats_breakdown[LOCAL_ACC_R][HIT_RESERVED]",
+    "L2_cache_stats_breakdown[LOCAL_ACC_W][TOTAL_ACCESS]",
+    "L2_cache_stats_breakdown[LOCAL_ACC_W][MISS]",
+    "L2_cache_stats_breakdown[LOCAL_ACC_R][MISS]",
+    "L2_cache_stats_breakdown[LOCAL_ACC_R][SECTOR_MISS]",
+    "L2_cache_bank[0]", "L2_cache_bank[63]",   /* first and last bank */
+};
+
+/* The line that sets counter `name` to v, in the form the log prints it. */
+static void counter_line(const char *name, int v, char *out, size_t n)
+{
+    if (!strncmp(name, "traffic_breakdown", 17))
+        snprintf(out, n, "traffic_breakdown_coretomem%s = %d {8:%d,}\n",
+                 strchr(name, '['), 8 * v, v);
+    else if (!strncmp(name, "L2_cache_bank", 13))
+        snprintf(out, n, "%s: Access = %d, Miss = 0, Miss_rate = 0.000\n",
+                 name, v);
+    else
+        snprintf(out, n, "\t%s = %d\n", name, v);
+}
+
+START_TEST(falling_counter_named)
+{
+    const char *launch =
+        "GPGPU-Sim PTX: pushing kernel '_Z1kv' to stream 0, gridDim= "
+        "(4,1,1) blockDim = (64,1,1) \n"
+        "gpu_sim_cycle = 1000\ngpu_sim_insn = 4096\n";
+    size_t n = sizeof every_counter / sizeof every_counter[0];
+    for (size_t i = 0; i < n; i++) {
+        char up[256], down[256], log[2048], want[320];
+        counter_line(every_counter[i], 5, up, sizeof up);
+        counter_line(every_counter[i], 3, down, sizeof down);
+        snprintf(log, sizeof log, "GPGPU-Sim PTX: Kernel '_Z1kv' : regs=8, "
+                 "lmem=0, smem=0, cmem=0\n%s%s%s%s", launch, up, launch,
+                 down);
+        wl_workload *w = calloc(1, sizeof *w);
+        gd_err e = {0, ""};
+        ck_assert_int_eq(fl_parse("falls.log", log, strlen(log), "x", NULL,
+                                  w, NULL, &e), GD_EINPUT);
+        free(w);
+        snprintf(want, sizeof want, "falls.log:6: after the kernel launched "
+                 "here, %s falls from 5 to 3;", every_counter[i]);
+        ck_assert_msg(strstr(e.msg, want) == e.msg, "want \"%s\", got %s",
+                      want, e.msg);
+    }
+}
+END_TEST
+
 START_TEST(cli_writes_descriptor)
 {
     char path[512];
@@ -684,6 +766,7 @@ static Suite *fromlog_suite(void)
     tcase_add_test(t, local_memory_counts_as_global);
     tcase_add_test(t, occupancy_checked_against_log);
     tcase_add_test(t, bad_logs);
+    tcase_add_test(t, falling_counter_named);
     tcase_add_test(t, cli_writes_descriptor);
     suite_add_tcase(s, t);
     return s;
