@@ -4,10 +4,12 @@
 # into build/fuzz/, then runs each target for SECONDS seconds, one after the
 # other, from the repository root.
 #   sh tests/fuzz/run.sh [SECONDS] [TARGET...]     (default 60 s, all targets)
+# FUZZ_JOBS (default 2): how many library files are compiled at once.
 # Seeds: tests/fuzz/corpus/TARGET/ (read only). New inputs the fuzzer finds go
 # to tests/tmp/fuzz/corpus/TARGET/, crashes to tests/tmp/fuzz/crashes/TARGET/.
 # Prints one line per target (seconds, executions, crash files written by
-# this run) and exits 1 when any target crashed, leaked or timed out. A crash
+# this run) and exits 1 when any target crashed, leaked or timed out, after
+# the end of that target's log and the crash input's path. A crash
 # found must become a test input under tests/ (tests/data/fuzz_crashes/)
 # before it is fixed.
 set -u
@@ -40,7 +42,7 @@ done
 if [ -n "$todo" ]; then
     echo "fuzz: compiling $(echo $todo | wc -w) library files with $CC_FUZZ"
     export CC_FUZZ CFLAGS B
-    echo $todo | tr ' ' '\n' | xargs -P 2 -I{} sh -c \
+    echo $todo | tr ' ' '\n' | xargs -P "${FUZZ_JOBS:-2}" -I{} sh -c \
         'o="$B/obj/$(echo {} | tr / _ | sed "s/\.c$/.o/")";
          $CC_FUZZ $CFLAGS -fsanitize=fuzzer-no-link -c -o "$o" {} || exit 255' \
         || { echo "fuzz: library build failed" >&2; exit 2; }
@@ -81,7 +83,11 @@ for t in $targets; do
     ncrash=$(find "$T/crashes/$t" -type f -newer "$T/.stamp-$t" | wc -l)
     printf 'fuzz %-10s %5ss  %10s execs  %d new crash files  rc %d  (log %s)\n' \
         "$t" "$((end - start))" "${execs:-?}" "$ncrash" "$rc" "$log"
-    [ "$rc" -ne 0 ] && status=1
-    [ "$ncrash" -ne 0 ] && status=1
+    if [ "$rc" -ne 0 ] || [ "$ncrash" -ne 0 ]; then
+        status=1
+        echo "fuzz: $t failed; the end of $log:" >&2
+        tail -n 40 "$log" >&2
+        find "$T/crashes/$t" -type f -newer "$T/.stamp-$t" | sed 's/^/fuzz: input: /' >&2
+    fi
 done
 exit $status
