@@ -5,7 +5,8 @@
 # other, from the repository root.
 #   sh tests/fuzz/run.sh [SECONDS] [TARGET...]     (default 60 s, all targets)
 # FUZZ_JOBS (default 2): how many library files are compiled at once.
-# Seeds: tests/fuzz/corpus/TARGET/ (read only). New inputs the fuzzer finds go
+# Seeds: tests/fuzz/corpus/TARGET/ and the kept crash inputs of
+# tests/data/fuzz_crashes/TARGET/ (read only). New inputs the fuzzer finds go
 # to tests/tmp/fuzz/corpus/TARGET/, crashes to tests/tmp/fuzz/crashes/TARGET/.
 # Prints one line per target (seconds, executions, crash files written by
 # this run) and exits 1 when any target crashed, leaked or timed out, after
@@ -73,10 +74,11 @@ for t in $targets; do
     log="$T/$t.log"
     : > "$T/.stamp-$t"
     start=$(date +%s)
+    kept=""; [ -d "tests/data/fuzz_crashes/$t" ] && kept="tests/data/fuzz_crashes/$t"
     "$B/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
         -max_len=65536 -print_final_stats=1 \
         -artifact_prefix="$T/crashes/$t/" \
-        "$T/corpus/$t" "tests/fuzz/corpus/$t" >"$log" 2>&1
+        "$T/corpus/$t" "tests/fuzz/corpus/$t" $kept >"$log" 2>&1
     rc=$?
     end=$(date +%s)
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
