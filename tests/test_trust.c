@@ -1,0 +1,194 @@
+/* test_trust: the answers a run gives can be trusted, end to end through
+ * the gpudse binary — a command backend reporting only ipc and cycles gets
+ * no annotation built on metrics it lacks (issue 24 item 1); random, lhs
+ * and nsga2 evaluate the baseline, and a space without it says so on
+ * stderr, in manifest.json and run.log (item 2); run.log's closing line and
+ * the progress line agree with the exit code and the journal on a resume
+ * (item 5). */
+#include "testrun.h"
+#include <sys/stat.h>
+#include <cjson/cJSON.h>
+
+#define T "tests/tmp/trust"
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot read %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    ck_assert(s != NULL);
+    size_t got = fread(s, 1, (size_t)n, f);
+    s[got] = '\0';
+    fclose(f);
+    return s;
+}
+
+static cJSON *load_json(const char *path)
+{
+    char *s = slurp(path);
+    cJSON *j = cJSON_Parse(s);
+    free(s);
+    ck_assert_msg(j != NULL, "%s: not JSON", path);
+    return j;
+}
+
+/* A command backend whose simulator prints only IPC and cycles and fails
+ * (exit 1) at n_clusters=8. */
+static void write_sparse_campaign(const char *dir)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/sim.sh", dir);
+    tu_write(path, "#!/bin/sh\n[ \"$1\" = 8 ] && { echo boom >&2; exit 1; }\n"
+             "echo \"IPC = $(( $1 * 2 )).5\"\necho \"cycles = $(( 1000 / $1 ))\"\n");
+    chmod(path, 0755);
+    snprintf(path, sizeof path, "%s/sparse.xml", dir);
+    tu_write(path,
+             "<campaign name=\"sparse\" seed=\"1\">\n"
+             "  <simulator backend=\"command\">\n"
+             "    <command>{campaign_dir}/sim.sh {n_clusters}</command>\n"
+             "    <metric name=\"ipc\" regex=\"IPC\\s*=\\s*([0-9.]+)\"/>\n"
+             "    <metric name=\"cycles\" regex=\"cycles\\s*=\\s*([0-9]+)\"/>\n"
+             "  </simulator>\n"
+             "  <workloads><workload name=\"app\"/></workloads>\n"
+             "  <space><knob name=\"n_clusters\" values=\"8 15 30 60\"/></space>\n"
+             "  <objectives><maximize metric=\"ipc\"/><minimize "
+             "metric=\"cycles\"/></objectives>\n"
+             "  <search strategy=\"exhaustive\" budget=\"4\"/>\n"
+             "  <execution jobs=\"2\" timeout=\"20\" retries=\"0\"/>\n"
+             "</campaign>\n");
+}
+
+/* The last line of run.log holding "finished:". */
+static void last_finished(const char *dir, char *out, size_t n)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "grep 'finished:' %s/run.log | tail -1", dir);
+    capture(cmd, out, n);
+}
+
+START_TEST(sparse_metrics_are_not_facts)
+{
+    const char *dir = T "/sparse-run";
+    ck_assert_int_eq(shf("rm -rf " T " && mkdir -p " T), 0);
+    write_sparse_campaign(T);
+    /* one of four jobs fails: exit 1, and run.log says rc 1 */
+    ck_assert_int_eq(shf("%s run " T "/sparse.xml -o %s -q 2>" T "/err1.txt",
+                         tu_bin(), dir), 1);
+    char line[512];
+    last_finished(dir, line, sizeof line);
+    ck_assert_msg(strstr(line, "finished: ok 3 failed 1 rc 1"), "%s", line);
+    /* the annotations judge nothing the backend did not measure */
+    char *a = slurp(T "/sparse-run/annotations.json");
+    static const char *const never[] = {
+        "Occupancy is 0%", "L1D miss rate 0%", "catches 100%", "0.0 mm2",
+        "0.0 W", "DRAM at 0%", "occupancy 0%", "Too few warps"};
+    for (size_t i = 0; i < sizeof never / sizeof never[0]; i++)
+        ck_assert_msg(strstr(a, never[i]) == NULL, "annotations.json says "
+                      "\"%s\" of a metric never measured", never[i]);
+    ck_assert_ptr_nonnull(strstr(a, "did not measure occupancy"));
+    ck_assert_ptr_nonnull(strstr(a, "\"UNKNOWN\""));
+    ck_assert_ptr_null(strstr(a, "\"RED\""));
+    free(a);
+    /* results.csv: an absent metric is an empty cell, never 0 */
+    char *csv = slurp(T "/sparse-run/results.csv");
+    char *nl = strchr(csv, '\n');
+    ck_assert_ptr_nonnull(nl);
+    *nl = '\0';
+    ck_assert_msg(strstr(csv, "occupancy") == NULL, "results.csv has an "
+                  "occupancy column no job measured: %s", csv);
+    free(csv);
+    /* resume: nothing to run; the progress line counts the journal's
+     * failure and run.log still says rc 1 */
+    ck_assert_int_eq(shf("%s run " T "/sparse.xml -o %s 2>" T "/err2.txt",
+                         tu_bin(), dir), 1);
+    char *err = slurp(T "/err2.txt");
+    ck_assert_msg(strstr(err, "4/4 done, 1 failed"), "%s", err);
+    free(err);
+    last_finished(dir, line, sizeof line);
+    ck_assert_msg(strstr(line, "finished: ok 3 failed 1 rc 1"), "%s", line);
+}
+END_TEST
+
+static void write_campaign(const char *path, const char *strategy, int budget,
+                           const char *clusters)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "<campaign name=\"b\" seed=\"3\">\n"
+             "  <workloads><workload name=\"vecadd\"/></workloads>\n"
+             "  <space>\n"
+             "    <knob name=\"n_clusters\" values=\"%s\"/>\n"
+             "    <knob name=\"n_mem\" values=\"4 6 8 12\"/>\n"
+             "    <knob name=\"l1_sets\" values=\"16 32 64 128\"/>\n"
+             "    <knob name=\"scheduler\" values=\"gto lrr two_level_active\"/>\n"
+             "  </space>\n"
+             "  <objectives><maximize metric=\"ipc\"/><minimize "
+             "metric=\"area_mm2\"/></objectives>\n"
+             "  <search strategy=\"%s\" budget=\"%d\"/>\n"
+             "</campaign>\n", clusters, strategy, budget);
+    tu_write(path, text);
+}
+
+START_TEST(every_strategy_evaluates_the_baseline)
+{
+    static const char *const strats[] = {"random", "lhs", "nsga2"};
+    ck_assert_int_eq(shf("rm -rf " T "/b && mkdir -p " T "/b"), 0);
+    for (size_t i = 0; i < 3; i++) {
+        char camp[256], dir[256];
+        snprintf(camp, sizeof camp, T "/b/%s.xml", strats[i]);
+        snprintf(dir, sizeof dir, T "/b/%s-run", strats[i]);
+        write_campaign(camp, strats[i], 12, "8 15 30 60");
+        ck_assert_int_eq(shf("%s run %s -o %s -q", tu_bin(), camp, dir), 0);
+        size_t n;
+        store_record *r = load(dir, &n);
+        ck_assert_uint_eq(n, 12);
+        gpu_config base = space_baseline();
+        int hits = 0;
+        for (size_t j = 0; j < n; j++)
+            hits += memcmp(&r[j].cfg, &base, sizeof base) == 0;
+        free(r);
+        ck_assert_msg(hits == 1, "%s: baseline run %d times", strats[i],
+                      hits);
+        char path[300];
+        snprintf(path, sizeof path, "%s/analysis.json", dir);
+        cJSON *a = load_json(path);
+        cJSON *w = cJSON_GetArrayItem(cJSON_GetObjectItem(a, "workloads"), 0);
+        ck_assert_msg(cJSON_IsObject(cJSON_GetObjectItem(w, "baseline")),
+                      "%s: analysis.json has no baseline", strats[i]);
+        cJSON_Delete(a);
+        snprintf(path, sizeof path, "%s/manifest.json", dir);
+        cJSON *m = load_json(path);
+        ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(m, "baseline_in_space")));
+        cJSON_Delete(m);
+    }
+    /* a space without the baseline (n_clusters 15 left out) says so */
+    write_campaign(T "/b/out.xml", "random", 6, "8 30");
+    ck_assert_int_eq(shf("%s run " T "/b/out.xml -o " T "/b/out-run 2>"
+                         T "/b/out-err.txt", tu_bin()), 0);
+    char *err = slurp(T "/b/out-err.txt");
+    ck_assert_msg(strstr(err, "the baseline config (n_clusters=15,"), "%s",
+                  err);
+    ck_assert_msg(strstr(err, "is not in this campaign's space"), "%s", err);
+    free(err);
+    cJSON *m = load_json(T "/b/out-run/manifest.json");
+    ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(m, "baseline_in_space")));
+    cJSON_Delete(m);
+    char *log = slurp(T "/b/out-run/run.log");
+    ck_assert_ptr_nonnull(strstr(log, "baseline not in the space"));
+    free(log);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("trust");
+    TCase *t = tcase_create("runs");
+    tcase_set_timeout(t, 300);
+    tcase_add_test(t, sparse_metrics_are_not_facts);
+    tcase_add_test(t, every_strategy_evaluates_the_baseline);
+    suite_add_tcase(s, t);
+    return tu_run_suite(s);
+}
