@@ -4,10 +4,13 @@
  * and nsga2 evaluate the baseline, and a space without it says so on
  * stderr, in manifest.json and run.log (item 2); run.log's closing line and
  * the progress line agree with the exit code and the journal on a resume
- * (item 5). */
+ * (item 5); campaigns/nightly.sh writes junit.xml every night, --accept
+ * promotes a run deliberately, KEEP prunes old runs, and make install
+ * installs the campaigns and the script (items 13 and 4). */
 #include "testrun.h"
 #include <sys/stat.h>
 #include <cjson/cJSON.h>
+#include "util.h"
 
 #define T "tests/tmp/trust"
 
@@ -182,6 +185,128 @@ START_TEST(every_strategy_evaluates_the_baseline)
 }
 END_TEST
 
+/* ---- campaigns/nightly.sh (item 13) and compare --accept (item 4) ---- */
+
+static const char nightly_campaign[] =
+    "<campaign name=\"nt\" seed=\"%d\">\n"
+    "  <workloads><workload name=\"dct8x8\"/></workloads>\n"
+    "  <space><knob name=\"n_clusters\" values=\"8 15 30 60\"/>"
+    "<knob name=\"l2_sets\" values=\"32 64 128\"/></space>\n"
+    "  <objectives><maximize metric=\"ipc\"/><minimize metric=\"area_mm2\"/>"
+    "</objectives>\n"
+    "  <search strategy=\"random\" budget=\"6\"/>\n"
+    "  <report formats=\"svg\"/>\n"
+    "</campaign>\n";
+
+static int nightly(const char *flags, const char *campaign, const char *stamp,
+                   const char *keep)
+{
+    return shf("GPUDSE=%s CAMPAIGN=%s STAMP=%s KEEP=%s sh campaigns/nightly.sh "
+               "%s " T "/nightly >>" T "/nightly.log 2>&1", tu_bin(),
+               campaign, stamp, keep, flags);
+}
+
+static void expect_last_good(const char *stamp)
+{
+    char *g = slurp(T "/nightly/LAST_GOOD");
+    g[strcspn(g, "\n")] = '\0';
+    ck_assert_str_eq(g, stamp);
+    free(g);
+}
+
+/* junit.xml's testsuites attribute name as a number. */
+static int junit_attr(const char *name)
+{
+    char *j = slurp(T "/nightly/junit.xml");
+    char key[64];
+    snprintf(key, sizeof key, "%s=\"", name);
+    char *at = strstr(j, key);
+    ck_assert_msg(at != NULL, "junit.xml has no %s", name);
+    int v = atoi(at + strlen(key));
+    free(j);
+    return v;
+}
+
+static int run_dirs(void)
+{
+    char out[64];
+    capture("ls -d " T "/nightly/*/ | wc -l", out, sizeof out);
+    return atoi(out);
+}
+
+START_TEST(nightly_junit_accept_and_keep)
+{
+    char text[2048];
+    ck_assert_int_eq(shf("rm -rf " T "/nightly && mkdir -p " T "/nightly"), 0);
+    snprintf(text, sizeof text, nightly_campaign, 5);
+    tu_write(T "/nt5.xml", text);
+    snprintf(text, sizeof text, nightly_campaign, 6);   /* other configs */
+    tu_write(T "/nt6.xml", text);
+    /* a run error on the first night: an <error> case, nothing promoted */
+    ck_assert_int_eq(nightly("", T "/missing.xml", "n0", "2"), 2);
+    ck_assert_int_eq(junit_attr("errors"), 1);
+    char *j = slurp(T "/nightly/junit.xml");
+    ck_assert_ptr_nonnull(strstr(j, "<error message=\"gpudse run"));
+    ck_assert_ptr_nonnull(strstr(j, "missing.xml"));
+    free(j);
+    ck_assert(!util_path_exists(T "/nightly/LAST_GOOD"));
+    /* first night: a passing "baseline established" case */
+    ck_assert_int_eq(nightly("", T "/nt5.xml", "n1", "2"), 0);
+    expect_last_good("n1");
+    j = slurp(T "/nightly/junit.xml");
+    ck_assert_ptr_nonnull(strstr(j, "name=\"baseline established\""));
+    free(j);
+    ck_assert_int_eq(junit_attr("failures"), 0);
+    ck_assert_int_eq(junit_attr("tests"), 1);
+    /* a regressing night is not promoted; its junit.xml fails */
+    ck_assert_int_eq(nightly("", T "/nt6.xml", "n2", "2"), 1);
+    expect_last_good("n1");
+    ck_assert_int_gt(junit_attr("failures"), 0);
+    /* --accept promotes it deliberately and the night passes */
+    ck_assert_int_eq(nightly("--accept", T "/nt6.xml", "n3", "2"), 0);
+    expect_last_good("n3");
+    ck_assert_int_eq(junit_attr("failures"), 0);
+    char *cmp = slurp(T "/nightly/n3/compare.json");
+    ck_assert_ptr_nonnull(strstr(cmp, "\"accepted\":\ttrue"));
+    free(cmp);
+    /* KEEP=2: the two newest run directories stay */
+    ck_assert_int_eq(nightly("", T "/nt6.xml", "n4", "2"), 0);
+    expect_last_good("n4");
+    ck_assert_int_eq(run_dirs(), 2);
+    ck_assert(util_path_exists(T "/nightly/n3"));
+    ck_assert(!util_path_exists(T "/nightly/n1"));
+    /* the one LAST_GOOD names is kept even when older than KEEP */
+    ck_assert_int_eq(nightly("", T "/nt5.xml", "n5", "1"), 1);
+    expect_last_good("n4");
+    ck_assert(util_path_exists(T "/nightly/n4"));
+    ck_assert(util_path_exists(T "/nightly/n5"));
+    ck_assert_int_eq(run_dirs(), 2);
+    ck_assert_int_eq(nightly("", T "/nt5.xml", "n6", "x"), 2);
+}
+END_TEST
+
+/* make install puts the campaigns, nightly.sh and gpudse-nightly in place. */
+START_TEST(install_has_campaigns_and_nightly)
+{
+    ck_assert_int_eq(shf("rm -rf " T "/inst && make -s install DESTDIR=$PWD/"
+                         T "/inst PREFIX=/usr >/dev/null"), 0);
+    ck_assert(util_path_exists(T "/inst/usr/share/gpudse/campaigns/nightly.xml"));
+    ck_assert(util_path_exists(T "/inst/usr/share/gpudse/campaigns/quickstart.xml"));
+    ck_assert_int_eq(access(T "/inst/usr/share/gpudse/campaigns/nightly.sh",
+                            X_OK), 0);
+    ck_assert_int_eq(access(T "/inst/usr/bin/gpudse-nightly", X_OK), 0);
+    char out[256];
+    capture("sh " T "/inst/usr/share/gpudse/campaigns/nightly.sh --help 2>&1"
+            " | head -1", out, sizeof out);
+    ck_assert_msg(strstr(out, "nightly.sh: one night"), "%s", out);
+    char *w = slurp(T "/inst/usr/bin/gpudse-nightly");
+    ck_assert_ptr_nonnull(strstr(w, "exec \"/usr/share/gpudse/campaigns/"
+                                    "nightly.sh\" \"$@\""));
+    ck_assert_ptr_nonnull(strstr(w, "GPUDSE:-/usr/bin/gpudse"));
+    free(w);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("trust");
@@ -189,6 +314,8 @@ int main(void)
     tcase_set_timeout(t, 300);
     tcase_add_test(t, sparse_metrics_are_not_facts);
     tcase_add_test(t, every_strategy_evaluates_the_baseline);
+    tcase_add_test(t, nightly_junit_accept_and_keep);
+    tcase_add_test(t, install_has_campaigns_and_nightly);
     suite_add_tcase(s, t);
     return tu_run_suite(s);
 }
