@@ -161,7 +161,7 @@ static const struct {
      "                        [--ident T] [--starts N]\n"
      "\n"
      "Fit a descriptor's free parameters to measured results (the CSV format\n"
-     "of reference/results.csv) and print the error on held-out rows\n"
+     "of tests/data/reference_results.csv) and print the error on held-out rows\n"
      "(docs/model.md, \"Calibration\").\n"
      "\n"
      "  -w W.xml            descriptor file or built-in workload name\n"

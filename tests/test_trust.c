@@ -6,7 +6,9 @@
  * the progress line agree with the exit code and the journal on a resume
  * (item 5); campaigns/nightly.sh writes junit.xml every night, --accept
  * promotes a run deliberately, KEEP prunes old runs, and make install
- * installs the campaigns and the script (items 13 and 4). */
+ * installs the campaigns and the script (items 13 and 4); README, docs,
+ * help texts, templates and messages name only paths a clone has
+ * (tests/doc_paths.sh, item 7). */
 #include "testrun.h"
 #include <sys/stat.h>
 #include <cjson/cJSON.h>
@@ -307,6 +309,28 @@ START_TEST(install_has_campaigns_and_nightly)
 }
 END_TEST
 
+/* ---- docs and messages name only paths a clone has (item 7) ---------- */
+
+START_TEST(docs_name_existing_paths)
+{
+    char out[8192];
+    capture("sh tests/doc_paths.sh ./gpudse 2>&1; echo rc=$?", out,
+            sizeof out);
+    ck_assert_msg(strstr(out, "rc=0") != NULL, "paths named but not in the "
+                  "repository:\n%s", out);
+    /* the check can fail: a text naming what a clone lacks */
+    ck_assert_int_eq(shf("mkdir -p " T " && printf 'see docs/nowhere.md, "
+                         "../shared/reference/x.csv, reference/results.csv "
+                         "and docs/costmodel.md\\n' > " T "/extra.md"), 0);
+    capture("DOC_PATHS_EXTRA=" T "/extra.md sh tests/doc_paths.sh ./gpudse "
+            "2>&1; echo rc=$?", out, sizeof out);
+    ck_assert_msg(strstr(out, "rc=1") && strstr(out, "docs/nowhere.md")
+                  && strstr(out, "../shared/reference/x.csv")
+                  && strstr(out, ": reference/results.csv")
+                  && !strstr(out, "costmodel"), "%s", out);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("trust");
@@ -316,6 +340,7 @@ int main(void)
     tcase_add_test(t, every_strategy_evaluates_the_baseline);
     tcase_add_test(t, nightly_junit_accept_and_keep);
     tcase_add_test(t, install_has_campaigns_and_nightly);
+    tcase_add_test(t, docs_name_existing_paths);
     suite_add_tcase(s, t);
     return tu_run_suite(s);
 }
