@@ -57,6 +57,7 @@ static const char usage_text[] =
     "  calibrate -w W.xml -r REF.csv -o OUT.xml   fit a descriptor (docs/model.md)\n"
     "  sim -w W.xml [--config k=v,...|--configs CSV]   embedded-model prediction\n"
     "  compare BASE_DIR NEW_DIR [--junit FILE] [--threshold METRIC=PCT[,ABS]]\n"
+    "          [--fail-on-improvement] [--accept]\n"
     "                      regression check of NEW against BASE (exit 1 on one)\n"
     "  help [COMMAND]      show this text, or COMMAND's options\n"
     "\n"
