@@ -742,6 +742,15 @@ static void llm_ok(const char *provider, int anthropic)
     ck_assert_int_eq(server_stop(&s), 8);
     check_all_llm(dir, 8);
     ck_assert_int_eq(cache_files(dir), 8);
+    /* the facts sent name what a record lacks as not measured, never 0 */
+    char grep[600];
+    snprintf(grep, sizeof grep, "grep -l 'not measured (unknown, not 0): "
+             "energy_j time_s' %s/agents-cache/*.json | wc -l", dir);
+    FILE *g = popen(grep, "r");
+    int withfacts = 0;
+    ck_assert(g != NULL && fscanf(g, "%d", &withfacts) == 1);
+    pclose(g);
+    ck_assert_int_ge(withfacts, 6);   /* every specialist request */
     char path[512];
     snprintf(path, sizeof path, "%s/annotations.json", dir);
     char *first = slurp(path);
