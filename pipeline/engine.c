@@ -240,10 +240,11 @@ static int run_phase(run_t *r, const be_backend *be,
     r->planned += n.planned;
     r->ran += n.ran;
     r->skipped += n.skipped;
+    uint64_t jfail = pg.failed > n.failed ? pg.failed - n.failed : 0;
     say(r, "  %s: %" PRIu64 " jobs run (%" PRIu64 " failed, %" PRIu64
-        " retried), %" PRIu64 " already in the journal, in %.2f s with %d "
-        "worker(s)\n", be->name, n.ran, n.failed, n.retried, n.skipped, dt,
-        bo.workers);
+        " retried), %" PRIu64 " already in the journal (%" PRIu64 " failed), "
+        "in %.2f s with %d worker(s)\n", be->name, n.ran, n.failed,
+        n.retried, n.skipped, jfail, dt, bo.workers);
     logf_(r, "jobs: ran %" PRIu64 " failed %" PRIu64 " retried %" PRIu64
           " skipped %" PRIu64 " interrupted %" PRIu64 " in %.3f s, %d workers",
           n.ran, n.failed, n.retried, n.skipped, n.interrupted, dt, bo.workers);

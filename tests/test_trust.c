@@ -111,6 +111,8 @@ START_TEST(sparse_metrics_are_not_facts)
                          tu_bin(), dir), 1);
     char *err = slurp(T "/err2.txt");
     ck_assert_msg(strstr(err, "4/4 done, 1 failed"), "%s", err);
+    ck_assert_msg(strstr(err, "4 already in the journal (1 failed)"), "%s",
+                  err);
     free(err);
     last_finished(dir, line, sizeof line);
     ck_assert_msg(strstr(line, "finished: ok 3 failed 1 rc 1"), "%s", line);
