@@ -131,9 +131,9 @@ fuzz: deps
 # The binary, its data (templates/), the example campaigns and the nightly
 # script (share/gpudse/campaigns/), and gpudse-nightly, which runs that
 # script with the installed gpudse.
-install: gpudse
+install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(DATADIR)/campaigns
-	install -m 755 gpudse $(DESTDIR)$(BINDIR)/gpudse
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/gpudse
 	cp -R templates/. $(DESTDIR)$(DATADIR)/
 	install -m 644 campaigns/*.xml $(DESTDIR)$(DATADIR)/campaigns/
 	install -m 755 campaigns/nightly.sh $(DESTDIR)$(DATADIR)/campaigns/nightly.sh

@@ -292,8 +292,14 @@ END_TEST
 /* make install puts the campaigns, nightly.sh and gpudse-nightly in place. */
 START_TEST(install_has_campaigns_and_nightly)
 {
-    ck_assert_int_eq(shf("rm -rf " T "/inst && make -s install DESTDIR=$PWD/"
-                         T "/inst PREFIX=/usr >/dev/null"), 0);
+    /* the binary under test (a sanitizer build: B and BIN of its own) */
+    char bin[256], b[256] = "build";
+    snprintf(bin, sizeof bin, "%s", tu_bin());
+    if (strcmp(bin, "./gpudse") != 0 && strchr(bin, '/'))
+        snprintf(b, sizeof b, "%.*s", (int)(strrchr(bin, '/') - bin), bin);
+    ck_assert_int_eq(shf("rm -rf " T "/inst && make -s install B=%s BIN=%s "
+                         "DESTDIR=$PWD/" T "/inst PREFIX=/usr >/dev/null", b,
+                         strcmp(bin, "./gpudse") ? bin : "gpudse"), 0);
     ck_assert(util_path_exists(T "/inst/usr/share/gpudse/campaigns/nightly.xml"));
     ck_assert(util_path_exists(T "/inst/usr/share/gpudse/campaigns/quickstart.xml"));
     ck_assert_int_eq(access(T "/inst/usr/share/gpudse/campaigns/nightly.sh",
@@ -316,16 +322,19 @@ END_TEST
 START_TEST(docs_name_existing_paths)
 {
     char out[8192];
-    capture("sh tests/doc_paths.sh ./gpudse 2>&1; echo rc=$?", out,
-            sizeof out);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "sh tests/doc_paths.sh %s 2>&1; echo rc=$?",
+             tu_bin());
+    capture(cmd, out, sizeof out);
     ck_assert_msg(strstr(out, "rc=0") != NULL, "paths named but not in the "
                   "repository:\n%s", out);
     /* the check can fail: a text naming what a clone lacks */
     ck_assert_int_eq(shf("mkdir -p " T " && printf 'see docs/nowhere.md, "
                          "../shared/reference/x.csv, reference/results.csv "
                          "and docs/costmodel.md\\n' > " T "/extra.md"), 0);
-    capture("DOC_PATHS_EXTRA=" T "/extra.md sh tests/doc_paths.sh ./gpudse "
-            "2>&1; echo rc=$?", out, sizeof out);
+    snprintf(cmd, sizeof cmd, "DOC_PATHS_EXTRA=" T "/extra.md sh "
+             "tests/doc_paths.sh %s 2>&1; echo rc=$?", tu_bin());
+    capture(cmd, out, sizeof out);
     ck_assert_msg(strstr(out, "rc=1") && strstr(out, "docs/nowhere.md")
                   && strstr(out, "../shared/reference/x.csv")
                   && strstr(out, ": reference/results.csv")
