@@ -130,13 +130,21 @@ fuzz: deps
 	$(call install_debs,$(FUZZ_DEBS))
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
 
-install: gpudse
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)
-	install -m 755 gpudse $(DESTDIR)$(BINDIR)/gpudse
+# The binary, its data (templates/), the example campaigns and the nightly
+# script (share/gpudse/campaigns/), and gpudse-nightly, which runs that
+# script with the installed gpudse.
+install: $(BIN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(DATADIR)/campaigns
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/gpudse
 	cp -R templates/. $(DESTDIR)$(DATADIR)/
+	install -m 644 campaigns/*.xml $(DESTDIR)$(DATADIR)/campaigns/
+	install -m 755 campaigns/nightly.sh $(DESTDIR)$(DATADIR)/campaigns/nightly.sh
+	printf '#!/bin/sh\n# gpudse-nightly: $(DATADIR)/campaigns/nightly.sh with the installed gpudse\nexport GPUDSE="$${GPUDSE:-$(BINDIR)/gpudse}"\nexec "$(DATADIR)/campaigns/nightly.sh" "$$@"\n' \
+	    > $(DESTDIR)$(BINDIR)/gpudse-nightly
+	chmod 755 $(DESTDIR)$(BINDIR)/gpudse-nightly
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/gpudse
+	rm -f $(DESTDIR)$(BINDIR)/gpudse $(DESTDIR)$(BINDIR)/gpudse-nightly
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:

@@ -194,6 +194,26 @@ static double evals_to(const double *ratio, size_t len, double target)
     return NAN;
 }
 
+double study_reach_median(const double *evals, int n)
+{
+    double v[128];
+    int reached = 0;
+    if (n <= 0 || n > 128)
+        return NAN;
+    for (int s = 0; s < n; s++) {
+        v[s] = isfinite(evals[s]) ? evals[s] : INFINITY;
+        reached += isfinite(evals[s]) != 0;
+    }
+    if (2 * reached < n)
+        return NAN;
+    gsl_sort(v, 1, (size_t)n);
+    if (n % 2)
+        return v[n / 2];
+    if (!isfinite(v[n / 2]))   /* exactly half reached */
+        return v[n / 2 - 1];
+    return 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 static cJSON *reach_json(double **ratio, const size_t *len, int seeds,
                          double target)
 {
@@ -205,9 +225,9 @@ static cJSON *reach_json(double **ratio, const size_t *len, int seeds,
         double e = evals_to(ratio[s], len[s], target);
         cJSON_AddItemToArray(per, num(e));
         reached += isfinite(e);
-        v[s] = isfinite(e) ? e : INFINITY;   /* unreached sorts last */
+        v[s] = e;
     }
-    double med = quantile(v, (size_t)seeds, 0.5);
+    double med = study_reach_median(v, seeds);
     cJSON_AddItemToObject(o, "median", num(med));
     cJSON_AddNumberToObject(o, "reached", reached);
     return o;

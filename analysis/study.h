@@ -22,4 +22,10 @@ typedef int (*study_oracle)(void *arg, const gpu_config *c, store_record *r);
 int study_json(const camp_campaign *c, study_oracle f, void *arg,
                const double *ref, size_t nref, cJSON **out, gd_err *err);
 
+/* The median number of evaluations to reach a target over n seeds, evals[s]
+ * NaN for a seed that never reached it (counted as +infinity). NaN when
+ * fewer than half the seeds reached it; with an even n of which exactly
+ * half reached, the slower of the two middle seeds (the last to reach). */
+double study_reach_median(const double *evals, int n);
+
 #endif

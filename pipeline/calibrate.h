@@ -1,5 +1,5 @@
 /* calibrate: fit a workload descriptor's free parameters to real simulator
- * results (the CSV format of reference/results.csv) with GSL nonlinear
+ * results (the CSV format of tests/data/reference_results.csv) with GSL nonlinear
  * least squares, and measure the calibration error on configs held out of
  * the fit (k-fold or leave-one-out). Also the reference-CSV reader that
  * `gpudse sim --configs` shares. */

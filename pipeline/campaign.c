@@ -895,6 +895,24 @@ static int parse_agents(ctx_t *x, xmlNodePtr n)
     return rc;
 }
 
+/* <threshold direction="higher-is-better|lower-is-better|any">. */
+static int direction_attr(ctx_t *x, xmlNodePtr n, int *out)
+{
+    static const char *const names[] = {"higher-is-better",
+                                        "lower-is-better", "any"};
+    char *d = attr(n, "direction");
+    int rc = GD_OK;
+    *out = CAMP_DIR_UNSET;
+    for (int i = 0; d && i < 3; i++)
+        if (strcmp(d, names[i]) == 0)
+            *out = CAMP_DIR_HIGHER + i;
+    if (d && *out == CAMP_DIR_UNSET)
+        rc = fail(x, n, "direction \"%s\": expected higher-is-better, "
+                  "lower-is-better or any", d, NULL);
+    xmlFree(d);
+    return rc;
+}
+
 /* <regression>: thresholds of gpudse compare (pipeline/compare.h). */
 static int parse_regression(ctx_t *x, xmlNodePtr list)
 {
@@ -920,6 +938,8 @@ static int parse_regression(ctx_t *x, xmlNodePtr list)
         }
         if (!rc)
             rc = decimal_attr(x, n, "absolute", 0, 1e300, &t->absolute);
+        if (!rc)
+            rc = direction_attr(x, n, &t->direction);
         if (!rc)
             c->nthresholds++;
         xmlFree(m);

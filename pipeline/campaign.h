@@ -44,7 +44,13 @@ typedef struct {
     char metric[32];
     double relative_pct;   /* percent of the base value; 0 = any change */
     double absolute;       /* in the metric's unit; 0 = any change */
+    int direction;         /* direction="": CAMP_DIR_* (0 = not given) */
 } camp_threshold;
+
+/* <threshold direction=...>: which way of a change is better.
+ * higher-is-better, lower-is-better, any (every change beyond the threshold
+ * is a regression). Not given: the objectives decide (compare.h). */
+enum { CAMP_DIR_UNSET, CAMP_DIR_HIGHER, CAMP_DIR_LOWER, CAMP_DIR_ANY };
 
 /* External backends (command, gpgpusim): what runs and what it reports. */
 #define CAMP_MAXFILES 8

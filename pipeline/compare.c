@@ -100,6 +100,35 @@ static const camp_threshold *find_thr(const camp_threshold *list, int n,
     return NULL;
 }
 
+/* Which way of a change is better: the campaign's <threshold direction>
+ * for the metric, else its objective, else the built-in sense of the
+ * hypervolume and the calibration error; else none (CAMP_DIR_ANY). */
+static void direction_for(const camp_campaign *camp, const char *metric,
+                          cmp_check *c)
+{
+    c->dir = CAMP_DIR_ANY;
+    c->dir_source = NULL;
+    for (int i = 0; camp && i < camp->nthresholds; i++)
+        if (strcmp(camp->thresholds[i].metric, metric) == 0
+            && camp->thresholds[i].direction != CAMP_DIR_UNSET) {
+            c->dir = camp->thresholds[i].direction;
+            c->dir_source = "campaign";
+            return;
+        }
+    for (int i = 0; camp && i < camp->nobjectives; i++)
+        if (strcmp(camp->obj[i].metric, metric) == 0) {
+            c->dir = camp->obj[i].maximize ? CAMP_DIR_HIGHER : CAMP_DIR_LOWER;
+            c->dir_source = "objective";
+            return;
+        }
+    if (strcmp(metric, CMP_HYPERVOLUME) == 0
+        || strcmp(metric, CMP_CALIB_MAPE) == 0) {
+        c->dir = strcmp(metric, CMP_HYPERVOLUME) == 0 ? CAMP_DIR_HIGHER
+                                                      : CAMP_DIR_LOWER;
+        c->dir_source = "built-in";
+    }
+}
+
 /* Flags win over the campaign, the campaign over the default. */
 static void threshold_for(const cmp_ctx *x, const camp_campaign *camp,
                           const char *metric, cmp_check *c)
@@ -116,6 +145,7 @@ static void threshold_for(const cmp_ctx *x, const camp_campaign *camp,
     }
     c->thr = *t;
     util_strlcpy(c->thr.metric, metric, sizeof c->thr.metric);
+    direction_for(camp, metric, c);
 }
 
 /* ---- loading ---------------------------------------------------------- */
@@ -282,6 +312,15 @@ static void item_for(cmp_item *it, const store_record *b,
     it->base = it->now = NAN;
 }
 
+/* A finite change in the check's better direction. */
+static int is_improvement(const cmp_check *c, const cmp_item *it)
+{
+    if (!isfinite(it->base) || !isfinite(it->now))
+        return 0;
+    return (c->dir == CAMP_DIR_HIGHER && it->now > it->base)
+           || (c->dir == CAMP_DIR_LOWER && it->now < it->base);
+}
+
 static void compare_value(cmp_check *c, cmp_item *it)
 {
     int over;
@@ -292,8 +331,15 @@ static void compare_value(cmp_check *c, cmp_item *it)
         c->largest = *it;
         c->has_largest = 1;
     }
-    if (over)
+    if (over && is_improvement(c, it)) {
+        c->improved++;
+        if (!c->has_gain || it->ratio > c->gain.ratio) {
+            c->gain = *it;
+            c->has_gain = 1;
+        }
+    } else if (over) {
         offend(c, it);
+    }
 }
 
 /* ---- workloads and their checks --------------------------------------- */
@@ -780,7 +826,8 @@ static void decide(cmp_ctx *x)
         cmp_check *c = &x->ck[i];
         if (c->result == RES_SKIP)
             continue;
-        c->result = c->over ? RES_FAIL : RES_PASS;
+        c->result = c->over || (c->improved && x->o->fail_on_improvement)
+                    ? RES_FAIL : RES_PASS;
     }
 }
 
@@ -839,7 +886,8 @@ int cmp_run(const cmp_opts *o, util_buf *summary, gd_err *err)
     int have_camp = 0;
     memset(&x, 0, sizeof x);
     x.o = o;
-    x.dflt = (camp_threshold){ "*", CMP_DEFAULT_REL_PCT, CMP_DEFAULT_ABS };
+    x.dflt = (camp_threshold){ "*", CMP_DEFAULT_REL_PCT, CMP_DEFAULT_ABS,
+                               CAMP_DIR_UNSET };
     x.dflt_source = "default";
     int rc = check_junit_path(o->junit_path, err);
     if (!rc)
@@ -859,7 +907,7 @@ int cmp_run(const cmp_opts *o, util_buf *summary, gd_err *err)
         rc = cmp_write_junit(&x, o->junit_path, err);
     if (!rc && summary)
         cmp_summary(&x, order, summary);
-    if (!rc && any_failed(&x))
+    if (!rc && any_failed(&x) && !o->accept)
         rc = GD_EJOBS;
     free(order);
     free(x.ck);
@@ -875,8 +923,17 @@ int cmp_run(const cmp_opts *o, util_buf *summary, gd_err *err)
 static const char compare_usage[] =
     "usage: gpudse compare BASE_DIR NEW_DIR [--junit FILE] "
     "[--threshold METRIC=PCT[,ABS] ...]\n"
+    "                      [--fail-on-improvement] [--accept]\n"
     "  compare NEW_DIR's jobs with BASE_DIR's; writes NEW_DIR/compare.json\n"
-    "  exit codes: 0 no regression; 1 regression; 2 bad input or usage\n";
+    "  which way is better comes from <regression><threshold direction=...>\n"
+    "  in NEW's campaign, else from its objectives (maximize: higher);\n"
+    "  an improvement beyond its threshold is reported and counted\n"
+    "  --fail-on-improvement  an improvement beyond its threshold fails too\n"
+    "  --accept               accept NEW deliberately: every change is\n"
+    "                         reported and recorded (compare.json \"accepted\")\n"
+    "                         and the exit code is 0\n"
+    "  exit codes: 0 no regression (or --accept); 1 regression; 2 bad input\n"
+    "  or usage\n";
 
 static int usage(const char *msg)
 {
@@ -904,6 +961,10 @@ static int parse_args(int argc, char **argv, cmp_opts *o, gd_err *err)
             if (rc)
                 return rc;
             o->nflags++;
+        } else if (!strcmp(a, "--fail-on-improvement")) {
+            o->fail_on_improvement = 1;
+        } else if (!strcmp(a, "--accept")) {
+            o->accept = 1;
         } else if (a[0] == '-' && a[1]) {
             return gd_errf(err, GD_EINPUT, "unknown option %s", a);
         } else if (npos == 0) {

@@ -30,6 +30,8 @@ typedef struct {
     const char *junit_path;        /* NULL: no JUnit file */
     int nflags;                    /* --threshold flags: override the campaign */
     camp_threshold flags[CMP_MAXFLAGS];
+    int fail_on_improvement;       /* an improvement beyond its threshold fails */
+    int accept;                    /* NEW is accepted: report, exit 0 */
 } cmp_opts;
 
 /* Parse one --threshold value "METRIC=PCT" or "METRIC=PCT,ABS" (PCT may end
@@ -37,8 +39,14 @@ typedef struct {
 int cmp_parse_threshold(const char *text, camp_threshold *t, gd_err *err);
 
 /* Compare and write NEW_DIR/compare.json (and the JUnit file). The terminal
- * summary is appended to summary (may be NULL). Returns GD_OK when nothing
- * regressed, GD_EJOBS on any regression, GD_EINPUT on bad input, GD_EENV. */
+ * summary is appended to summary (may be NULL). A metric's direction (which
+ * way is better) is its <threshold direction=...> in NEW's campaign, else
+ * its objective's (maximize: higher is better), higher for hypervolume and
+ * lower for calibration_mape; any other metric has none, and every change
+ * beyond its threshold is a regression. A change beyond the threshold in
+ * the better direction is an improvement: reported and counted, a failure
+ * only with fail_on_improvement. Returns GD_OK when nothing regressed (or
+ * o->accept), GD_EJOBS on any regression, GD_EINPUT on bad input, GD_EENV. */
 int cmp_run(const cmp_opts *o, util_buf *summary, gd_err *err);
 
 /* The subcommand; argv[0] is BASE_DIR. */

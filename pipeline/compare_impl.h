@@ -41,6 +41,11 @@ typedef struct {
     long fixed, still, missing, fidelity, added, gained, lost, nb, nn;
     int has_largest;
     cmp_item largest;      /* the largest relative change, over or not */
+    int dir;               /* CAMP_DIR_HIGHER/LOWER/ANY: which way is better */
+    const char *dir_source;   /* "campaign", "objective", "built-in", NULL */
+    size_t improved;       /* beyond the threshold, in the better direction */
+    int has_gain;
+    cmp_item gain;         /* the largest improvement */
     int nworst;
     cmp_item worst[CMP_WORST];   /* offenders, worst first */
     char note[512];

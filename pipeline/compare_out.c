@@ -12,6 +12,8 @@
 static const char *const kind_names[] = {"status", "coverage", "front",
                                          "metric", "calibration"};
 static const char *const result_names[] = {"pass", "fail", "skipped"};
+static const char *const dir_names[] = {"any", "higher-is-better",
+                                        "lower-is-better", "any"};
 
 void cmp_rel_text(double base, double now, char *out, size_t n)
 {
@@ -112,8 +114,9 @@ static void check_line(const cmp_check *c, char *out, size_t n)
                  c->added, c->nworst ? "; first: " : "", w);
         break;
     case CK_METRIC:
-        snprintf(out, n, "%zu of %zu jobs moved beyond %s%s%s", c->over,
-                 c->compared, thr, c->nworst ? "; worst " : "", w);
+        snprintf(out, n, "%zu of %zu jobs moved beyond %s the worse way "
+                 "(%s)%s%s", c->over, c->compared, thr, dir_names[c->dir],
+                 c->nworst ? "; worst " : "", w);
         break;
     default:
         snprintf(out, n, "%s%s (threshold %s)", c->note[0] ? c->note : "",
@@ -122,6 +125,21 @@ static void check_line(const cmp_check *c, char *out, size_t n)
             snprintf(out, n, "%s", c->note);
         break;
     }
+}
+
+/* "3 of 200 jobs improved beyond 1% and 0.5 (campaign), higher-is-better;
+ * largest +10.00%: ..." for a check with improvements. */
+static void gain_line(const cmp_check *c, char *out, size_t n)
+{
+    char thr[96], g[512] = "";
+    thr_text(c, thr, sizeof thr);
+    if (c->has_gain)
+        item_text(c, &c->gain, g, sizeof g);
+    snprintf(out, n, "%zu of %zu %s improved beyond %s (%s, from the %s)%s%s",
+             c->improved, c->compared, c->kind == CK_METRIC ? "jobs"
+             : "values", thr, dir_names[c->dir],
+             c->dir_source ? c->dir_source : "default",
+             c->has_gain ? "; largest " : "", g);
 }
 
 /* ---- compare.json ------------------------------------------------------ */
@@ -194,6 +212,13 @@ static cJSON *check_json(const cmp_check *c)
                                                            : "default");
     }
     kind_counts(o, c);
+    if (c->kind == CK_METRIC || c->kind == CK_FRONT || c->kind == CK_CALIB) {
+        cJSON_AddStringToObject(o, "direction", dir_names[c->dir]);
+        cJSON_AddNumberToObject(o, "improved", (double)c->improved);
+        if (c->has_gain)
+            cJSON_AddItemToObject(o, "largest_improvement",
+                                  item_json(c, &c->gain));
+    }
     if (c->has_largest)
         cJSON_AddItemToObject(o, "largest_change", item_json(c, &c->largest));
     cJSON *w = cJSON_AddArrayToObject(o, "worst");
@@ -223,10 +248,12 @@ static cJSON *side_json(const cmp_side *s)
 
 static cJSON *summary_json(const cmp_ctx *x)
 {
-    size_t count[3] = {0, 0, 0};
+    size_t count[3] = {0, 0, 0}, improved = 0, checks_improved = 0;
     long nf = 0, fixed = 0, still = 0;
     for (size_t i = 0; i < x->nck; i++) {
         count[x->ck[i].result]++;
+        improved += x->ck[i].improved;
+        checks_improved += x->ck[i].improved > 0;
         if (x->ck[i].kind == CK_STATUS) {
             nf += (long)x->ck[i].over;
             fixed += x->ck[i].fixed;
@@ -245,6 +272,8 @@ static cJSON *summary_json(const cmp_ctx *x)
     cJSON_AddNumberToObject(o, "new_failures", (double)nf);
     cJSON_AddNumberToObject(o, "fixed_failures", (double)fixed);
     cJSON_AddNumberToObject(o, "still_failing", (double)still);
+    cJSON_AddNumberToObject(o, "improvements", (double)improved);
+    cJSON_AddNumberToObject(o, "checks_improved", (double)checks_improved);
     return o;
 }
 
@@ -291,6 +320,9 @@ int cmp_write_json(const cmp_ctx *x, const size_t *order, gd_err *err)
     cJSON_AddItemToObject(root, "base", side_json(&x->base));
     cJSON_AddItemToObject(root, "new", side_json(&x->now));
     cJSON_AddBoolToObject(root, "regression", failed);
+    cJSON_AddBoolToObject(root, "accepted", x->o->accept);
+    cJSON_AddBoolToObject(root, "fail_on_improvement",
+                          x->o->fail_on_improvement);
     cJSON_AddItemToObject(root, "summary", summary_json(x));
     cJSON *d = cJSON_AddObjectToObject(root, "default_threshold");
     cJSON_AddNumberToObject(d, "relative_pct", x->dflt.relative_pct);
@@ -335,7 +367,7 @@ static void failure_body(const cmp_check *c, util_buf *b)
         util_buf_printf(b, "... and %zu more\n", c->over - (size_t)c->nworst);
 }
 
-static int junit_case(xmlTextWriterPtr w, const cmp_check *c)
+static int junit_case(xmlTextWriterPtr w, const cmp_check *c, int accept)
 {
     char cls[128], line[2048];
     int rc = 0;
@@ -346,7 +378,24 @@ static int junit_case(xmlTextWriterPtr w, const cmp_check *c)
                                       BAD_CAST cls) < 0;
     rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "name",
                                       BAD_CAST c->name) < 0;
-    if (c->result != RES_PASS) {
+    if (c->result == RES_PASS || (accept && c->result == RES_FAIL)) {
+        /* a pass; what improved, or what was accepted, as its output */
+        util_buf b;
+        util_buf_init(&b);
+        if (c->result == RES_FAIL) {
+            check_line(c, line, sizeof line);
+            util_buf_printf(&b, "accepted (gpudse compare --accept): %s\n",
+                            line);
+        }
+        if (c->improved) {
+            gain_line(c, line, sizeof line);
+            util_buf_printf(&b, "improvement: %s\n", line);
+        }
+        if (b.s)
+            rc |= xmlTextWriterWriteElement(w, BAD_CAST "system-out",
+                                            BAD_CAST b.s) < 0;
+        util_buf_free(&b);
+    } else {
         check_line(c, line, sizeof line);
         int fail = c->result == RES_FAIL;
         rc |= xmlTextWriterStartElement(w, BAD_CAST (fail ? "failure"
@@ -374,6 +423,10 @@ static int junit_counts(xmlTextWriterPtr w, const cmp_ctx *x)
     int rc = 0;
     for (size_t i = 0; i < x->nck; i++)
         count[x->ck[i].result]++;
+    if (x->o->accept) {   /* accepted failures are written as passes */
+        count[RES_PASS] += count[RES_FAIL];
+        count[RES_FAIL] = 0;
+    }
     rc |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "tests", "%zu",
                                             x->nck) < 0;
     rc |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "failures", "%zu",
@@ -397,7 +450,7 @@ static int junit_doc(xmlTextWriterPtr w, const cmp_ctx *x)
                                       BAD_CAST "gpudse.compare") < 0;
     rc |= junit_counts(w, x);
     for (size_t i = 0; !rc && i < x->nck; i++)
-        rc |= junit_case(w, &x->ck[i]);
+        rc |= junit_case(w, &x->ck[i], x->o->accept);
     rc |= xmlTextWriterEndElement(w) < 0;
     rc |= xmlTextWriterEndElement(w) < 0;
     rc |= xmlTextWriterEndDocument(w) < 0;
@@ -447,19 +500,36 @@ void cmp_summary(const cmp_ctx *x, const size_t *order, util_buf *out)
     util_buf_printf(out, "  jobs: %zu matched by key, %zu by workload + "
                     "config, %zu only in BASE, %zu only in NEW\n",
                     x->by_key, x->by_config, x->only_base, x->only_new);
-    if (count[RES_FAIL])
+    size_t improved = 0;
+    for (size_t i = 0; i < x->nck; i++)
+        improved += x->ck[i].improved > 0;
+    if (count[RES_FAIL] && x->o->accept)
+        util_buf_printf(out, "ACCEPTED: %zu of %zu checks would have failed; "
+                        "NEW is accepted as it is (--accept)\n",
+                        count[RES_FAIL], x->nck);
+    else if (count[RES_FAIL])
         util_buf_printf(out, "REGRESSION: %zu of %zu checks failed (worst "
                         "first)\n", count[RES_FAIL], x->nck);
     else
         util_buf_printf(out, "OK: no regression (%zu checks passed, %zu "
                         "skipped)\n", count[RES_PASS], count[RES_SKIP]);
+    if (improved)
+        util_buf_printf(out, "IMPROVED: %zu check(s) improved beyond their "
+                        "thresholds%s\n", improved,
+                        x->o->fail_on_improvement
+                        ? " (failures: --fail-on-improvement)" : "");
     for (size_t k = 0; k < x->nck; k++) {
         const cmp_check *c = &x->ck[order[k]];
-        if (c->result == RES_PASS)
-            continue;
-        check_line(c, line, sizeof line);
-        util_buf_printf(out, "  %s  %s / %s: %s\n", c->result == RES_FAIL
-                        ? "FAIL" : "skip", wl_text(c), c->name, line);
+        if (c->result != RES_PASS) {
+            check_line(c, line, sizeof line);
+            util_buf_printf(out, "  %s  %s / %s: %s\n", c->result == RES_FAIL
+                            ? "FAIL" : "skip", wl_text(c), c->name, line);
+        }
+        if (c->improved) {
+            gain_line(c, line, sizeof line);
+            util_buf_printf(out, "  IMPROVED  %s / %s: %s\n", wl_text(c),
+                            c->name, line);
+        }
     }
     if (count[RES_FAIL])
         util_buf_printf(out, "  %zu checks passed, %zu skipped\n",

@@ -168,6 +168,9 @@ static int write_manifest(run_t *r, const char *finished, uint64_t ok,
     cJSON_AddStringToObject(m, "strategy", r->c.strategy);
     cJSON_AddNumberToObject(m, "budget", (double)r->c.budget);
     cJSON_AddNumberToObject(m, "space_size", (double)space_size(&r->c.space));
+    gpu_config base = space_baseline();
+    cJSON_AddBoolToObject(m, "baseline_in_space",
+                          space_index(&r->c.space, &base) >= 0);
     cJSON *ws = cJSON_AddArrayToObject(m, "workloads");
     for (int i = 0; i < r->c.nworkloads; i++) {
         cJSON *w = cJSON_CreateObject();
@@ -237,10 +240,11 @@ static int run_phase(run_t *r, const be_backend *be,
     r->planned += n.planned;
     r->ran += n.ran;
     r->skipped += n.skipped;
+    uint64_t jfail = pg.failed > n.failed ? pg.failed - n.failed : 0;
     say(r, "  %s: %" PRIu64 " jobs run (%" PRIu64 " failed, %" PRIu64
-        " retried), %" PRIu64 " already in the journal, in %.2f s with %d "
-        "worker(s)\n", be->name, n.ran, n.failed, n.retried, n.skipped, dt,
-        bo.workers);
+        " retried), %" PRIu64 " already in the journal (%" PRIu64 " failed), "
+        "in %.2f s with %d worker(s)\n", be->name, n.ran, n.failed,
+        n.retried, n.skipped, jfail, dt, bo.workers);
     logf_(r, "jobs: ran %" PRIu64 " failed %" PRIu64 " retried %" PRIu64
           " skipped %" PRIu64 " interrupted %" PRIu64 " in %.3f s, %d workers",
           n.ran, n.failed, n.retried, n.skipped, n.interrupted, dt, bo.workers);
@@ -364,15 +368,31 @@ static int finish_run(run_t *r, gd_err *err)
         rc = agents_annotate(r->dir, err);
     if (!rc)
         rc = rep_render(r->dir, r->c.layout[0] ? r->c.layout : NULL, err);
-    logf_(r, "finished: ok %" PRIu64 " failed %" PRIu64 " rc %d", ok, failed,
-          rc);
     if (!rc && failed) {
         say(r, "gpudse: %" PRIu64 " of %" PRIu64 " jobs failed; see the "
             "failures in %s/report.pdf and results.jsonl\n", failed,
             ok + failed, r->dir);
-        return GD_EJOBS;
+        rc = GD_EJOBS;
     }
+    /* the rc gpudse run exits with */
+    logf_(r, "finished: ok %" PRIu64 " failed %" PRIu64 " rc %d", ok, failed,
+          rc);
     return rc;
+}
+
+/* Every strategy evaluates the baseline when the space holds it; say so
+ * when it does not (nothing is normalised to it then). */
+static void baseline_note(run_t *r)
+{
+    gpu_config base = space_baseline();
+    if (space_index(&r->c.space, &base) >= 0)
+        return;
+    char canon[256];
+    space_config_canon(&base, canon, sizeof canon);
+    say(r, "gpudse: the baseline config (%s) is not in this campaign's "
+        "space, so no job evaluates it and nothing is normalised to it; add "
+        "its values to <space> to have it run\n", canon);
+    logf_(r, "baseline not in the space: %s", canon);
 }
 
 int eng_run(const eng_opts *o, char *rundir, size_t rundirsz, gd_err *err)
@@ -407,6 +427,7 @@ int eng_run(const eng_opts *o, char *rundir, size_t rundirsz, gd_err *err)
             "budget %ld, backend %s -> %s\n", r.c.name, r.c.nworkloads,
             r.c.strategy, (unsigned long long)space_size(&r.c.space),
             r.c.budget, r.be->name, r.dir);
+        baseline_note(&r);
     }
     if (!rc)
         rc = run_jobs(&r, err);

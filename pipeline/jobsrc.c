@@ -160,7 +160,7 @@ int jobsrc_skip(jobsrc *s, int wl, const gpu_config *cfg, const char *key,
         strat_observe(s->st[wl], cfg, &rec);
     s->n->skipped++;
     if (s->o->pg)
-        progress_skip(s->o->pg);
+        progress_skip(s->o->pg, rec.status != ST_OK);
     return GD_OK;
 }
 

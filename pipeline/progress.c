@@ -75,10 +75,11 @@ void progress_job(progress *p, int failed)
     maybe_draw(p);
 }
 
-void progress_skip(progress *p)
+void progress_skip(progress *p, int failed)
 {
     p->done++;
     p->skipped++;
+    p->failed += failed != 0;
     maybe_draw(p);
 }
 

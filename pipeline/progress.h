@@ -17,7 +17,9 @@ typedef struct {
 void progress_init(progress *p, FILE *out, uint64_t total);
 /* Count one finished job (failed when not ok); redraws when due. */
 void progress_job(progress *p, int failed);
-void progress_skip(progress *p);
+/* Count one job already in the journal (failed when its record is not ok:
+ * a resume shows the journal's failures too). */
+void progress_skip(progress *p, int failed);
 /* Final line. */
 void progress_end(progress *p);
 

@@ -38,6 +38,7 @@ struct strat {
     uint64_t *order;            /* precomputed proposals (non-adaptive) */
     uint64_t norder, next;
     void *impl;                 /* per-kind state */
+    int64_t base_idx;           /* the baseline's index, or -1 outside */
 };
 
 struct strat_kind {
@@ -65,8 +66,11 @@ size_t strat_emit_random(strat *st, gpu_config *out, size_t want);
 void strat_levels(const strat *st, uint64_t idx, int lv[SPACE_NKNOBS]);
 uint64_t strat_index_of(const strat *st, const int lv[SPACE_NKNOBS]);
 /* m distinct unseen indices laid out as a Latin hypercube over the knob
- * levels (collisions repaired by the nearest unseen point); returns how
- * many were written (fewer only when the space runs out). Does not mark. */
+ * levels (collisions repaired by the nearest unseen point); the first is the
+ * baseline when it lies in the space and is unseen (when m covers each
+ * knob's levels, swapped in without changing any level's count); returns
+ * how many were written (fewer only when the space runs out). Does not
+ * mark. */
 size_t strat_lhs(strat *st, size_t m, uint64_t *out);
 /* Observed ok rows in non-dominated order: writes positions in st->obs of
  * the current Pareto front into pos (room for nobs); returns the count. */

@@ -203,12 +203,24 @@ size_t strat_lhs(strat *st, size_t m, uint64_t *out)
         return 0;
     }
     /* Each knob: its levels repeated evenly over m rows, then shuffled. */
+    int base_lv[SPACE_NKNOBS];
+    int with_base = st->base_idx >= 0 && !st->seen[st->base_idx];
+    if (with_base)
+        strat_levels(st, (uint64_t)st->base_idx, base_lv);
     for (int k = 0; k < SPACE_NKNOBS; k++) {
         int nl = st->space.nlevels[k];
         int *c = col + (size_t)k * m;
         for (size_t i = 0; i < m; i++)
             c[i] = (int)(i % (size_t)nl);
         gsl_ran_shuffle(st->rng, c, m, sizeof *c);
+        /* The baseline is the first row (swapped in: every level keeps
+         * its count), so every start design holds it. */
+        for (size_t i = 0; with_base && i < m; i++)
+            if (c[i] == base_lv[k]) {
+                c[i] = c[0];
+                c[0] = base_lv[k];
+                break;
+            }
     }
     size_t got = 0;
     for (size_t i = 0; i < m; i++) {
@@ -302,6 +314,8 @@ int strat_new(const char *name, const space_def *s, long budget,
         strat_free(st);
         return gd_errf(err, GD_EENV, "out of memory");
     }
+    gpu_config base = space_baseline();
+    st->base_idx = space_index(&st->space, &base);
     gsl_rng_set(st->rng, (unsigned long)seed);
     if (kind->init(st) != 0) {
         strat_free(st);
@@ -330,13 +344,36 @@ void strat_set_batch(strat *st, size_t n)
     st->batch = n ? n : 1;
 }
 
+/* Whether the baseline still has to be proposed: it lies in the space and
+ * nothing proposed or observed it yet. Exhaustive covers it anyway. */
+static int baseline_owed(const strat *st)
+{
+    return st->base_idx >= 0 && !st->seen[st->base_idx]
+           && st->kind != &kind_exhaustive;
+}
+
 size_t strat_next(strat *st, gpu_config *out, size_t max)
 {
     if (max == 0 || strat_left(st) == 0)
         return 0;
     if (max > strat_left(st))
         max = (size_t)strat_left(st);
-    return st->kind->next(st, out, max);
+    if (!baseline_owed(st))
+        return st->kind->next(st, out, max);
+    /* Every strategy evaluates the baseline, inside the budget: the
+     * strategy's own first proposals (which may hold it), then the
+     * baseline in the slot kept for it. */
+    size_t k = max > 1 ? st->kind->next(st, out, max - 1) : 0;
+    if (baseline_owed(st))
+        strat_emit(st, (uint64_t)st->base_idx, out, &k);
+    else if (k < max)   /* it was among them: the kept slot is free again */
+        k += st->kind->next(st, out + k, max - k);
+    return k;
+}
+
+int strat_has_baseline(const strat *st)
+{
+    return st->base_idx >= 0;
 }
 
 int strat_done(const strat *st)

@@ -25,11 +25,15 @@ int strat_set_objectives(strat *st, const camp_objective *obj, int n,
 /* How many configs an adaptive strategy proposes per round before it needs
  * their results (default 8; set it to the number of workers). */
 void strat_set_batch(strat *st, size_t n);
-/* Next batch of at most max configs; returns the count. Adaptive
+/* Next batch of at most max configs; returns the count. Every strategy
+ * proposes the baseline config (inside the budget) when it lies in the space
+ * (strat_has_baseline); the first batch holds it. Adaptive
  * strategies return fewer (or 0) while results of earlier proposals are
  * still outstanding; strat_done tells the end apart from waiting. With every
  * proposal observed, 0 means done. */
 size_t strat_next(strat *st, gpu_config *out, size_t max);
+/* 1 when the baseline lies in the strategy's space (and so is proposed). */
+int strat_has_baseline(const strat *st);
 /* 1 when the strategy will propose nothing more (budget or space spent). */
 int strat_done(const strat *st);
 /* Tell the strategy the outcome of a config it proposed (or that the journal

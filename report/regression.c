@@ -137,12 +137,22 @@ static void verdict(rep_doc *d, const cJSON *cmp)
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(cmp, "summary");
     const cJSON *b = cJSON_GetObjectItemCaseSensitive(cmp, "base");
     char v[512];
+    int reg = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cmp,
+                                                            "regression"));
+    int acc = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cmp, "accepted"));
     snprintf(v, sizeof v, "%s: %.0f of %.0f checks failed, %.0f passed, "
-             "%.0f skipped", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
-                 cmp, "regression")) ? "REGRESSION" : "No regression",
+             "%.0f skipped", reg && acc ? "ACCEPTED (gpudse compare --accept)"
+             : reg ? "REGRESSION" : "No regression",
              jnum(s, "failed"), jnum(s, "checks"), jnum(s, "passed"),
              jnum(s, "skipped"));
     rep_doc_kv(d, "Result", v, CHART_BOLD);
+    if (jnum(s, "improvements") > 0) {
+        snprintf(v, sizeof v, "%.0f value(s) in %.0f check(s) moved beyond "
+                 "their thresholds the better way (per check in compare.json "
+                 "\"largest_improvement\")", jnum(s, "improvements"),
+                 jnum(s, "checks_improved"));
+        rep_doc_kv(d, "Improved", v, CHART_REGULAR);
+    }
     snprintf(v, sizeof v, "%s (gpudse %s, %s)", jstr(b, "dir", "?"),
              jstr(b, "version", "?"), jstr(b, "backend_version", "?"));
     rep_doc_kv(d, "Baseline", v, CHART_REGULAR);

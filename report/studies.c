@@ -9,6 +9,7 @@
 #include <string.h>
 #include "figures.h"
 #include "plots.h"
+#include "study.h"
 
 #define STUDY_FIG_H 340.0
 #define MAX_SERIES 8
@@ -87,6 +88,22 @@ static double json_quantile(const cJSON *a, double q)
     double pos = q * (n - 1);
     int k = (int)floor(pos);
     return k + 1 < n ? v[k] + (pos - k) * (v[k + 1] - v[k]) : v[k];
+}
+
+/* A bar's median from per_seed (null = not reached), as analysis/study.c
+ * computes it, so that an analysis.json written before that rule still
+ * draws the right bar; the stored median when per_seed is missing. */
+static double reach_median(const cJSON *per, const cJSON *med)
+{
+    double v[128];
+    int n = 0;
+    const cJSON *it;
+    if (!cJSON_IsArray(per) || cJSON_GetArraySize(per) == 0)
+        return cJSON_IsNumber(med) ? med->valuedouble : NAN;
+    cJSON_ArrayForEach(it, per)
+        if (n < 128)
+            v[n++] = cJSON_IsNumber(it) ? it->valuedouble : NAN;
+    return study_reach_median(v, n);
 }
 
 static const cJSON *wl_study(const rep_run *run, int wl)
@@ -200,7 +217,7 @@ static int build_study_bars(const rep_run *run, int wl, study_fig *f)
             const cJSON *per = cJSON_GetObjectItemCaseSensitive(r,
                                                                 "per_seed");
             const cJSON *med = cJSON_GetObjectItemCaseSensitive(r, "median");
-            v[g * 2 + t] = cJSON_IsNumber(med) ? med->valuedouble : NAN;
+            v[g * 2 + t] = reach_median(per, med);
             lo[g * 2 + t] = json_quantile(per, 0.25);
             hi[g * 2 + t] = json_quantile(per, 0.75);
         }

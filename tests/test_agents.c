@@ -115,6 +115,51 @@ START_TEST(rules_bottleneck_exact)
 }
 END_TEST
 
+/* A command backend that reports only ipc and cycles: no rule fires on the
+ * metrics the record lacks, the text says what was not measured and never
+ * states a missing metric as 0; a measured 0 is still judged. */
+static agents_point p_sparse(double ipc, double cyc)
+{
+    agents_point p;
+    memset(&p, 0, sizeof p);
+    p.cfg = space_baseline();
+    met_put(&p.m, "ipc", ipc);
+    met_put(&p.m, "cycles", cyc);
+    return p;
+}
+
+START_TEST(rules_absent_metrics_not_judged)
+{
+    agents_point s = p_sparse(300, 8000), b = p_sparse(200, 9000);
+    agents_note n;
+    agents_rules_memory(&s, &n);
+    expect_note(&n, "UNKNOWN", "The run did not measure l1d_miss_rate, l2_miss_rate, dram_stall_cycles, dram_bw_gbps and l2_bw_gbps, so the L1 reuse, the L2 hit rate, the DRAM-stall share, the DRAM use and the L2 traffic could not be judged. The memory system could not be judged.");
+    agents_rules_warp(&s, &n);
+    expect_note(&n, "UNKNOWN", "IPC is 300.0 over 15 SMs, 20.0 per SM or 31% of the 64-per-SM issue peak of gto with 2 scheduler(s). The run did not measure occupancy, so whether enough warps are resident to hide latency could not be judged.");
+    agents_rules_bottleneck(&s, &b, &n);
+    expect_note(&n, "UNKNOWN", "The point is unclassified at IPC 300.0 (1.50x the baseline's 200.0). No bound is recorded for this point, so the next step is a run that reports one. The run did not measure area_mm2, power_w, dram_bw_gbps and occupancy.");
+    /* measured zeros are facts and are judged */
+    met_put(&s.m, "occupancy", 0);
+    met_put(&s.m, "ipc", 10);
+    agents_rules_warp(&s, &n);
+    ck_assert_str_eq(agents_status_name(n.status), "RED");
+    ck_assert_ptr_nonnull(strstr(n.text, "Occupancy is 0%"));
+    met_put(&s.m, "l1d_miss_rate", 0);
+    agents_rules_memory(&s, &n);
+    ck_assert_ptr_nonnull(strstr(n.text, "The L1 catches 100% of accesses"));
+    ck_assert_str_eq(agents_status_name(n.status), "UNKNOWN");
+    met_put(&s.m, "dram_bw_gbps", 0);
+    agents_rules_memory(&s, &n);
+    ck_assert_str_eq(agents_status_name(n.status), "GREEN");
+    /* NaN (a null in the journal) is not measured either */
+    agents_point q = p_sparse(300, 8000);
+    met_put(&q.m, "occupancy", NAN);
+    agents_rules_warp(&q, &n);
+    ck_assert_str_eq(agents_status_name(n.status), "UNKNOWN");
+    ck_assert_ptr_null(strstr(n.text, "Occupancy is"));
+}
+END_TEST
+
 START_TEST(rules_orchestrator_exact)
 {
     agents_point b = p_base(), w = p_bw(), l = p_lat();
@@ -697,6 +742,15 @@ static void llm_ok(const char *provider, int anthropic)
     ck_assert_int_eq(server_stop(&s), 8);
     check_all_llm(dir, 8);
     ck_assert_int_eq(cache_files(dir), 8);
+    /* the facts sent name what a record lacks as not measured, never 0 */
+    char grep[600];
+    snprintf(grep, sizeof grep, "grep -l 'not measured (unknown, not 0): "
+             "energy_j time_s' %s/agents-cache/*.json | wc -l", dir);
+    FILE *g = popen(grep, "r");
+    int withfacts = 0;
+    ck_assert(g != NULL && fscanf(g, "%d", &withfacts) == 1);
+    pclose(g);
+    ck_assert_int_ge(withfacts, 6);   /* every specialist request */
     char path[512];
     snprintf(path, sizeof path, "%s/annotations.json", dir);
     char *first = slurp(path);
@@ -1015,6 +1069,7 @@ static Suite *agents_suite(void)
     tcase_add_test(r, rules_memory_exact);
     tcase_add_test(r, rules_warp_exact);
     tcase_add_test(r, rules_bottleneck_exact);
+    tcase_add_test(r, rules_absent_metrics_not_judged);
     tcase_add_test(r, rules_orchestrator_exact);
     tcase_add_test(r, proposal_accepts_in_space);
     tcase_add_test(r, proposal_rejects_with_reason);

@@ -370,15 +370,15 @@ START_TEST(perturbed_checks_fail_exactly)
 }
 END_TEST
 
-/* The campaign's threshold for ipc (2 % and 0.5) applies: 1.5 % passes,
- * 3 % fails. */
+/* The campaign's threshold for ipc (2 % and 0.5) applies: a 1.5 % drop
+ * passes, a 3 % drop fails (ipc is maximised: a drop is the worse way). */
 START_TEST(campaign_threshold_applies)
 {
     char now[256];
     copy_base("ipc", now, sizeof now);
     jsonl j;
     jsonl_read(now, &j);
-    scale_metric(&j, 4, "ipc", 1.015);
+    scale_metric(&j, 4, "ipc", 0.985);
     jsonl_write(now, &j);
     gd_err err = {0, ""};
     int rc = compare(BASE, now, NULL, NULL, &err);
@@ -392,12 +392,143 @@ START_TEST(campaign_threshold_applies)
     cJSON_Delete(cmp);
     (void)rc;   /* ipc is an objective: analysis.json is not redone here */
     jsonl_read(now, &j);
-    scale_metric(&j, 4, "ipc", 1.03 / 1.015);
+    scale_metric(&j, 4, "ipc", 0.97 / 0.985);
     jsonl_write(now, &j);
     ck_assert_int_eq(compare(BASE, now, NULL, NULL, &err), GD_EJOBS);
     cmp = load_compare(now);
     ck_assert_str_eq(result_of(cmp, "metric ipc"), "fail");
     cJSON_Delete(cmp);
+}
+END_TEST
+
+static int compare_with(const char *base, const char *now, const char *junit,
+                        int fail_on_improvement, int accept, gd_err *err)
+{
+    cmp_opts o;
+    memset(&o, 0, sizeof o);
+    o.base_dir = base;
+    o.new_dir = now;
+    o.junit_path = junit;
+    o.fail_on_improvement = fail_on_improvement;
+    o.accept = accept;
+    util_buf out;
+    util_buf_init(&out);
+    int rc = cmp_run(&o, &out, err);
+    ck_assert_msg(rc != GD_OK || !out.s || !accept
+                  || strstr(out.s, "REGRESSION") == NULL, "%s", out.s);
+    util_buf_free(&out);
+    return rc;
+}
+
+/* The <failures> count and whether a testcase named check has a
+ * <system-out> holding text. */
+static int junit_failures(const char *path, const char *check,
+                          const char *text, int *has_text)
+{
+    xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
+    ck_assert_ptr_nonnull(doc);
+    xmlNodePtr root = xmlDocGetRootElement(doc);
+    xmlChar *f = xmlGetProp(root, BAD_CAST "failures");
+    int failures = atoi((const char *)f);
+    xmlFree(f);
+    *has_text = 0;
+    for (xmlNodePtr su = root->children; su; su = su->next)
+        for (xmlNodePtr n = su->children; n; n = n->next) {
+            xmlChar *name = n->type == XML_ELEMENT_NODE
+                            ? xmlGetProp(n, BAD_CAST "name") : NULL;
+            if (name && strcmp((const char *)name, check) == 0) {
+                xmlChar *c = xmlNodeGetContent(n);
+                *has_text |= c && strstr((const char *)c, text) != NULL;
+                xmlFree(c);
+            }
+            xmlFree(name);
+        }
+    xmlFreeDoc(doc);
+    return failures;
+}
+
+/* A 10 % IPC gain is an improvement (ipc is maximised): reported and
+ * counted, not a regression, unless --fail-on-improvement; --accept takes
+ * a real regression and exits 0, saying so. */
+START_TEST(improvement_is_not_regression)
+{
+    char now[256], junit[256], args[800];
+    int has;
+    copy_base("better", now, sizeof now);
+    path_in(junit, sizeof junit, "better.xml");
+    jsonl j;
+    jsonl_read(now, &j);
+    scale_metric(&j, 4, "ipc", 1.10);
+    scale_metric(&j, 5, "area_mm2", 0.80);   /* minimised: a gain too */
+    jsonl_write(now, &j);
+    gd_err err = {0, ""};
+    ck_assert_int_eq(compare_with(BASE, now, junit, 0, 0, &err), GD_OK);
+    cJSON *cmp = load_compare(now);
+    ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(cmp, "regression")));
+    const cJSON *ipc = find_check(cmp, "metric ipc");
+    ck_assert_str_eq(result_of(cmp, "metric ipc"), "pass");
+    ck_assert_str_eq(result_of(cmp, "metric area_mm2"), "pass");
+    ck_assert_int_eq((int)num(ipc, "improved"), 1);
+    ck_assert_int_eq((int)num(ipc, "over_threshold"), 0);
+    ck_assert_str_eq(cJSON_GetObjectItem(ipc, "direction")->valuestring,
+                     "higher-is-better");
+    ck_assert_double_eq_tol(num(cJSON_GetObjectItem(ipc,
+        "largest_improvement"), "relative_pct"), 10.0, 1e-9);
+    ck_assert_int_eq((int)num(cJSON_GetObjectItem(cmp, "summary"),
+                              "improvements"), 2);
+    cJSON_Delete(cmp);
+    ck_assert_int_eq(junit_failures(junit, "metric ipc", "improvement: 1 of "
+                                    "30 jobs improved", &has), 0);
+    ck_assert(has);
+    snprintf(args, sizeof args, "%s %s", BASE, now);
+    ck_assert_int_eq(run_bin(args), 0);
+    snprintf(args, sizeof args, "%s %s --fail-on-improvement", BASE, now);
+    ck_assert_int_eq(run_bin(args), 1);
+    ck_assert_int_eq(compare_with(BASE, now, NULL, 1, 0, &err), GD_EJOBS);
+    cmp = load_compare(now);
+    ck_assert_str_eq(result_of(cmp, "metric ipc"), "fail");
+    cJSON_Delete(cmp);
+
+    /* a per-metric direction in NEW's <regression> wins over the
+     * objective: "any" makes the gain a regression again */
+    char path[512], *text = NULL;
+    size_t len;
+    snprintf(path, sizeof path, "%s/campaign.xml", now);
+    ck_assert_int_eq(util_read_file(path, &text, &len, &err), 0);
+    char edited[4096];
+    char *at = strstr(text, "absolute=\"0.5\"/>");
+    ck_assert_ptr_nonnull(at);
+    snprintf(edited, sizeof edited, "%.*sabsolute=\"0.5\" direction=\"any\"/>"
+             "%s", (int)(at - text), text, at + strlen("absolute=\"0.5\"/>"));
+    free(text);
+    tu_write(path, edited);
+    ck_assert_int_eq(compare_with(BASE, now, NULL, 0, 0, &err), GD_EJOBS);
+    cmp = load_compare(now);
+    ck_assert_str_eq(result_of(cmp, "metric ipc"), "fail");
+    ck_assert_str_eq(result_of(cmp, "metric area_mm2"), "pass");
+    cJSON_Delete(cmp);
+    /* --accept: the regression is reported, recorded, and exits 0 */
+    ck_assert_int_eq(compare_with(BASE, now, junit, 0, 1, &err), GD_OK);
+    cmp = load_compare(now);
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(cmp, "accepted")));
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(cmp, "regression")));
+    ck_assert_str_eq(result_of(cmp, "metric ipc"), "fail");
+    cJSON_Delete(cmp);
+    ck_assert_int_eq(junit_failures(junit, "metric ipc", "accepted (gpudse "
+                                    "compare --accept)", &has), 0);
+    ck_assert(has);
+    snprintf(args, sizeof args, "%s %s --accept", BASE, now);
+    ck_assert_int_eq(run_bin(args), 0);
+    /* a bad direction names the file and line */
+    tu_write(path, "<campaign name=\"x\"><workloads><workload name=\"vecadd\"/>"
+             "</workloads>\n<objectives><maximize metric=\"ipc\"/></objectives>"
+             "<search strategy=\"random\" budget=\"2\"/>\n<regression>"
+             "<threshold metric=\"ipc\" direction=\"up\"/></regression>\n"
+             "</campaign>\n");
+    camp_campaign c;
+    ck_assert_int_eq(camp_load_meta(path, &c, &err), GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "campaign.xml:3:")
+                  && strstr(err.msg, "direction \"up\""), "%s", err.msg);
 }
 END_TEST
 
@@ -525,13 +656,20 @@ START_TEST(front_change_detected)
     scale_metric(&j, at, "ipc", 1.5);
     jsonl_write(now, &j);
     ck_assert_int_eq(ana_run(now, &err), GD_OK);
-    ck_assert_int_eq(compare(BASE, now, NULL, NULL, &err), GD_EJOBS);
+    /* a larger hypervolume is an improvement: reported, a failure only
+     * with --fail-on-improvement */
+    ck_assert_int_eq(compare(BASE, now, NULL, NULL, &err), GD_OK);
     cJSON *cmp = load_compare(now);
+    ck_assert_str_eq(result_of(cmp, "front"), "pass");
+    ck_assert_int_eq((int)num(find_check(cmp, "front"), "improved"), 1);
+    const cJSON *w = cJSON_GetObjectItem(find_check(cmp, "front"),
+                                         "largest_improvement");
+    ck_assert(num(w, "new") > num(w, "base"));
+    cJSON_Delete(cmp);
+    ck_assert_int_eq(compare_with(BASE, now, NULL, 1, 0, &err), GD_EJOBS);
+    cmp = load_compare(now);
     ck_assert_str_eq(result_of(cmp, "front"), "fail");
     ck_assert_str_eq(result_of(cmp, "metric ipc"), "fail");
-    const cJSON *w = cJSON_GetArrayItem(cJSON_GetObjectItem(
-        find_check(cmp, "front"), "worst"), 0);
-    ck_assert(num(w, "new") > num(w, "base"));
     cJSON_Delete(cmp);
 }
 END_TEST
@@ -703,6 +841,7 @@ static Suite *suite(void)
     tcase_add_test(t, identical_runs_pass);
     tcase_add_test(t, perturbed_checks_fail_exactly);
     tcase_add_test(t, campaign_threshold_applies);
+    tcase_add_test(t, improvement_is_not_regression);
     tcase_add_test(t, new_failure_is_regression);
     tcase_add_test(t, new_job_failing_is_regression);
     tcase_add_test(t, missing_job_and_new_keys);

@@ -158,6 +158,51 @@ START_TEST(exhaustive_in_index_order)
 }
 END_TEST
 
+/* Every strategy evaluates the baseline, inside its budget, when it lies
+ * in the space (with batches of 1 and of 8, small and large budgets); in
+ * a space without it none proposes it and strat_has_baseline says so. */
+START_TEST(every_strategy_runs_the_baseline)
+{
+    space_def s;
+    space_def_full(&s);
+    gpu_config base = space_baseline();
+    int64_t bi = space_index(&s, &base), seq[200];
+    long budgets[] = {1, 3, 20, 150};
+    size_t asks[] = {1, 8};
+    for (size_t i = 0; i < NALL; i++) {
+        if (strcmp(all[i], "exhaustive") == 0)
+            continue;
+        for (size_t b = 0; b < 4; b++)
+            for (size_t a = 0; a < 2; a++)
+                for (uint64_t seed = 1; seed <= 3; seed++) {
+                    size_t n = drive(all[i], &s, budgets[b], seed, asks[a],
+                                     seq, 200);
+                    ck_assert_uint_eq(n, (size_t)budgets[b]);
+                    int hits = 0;
+                    for (size_t j = 0; j < n; j++)
+                        hits += seq[j] == bi;
+                    ck_assert_msg(hits == 1, "%s budget %ld ask %zu seed %d: "
+                                  "baseline proposed %d times", all[i],
+                                  budgets[b], asks[a], (int)seed, hits);
+                }
+    }
+    /* n_clusters without its baseline value 15 */
+    int cl[] = {8, 30};
+    s.nlevels[KNOB_N_CLUSTERS] = 2;
+    memcpy(s.levels[KNOB_N_CLUSTERS], cl, sizeof cl);
+    strat *st;
+    gd_err e = {0, ""};
+    ck_assert_int_eq(strat_new("random", &s, 10, 1, &st, &e), GD_OK);
+    ck_assert_int_eq(strat_has_baseline(st), 0);
+    strat_free(st);
+    space_def full;
+    space_def_full(&full);
+    ck_assert_int_eq(strat_new("lhs", &full, 10, 1, &st, &e), GD_OK);
+    ck_assert_int_eq(strat_has_baseline(st), 1);
+    strat_free(st);
+}
+END_TEST
+
 START_TEST(lhs_balances_levels)
 {
     space_def s;
@@ -336,6 +381,7 @@ int main(void)
     tcase_add_test(t, small_space_exhausted_once);
     tcase_add_test(t, reproducible_for_a_seed);
     tcase_add_test(t, exhaustive_in_index_order);
+    tcase_add_test(t, every_strategy_runs_the_baseline);
     tcase_add_test(t, lhs_balances_levels);
     tcase_add_test(t, surrogate_finds_additive_optimum);
     tcase_add_test(t, agent_moves_the_binding_resource);

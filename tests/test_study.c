@@ -9,6 +9,7 @@
 #include <math.h>
 #include <sys/wait.h>
 #include <cjson/cJSON.h>
+#include "study.h"
 
 #define T "tests/tmp/study"
 
@@ -142,6 +143,23 @@ START_TEST(quality_sensitivity_and_study_keys)
 }
 END_TEST
 
+/* docs/strategies.md: the median counts an unreached seed as +infinity and
+ * is null only when fewer than half the seeds reached the target. */
+START_TEST(reach_median_counts_unreached_as_infinite)
+{
+    double sgemm[5] = {172, 204, NAN, 261, NAN};   /* 3 of 5 reached */
+    ck_assert_double_eq(study_reach_median(sgemm, 5), 261);
+    double two[5] = {172, NAN, NAN, 261, NAN};     /* 2 of 5 */
+    ck_assert(isnan(study_reach_median(two, 5)));
+    double half[4] = {10, NAN, 30, NAN};           /* exactly half */
+    ck_assert_double_eq(study_reach_median(half, 4), 30);
+    double all[4] = {4, 1, 3, 2};
+    ck_assert_double_eq(study_reach_median(all, 4), 2.5);
+    double one[1] = {NAN};
+    ck_assert(isnan(study_reach_median(one, 1)));
+}
+END_TEST
+
 START_TEST(exhaustive_reference_from_journal)
 {
     run_campaign("ex", "exhaustive", 48, "");
@@ -205,6 +223,7 @@ int main(void)
     TCase *t = tcase_create("core");
     tcase_set_timeout(t, 120);
     tcase_add_test(t, quality_sensitivity_and_study_keys);
+    tcase_add_test(t, reach_median_counts_unreached_as_infinite);
     tcase_add_test(t, exhaustive_reference_from_journal);
     tcase_add_test(t, analysis_independent_of_journal_order);
     tcase_add_test(t, study_errors_name_the_line);

@@ -12,11 +12,12 @@
 #include "metrics.h"
 #include "campaign.h"
 
-enum { AGENTS_GREEN, AGENTS_AMBER, AGENTS_RED };
+/* UNKNOWN: nothing the agent judges was measured (no rule fired). */
+enum { AGENTS_GREEN, AGENTS_AMBER, AGENTS_RED, AGENTS_UNKNOWN };
 enum { AGENTS_MEMORY, AGENTS_WARP, AGENTS_BOTTLENECK, AGENTS_ORCHESTRATOR };
 
-const char *agents_status_name(int status);   /* "GREEN" ... */
-int agents_status_parse(const char *s);        /* -1 when unknown */
+const char *agents_status_name(int status);   /* "GREEN" ... "UNKNOWN" */
+int agents_status_parse(const char *s);        /* GREEN|AMBER|RED; else -1 */
 const char *agents_agent_name(int agent);      /* "memory" ... */
 
 /* One design point as the specialists see it. */

@@ -204,7 +204,20 @@ static void put_point_facts(util_buf *b, const char *label,
                     canon, p->limit[0] ? p->limit : "unknown",
                     p->bottleneck[0] ? p->bottleneck : "unknown");
     for (int i = 0; i < p->m.n; i++)
-        util_buf_printf(b, " %s=%.6g", p->m.name[i], p->m.val[i]);
+        if (isfinite(p->m.val[i]))
+            util_buf_printf(b, " %s=%.6g", p->m.name[i], p->m.val[i]);
+    /* what the record lacks is not measured, never 0 */
+    int first = 1;
+    for (int k = 0; k < met_known_count(); k++) {
+        double v;
+        const char *name = met_known_name(k);
+        if (met_get(&p->m, name, &v) == 0 && isfinite(v))
+            continue;
+        if (first)
+            util_buf_puts(b, "; not measured (unknown, not 0):");
+        util_buf_printf(b, " %s", name);
+        first = 0;
+    }
     util_buf_puts(b, "\n");
 }
 

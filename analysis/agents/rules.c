@@ -12,7 +12,7 @@
  *               ipc / (SMs x 32 x min(sched, 2))   and e>=30%  e < 30%      e < 30%
  *               (a point with o < 50% but e >= 50% is latency-tolerant: GREEN)
  *  bottleneck   class of the largest bound         compute    mem_latency, mem_bandwidth
- *                                                             unknown,     with u >= 80%
+ *                                                                          with u >= 80%
  *                                                             mem_bw u<80%
  *  orchestrator recommended point vs baseline on   gain>=10%  gain < 10%,  no front or
  *  (workload)   the first objective; failures      no failure failures, or no points
@@ -20,8 +20,13 @@
  *  orchestrator worst status of the workloads
  *  (campaign)
  *
- * L1 wording: miss rate >= 90% streaming, <= 30% fits, between partial. */
+ * L1 wording: miss rate >= 90% streaming, <= 30% fits, between partial.
+ *
+ * A metric the point lacks (or holds as null) is not measured: no row reads
+ * it, the text says what could not be judged, and a specialist with nothing
+ * to judge is UNKNOWN (bottleneck: no recorded bound). */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,13 +35,15 @@
 #define DRAM_GBPS_PER_CHANNEL 14.784   /* 32 B x 924 MHz x 0.5 */
 #define WARP 32.0
 
-static const char *const status_names[] = {"GREEN", "AMBER", "RED"};
+static const char *const status_names[] = {"GREEN", "AMBER", "RED",
+                                           "UNKNOWN"};
 static const char *const agent_names[] = {"memory", "warp", "bottleneck",
                                           "orchestrator"};
 
 const char *agents_status_name(int status)
 {
-    return status >= 0 && status <= 2 ? status_names[status] : "AMBER";
+    return status >= 0 && status <= AGENTS_UNKNOWN ? status_names[status]
+                                                   : "AMBER";
 }
 
 int agents_status_parse(const char *s)
@@ -52,10 +59,24 @@ const char *agents_agent_name(int agent)
     return agent >= 0 && agent <= 3 ? agent_names[agent] : "orchestrator";
 }
 
+/* 1 and *v when the point holds a finite value of name; 0 when the metric
+ * was not measured (absent from the record, or null). Nothing is read as 0. */
+static int has(const agents_point *p, const char *name, double *v)
+{
+    double x = NAN;
+    if (met_get(&p->m, name, &x) != 0 || !isfinite(x))
+        return 0;
+    if (v)
+        *v = x;
+    return 1;
+}
+
+/* The value of a metric the caller has checked with has(). */
 static double metric(const agents_point *p, const char *name)
 {
-    double v = 0;
-    return met_get(&p->m, name, &v) == 0 && isfinite(v) ? v : 0;
+    double v = NAN;
+    has(p, name, &v);
+    return v;
 }
 
 static int worse(int a, int b)
@@ -68,52 +89,123 @@ static double pct(double x)
     return 100.0 * x;
 }
 
-static double dram_use(const agents_point *p)
+/* Append printf text to out->text (truncating at its size). */
+static void put(agents_note *out, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void put(agents_note *out, const char *fmt, ...)
 {
-    double peak = p->cfg.n_mem * DRAM_GBPS_PER_CHANNEL;
-    return peak > 0 ? metric(p, "dram_bw_gbps") / peak : 0;
+    size_t used = strlen(out->text);
+    if (used + 1 >= sizeof out->text)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out->text + used, sizeof out->text - used, fmt, ap);
+    va_end(ap);
 }
 
-static double stall_share(const agents_point *p)
+/* "a", "a and b", "a, b and c" of the names flagged missing. */
+static void list_names(const char *const *names, const int *miss, int n,
+                       char *b, size_t sz)
 {
-    double cyc = metric(p, "cycles");
-    return cyc > 0 ? metric(p, "dram_stall_cycles") / cyc : 0;
+    int total = 0, done = 0;
+    for (int i = 0; i < n; i++)
+        total += miss[i] != 0;
+    b[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        if (!miss[i])
+            continue;
+        size_t used = strlen(b);
+        snprintf(b + used, sz - used, "%s%s",
+                 done == 0 ? "" : done == total - 1 ? " and " : ", ",
+                 names[i]);
+        done++;
+    }
+}
+
+/* "The run did not measure X and Y, so A and B could not be judged." */
+static void put_unmeasured(agents_note *out, const char *const *metrics,
+                           const int *mmiss, int nm,
+                           const char *const *judged, const int *jmiss,
+                           int nj)
+{
+    char what[300], lost[300];
+    list_names(metrics, mmiss, nm, what, sizeof what);
+    if (!what[0])
+        return;
+    list_names(judged, jmiss, nj, lost, sizeof lost);
+    put(out, "%sThe run did not measure %s", out->text[0] ? " " : "", what);
+    if (lost[0])
+        put(out, ", so %s could not be judged", lost);
+    put(out, ".");
+}
+
+/* DRAM use u = dram_bw / peak(n_mem); 0 when not measured. */
+static int dram_use(const agents_point *p, double *u)
+{
+    double bw, peak = p->cfg.n_mem * DRAM_GBPS_PER_CHANNEL;
+    if (!has(p, "dram_bw_gbps", &bw) || !(peak > 0))
+        return 0;
+    *u = bw / peak;
+    return 1;
+}
+
+/* DRAM-stall share s = stall / cycles; 0 when not measured. */
+static int stall_share(const agents_point *p, double *s)
+{
+    double st, cyc;
+    if (!has(p, "dram_stall_cycles", &st) || !has(p, "cycles", &cyc)
+        || !(cyc > 0))
+        return 0;
+    *s = st / cyc;
+    return 1;
 }
 
 /* ---- memory ---------------------------------------------------------- */
 
+/* The worst of the rows that could be judged; AGENTS_UNKNOWN when none. */
 static int memory_status(const agents_point *p)
 {
-    double s = stall_share(p), u = dram_use(p);
+    double s = 0, u = 0;
+    int hs = stall_share(p, &s), hu = dram_use(p, &u);
+    int hb = p->bottleneck[0] != '\0';
+    if (!hs && !hu && !hb)
+        return AGENTS_UNKNOWN;
     int st = AGENTS_GREEN;
-    if (s >= 0.05 || u >= 0.50 || strcmp(p->bottleneck, "mem_latency") == 0)
+    if ((hs && s >= 0.05) || (hu && u >= 0.50)
+        || strcmp(p->bottleneck, "mem_latency") == 0)
         st = AGENTS_AMBER;
-    if (s >= 0.20 || u >= 0.80 || strcmp(p->bottleneck, "mem_bandwidth") == 0)
+    if ((hs && s >= 0.20) || (hu && u >= 0.80)
+        || strcmp(p->bottleneck, "mem_bandwidth") == 0)
         st = AGENTS_RED;
     return st;
 }
 
-static void l1_sentence(const agents_point *p, char *b, size_t n)
+static void l1_sentence(const agents_point *p, agents_note *out)
 {
-    double l1 = metric(p, "l1d_miss_rate");
+    double l1;
+    if (!has(p, "l1d_miss_rate", &l1))
+        return;
     if (l1 >= 0.90)
-        snprintf(b, n, "Almost every L1 access misses, so the global traffic "
-                 "is low-reuse streaming and more L1 than the current %d sets "
-                 "would be wasted area.", p->cfg.l1_sets);
+        put(out, " Almost every L1 access misses, so the global traffic "
+            "is low-reuse streaming and more L1 than the current %d sets "
+            "would be wasted area.", p->cfg.l1_sets);
     else if (l1 <= 0.30)
-        snprintf(b, n, "The L1 catches %.0f%% of accesses, so the working "
-                 "set already fits in the current %d sets.", pct(1 - l1),
-                 p->cfg.l1_sets);
+        put(out, " The L1 catches %.0f%% of accesses, so the working "
+            "set already fits in the current %d sets.", pct(1 - l1),
+            p->cfg.l1_sets);
     else
-        snprintf(b, n, "The L1 catches only %.0f%% of accesses, so the "
-                 "working set partly fits in the current %d sets and l1_sets "
-                 "is a secondary knob.", pct(1 - l1), p->cfg.l1_sets);
+        put(out, " The L1 catches only %.0f%% of accesses, so the "
+            "working set partly fits in the current %d sets and l1_sets "
+            "is a secondary knob.", pct(1 - l1), p->cfg.l1_sets);
 }
 
 /* What the status means for the knobs, by its cause. */
 static void memory_tail(const agents_point *p, int st, char *b, size_t n)
 {
-    int pressure = stall_share(p) >= 0.05 || dram_use(p) >= 0.50;
+    double s = 0, u = 0, l2 = 0;
+    int hs = stall_share(p, &s), hu = dram_use(p, &u);
+    int hl2 = has(p, "l2_miss_rate", &l2);
+    int pressure = (hs && s >= 0.05) || (hu && u >= 0.50);
     if (st == AGENTS_GREEN)
         snprintf(b, n, "bandwidth is not the limiter, so more memory "
                  "channels will not move IPC.");
@@ -123,34 +215,75 @@ static void memory_tail(const agents_point *p, int st, char *b, size_t n)
     else if (pressure)
         snprintf(b, n, "DRAM is under pressure; watch n_mem (now %d) as "
                  "compute grows.", p->cfg.n_mem);
-    else if (metric(p, "l2_miss_rate") >= 0.20)
+    else if (!hl2)
+        snprintf(b, n, "the bound is memory latency, and without an L2 miss "
+                 "rate its source cannot be told.");
+    else if (l2 >= 0.20)
         snprintf(b, n, "bandwidth is idle but misses are slow, so fewer L2 "
                  "misses (l2_sets now %d) matter more than more channels.",
                  p->cfg.l2_sets);
     else
         snprintf(b, n, "bandwidth is idle and L2 hits %.0f%%, so the "
                  "latency comes from L1 misses reaching L2, not from DRAM.",
-                 pct(1 - metric(p, "l2_miss_rate")));
+                 pct(1 - l2));
+}
+
+/* First sentence: the miss rates and the DRAM-stall share measured. */
+static void memory_counters(const agents_point *p, agents_note *out)
+{
+    double l1, l2, s;
+    int h1 = has(p, "l1d_miss_rate", &l1), h2 = has(p, "l2_miss_rate", &l2);
+    int hs = stall_share(p, &s);
+    if (h1)
+        put(out, "L1D miss rate %.0f%%", pct(l1));
+    if (h2)
+        put(out, "%s miss rate %.0f%%", h1 ? " and L2" : "L2", pct(l2));
+    if (hs)
+        put(out, "%s%.0f DRAM-stall cycles (%.1f%% of %.0f cycles)",
+            h1 || h2 ? " with " : "", metric(p, "dram_stall_cycles"),
+            pct(s), metric(p, "cycles"));
+    if (h1 || h2 || hs)
+        put(out, ".");
 }
 
 void agents_rules_memory(const agents_point *p, agents_note *out)
 {
-    char l1[400];
-    int st = memory_status(p);
-    double u = dram_use(p);
-    l1_sentence(p, l1, sizeof l1);
-    char tail[300];
-    memory_tail(p, st, tail, sizeof tail);
-    snprintf(out->text, sizeof out->text,
-             "L1D miss rate %.0f%% and L2 miss rate %.0f%% with %.0f "
-             "DRAM-stall cycles (%.1f%% of %.0f cycles). %s DRAM moves "
-             "%.1f GB/s, %.0f%% of the %.1f GB/s peak of n_mem=%d, and L2 "
-             "serves %.1f GB/s: %s",
-             pct(metric(p, "l1d_miss_rate")), pct(metric(p, "l2_miss_rate")),
-             metric(p, "dram_stall_cycles"), pct(stall_share(p)),
-             metric(p, "cycles"), l1, metric(p, "dram_bw_gbps"), pct(u),
-             p->cfg.n_mem * DRAM_GBPS_PER_CHANNEL, p->cfg.n_mem,
-             metric(p, "l2_bw_gbps"), tail);
+    double u = 0, l2bw = 0;
+    int st = memory_status(p), hu = dram_use(p, &u);
+    int hl2bw = has(p, "l2_bw_gbps", &l2bw);
+    char tail[300] = "";
+    out->text[0] = '\0';
+    memory_counters(p, out);
+    l1_sentence(p, out);
+    if (st != AGENTS_UNKNOWN)
+        memory_tail(p, st, tail, sizeof tail);
+    const char *lead = out->text[0] ? " " : "";
+    if (hu)
+        put(out, "%sDRAM moves %.1f GB/s, %.0f%% of the %.1f GB/s peak of "
+            "n_mem=%d", lead, metric(p, "dram_bw_gbps"), pct(u),
+            p->cfg.n_mem * DRAM_GBPS_PER_CHANNEL, p->cfg.n_mem);
+    if (hl2bw)
+        put(out, "%sL2 serves %.1f GB/s", hu ? ", and " : lead, l2bw);
+    if (hu || hl2bw)
+        put(out, "%s", tail[0] ? ": " : ".");
+    else if (tail[0])
+        put(out, "%sFrom what was measured, ", out->text[0] ? " " : "");
+    put(out, "%s", tail);
+    static const char *const mnames[] = {
+        "l1d_miss_rate", "l2_miss_rate", "dram_stall_cycles", "cycles",
+        "dram_bw_gbps", "l2_bw_gbps"};
+    static const char *const jnames[] = {
+        "the L1 reuse", "the L2 hit rate", "the DRAM-stall share",
+        "the DRAM use", "the L2 traffic"};
+    double s;
+    int mmiss[6] = {!has(p, "l1d_miss_rate", NULL),
+                    !has(p, "l2_miss_rate", NULL),
+                    !has(p, "dram_stall_cycles", NULL),
+                    !has(p, "cycles", NULL), !hu, !hl2bw};
+    int jmiss[5] = {mmiss[0], mmiss[1], !stall_share(p, &s), !hu, !hl2bw};
+    put_unmeasured(out, mnames, mmiss, 6, jnames, jmiss, 5);
+    if (st == AGENTS_UNKNOWN)
+        put(out, " The memory system could not be judged.");
     out->status = st;
 }
 
@@ -167,10 +300,14 @@ static double issue_peak_per_sm(const gpu_config *c)
     return WARP * (s > 0 ? s : 1);
 }
 
-static double issue_use(const agents_point *p)
+/* Issue use e = ipc / (SMs x issue peak); 0 when ipc was not measured. */
+static int issue_use(const agents_point *p, double *e)
 {
-    double peak = n_sms(&p->cfg) * issue_peak_per_sm(&p->cfg);
-    return peak > 0 ? metric(p, "ipc") / peak : 0;
+    double ipc, peak = n_sms(&p->cfg) * issue_peak_per_sm(&p->cfg);
+    if (!has(p, "ipc", &ipc) || !(peak > 0))
+        return 0;
+    *e = ipc / peak;
+    return 1;
 }
 
 static void limit_advice(const agents_point *p, char *b, size_t n)
@@ -190,48 +327,70 @@ static void limit_advice(const agents_point *p, char *b, size_t n)
         snprintf(b, n, "gains must come from more SMs; %s.", sched);
 }
 
-void agents_rules_warp(const agents_point *p, agents_note *out)
+/* The verdict on occupancy o and issue use e, both measured. */
+static int warp_verdict(const agents_point *p, double o, double e, char *why,
+                        size_t n)
 {
-    double o = metric(p, "occupancy"), e = issue_use(p);
-    int sms = n_sms(&p->cfg);
-    char why[400], lim[64] = "";
-    int st;
-    if (p->limit[0])
-        snprintf(lim, sizeof lim, " (limited by %s)", p->limit);
     if (o < 0.50 && e >= 0.50) {
-        st = AGENTS_GREEN;
-        snprintf(why, sizeof why, "Issue slots stay busy despite the low "
+        snprintf(why, n, "Issue slots stay busy despite the low "
                  "occupancy, so the kernel is latency-tolerant and chasing "
                  "occupancy will not pay.");
-    } else if (o < 0.25 && e < 0.30) {
+        return AGENTS_GREEN;
+    }
+    if (o < 0.25 && e < 0.30) {
         char adv[300];
-        st = AGENTS_RED;
         limit_advice(p, adv, sizeof adv);
-        snprintf(why, sizeof why, "Too few warps are resident to hide "
+        snprintf(why, n, "Too few warps are resident to hide "
                  "latency and the issue slots idle; %s", adv);
-    } else if (o < 0.50 || e < 0.30) {
-        st = AGENTS_AMBER;
-        snprintf(why, sizeof why, "%.0f%% of issue slots go unused, so warps "
+        return AGENTS_RED;
+    }
+    if (o < 0.50 || e < 0.30) {
+        snprintf(why, n, "%.0f%% of issue slots go unused, so warps "
                  "wait on dependencies or memory rather than on the %s "
                  "scheduler.", pct(1 - e), space_sched_name(p->cfg.scheduler));
-    } else if (p->cfg.num_sched_per_core < 2) {
-        st = AGENTS_GREEN;
-        snprintf(why, sizeof why, "Warps are plentiful and issue is busy; a "
+        return AGENTS_AMBER;
+    }
+    if (p->cfg.num_sched_per_core < 2)
+        snprintf(why, n, "Warps are plentiful and issue is busy; a "
                  "second scheduler per core would double the issue ceiling.");
-    } else {
-        st = AGENTS_GREEN;
-        snprintf(why, sizeof why, "Warps are plentiful and issue is busy; "
+    else
+        snprintf(why, n, "Warps are plentiful and issue is busy; "
                  "more schedulers than %d add little because dispatch caps at "
                  "2 warp instructions per cycle.", p->cfg.num_sched_per_core);
+    return AGENTS_GREEN;
+}
+
+void agents_rules_warp(const agents_point *p, agents_note *out)
+{
+    double o = 0, e = 0;
+    int ho = has(p, "occupancy", &o), he = issue_use(p, &e);
+    int sms = n_sms(&p->cfg);
+    char why[400] = "", lim[64] = "";
+    int st = AGENTS_UNKNOWN;
+    if (ho && he)
+        st = warp_verdict(p, o, e, why, sizeof why);
+    if (p->limit[0])
+        snprintf(lim, sizeof lim, " (limited by %s)", p->limit);
+    out->text[0] = '\0';
+    if (ho)
+        put(out, "Occupancy is %.0f%%%s", pct(o), lim);
+    if (he)
+        put(out, "%s is %.1f over %d SMs, %.1f per SM or %.0f%% of the "
+            "%.0f-per-SM issue peak of %s with %d scheduler(s)",
+            ho ? " and IPC" : "IPC", metric(p, "ipc"), sms,
+            sms > 0 ? metric(p, "ipc") / sms : 0, pct(e),
+            issue_peak_per_sm(&p->cfg), space_sched_name(p->cfg.scheduler),
+            p->cfg.num_sched_per_core);
+    if (ho || he)
+        put(out, ".");
+    if (why[0])
+        put(out, " %s", why);
+    if (!ho || !he) {
+        put(out, "%sThe run did not measure %s, so whether enough warps are "
+            "resident to hide latency could not be judged.",
+            out->text[0] ? " " : "", !ho && !he ? "occupancy and ipc"
+                                                : !ho ? "occupancy" : "ipc");
     }
-    snprintf(out->text, sizeof out->text,
-             "Occupancy is %.0f%%%s and IPC is %.1f over %d SMs, %.1f per SM "
-             "or %.0f%% of the %.0f-per-SM issue peak of %s with %d "
-             "scheduler(s). %s",
-             pct(o), lim, metric(p, "ipc"), sms,
-             sms > 0 ? metric(p, "ipc") / sms : 0, pct(e),
-             issue_peak_per_sm(&p->cfg), space_sched_name(p->cfg.scheduler),
-             p->cfg.num_sched_per_core, why);
     out->status = st;
 }
 
@@ -240,6 +399,8 @@ void agents_rules_warp(const agents_point *p, agents_note *out)
 static void leverage(const agents_point *p, char *b, size_t n)
 {
     const gpu_config *c = &p->cfg;
+    double l2 = 0;
+    int hl2 = has(p, "l2_miss_rate", &l2);
     if (strcmp(p->bottleneck, "compute") == 0)
         snprintf(b, n, "The highest-leverage change is more SMs through "
                  "n_clusters (now %d) or cores_per_cluster (now %d); memory "
@@ -251,21 +412,25 @@ static void leverage(const agents_point *p, char *b, size_t n)
                  "traffic; more SMs would only queue behind DRAM.", c->n_mem,
                  c->l2_sets);
     else if (strcmp(p->bottleneck, "mem_latency") == 0) {
-        char warps[160], l2[160];
+        char warps[160], l2t[160];
         if (strcmp(p->limit, "smem") == 0)
             snprintf(warps, sizeof warps, "more resident warps via a larger "
                      "shmem_size (now %d)", c->shmem_size);
         else
             snprintf(warps, sizeof warps, "more warps in flight via more SMs "
                      "(n_clusters now %d)", c->n_clusters);
-        if (metric(p, "l2_miss_rate") >= 0.20)
-            snprintf(l2, sizeof l2, "fewer L2 misses via l2_sets (now %d)",
+        if (!hl2)
+            snprintf(l2t, sizeof l2t, "possibly fewer L2 misses via l2_sets "
+                     "(now %d; the L2 miss rate was not measured)",
+                     c->l2_sets);
+        else if (l2 >= 0.20)
+            snprintf(l2t, sizeof l2t, "fewer L2 misses via l2_sets (now %d)",
                      c->l2_sets);
         else
-            snprintf(l2, sizeof l2, "not more l2_sets, since L2 already hits "
-                     "%.0f%%", pct(1 - metric(p, "l2_miss_rate")));
+            snprintf(l2t, sizeof l2t, "not more l2_sets, since L2 already "
+                     "hits %.0f%%", pct(1 - l2));
         snprintf(b, n, "The highest-leverage change is better latency "
-                 "hiding: %s, and %s.", warps, l2);
+                 "hiding: %s, and %s.", warps, l2t);
     }
     else
         snprintf(b, n, "No bound is recorded for this point, so the next "
@@ -284,26 +449,64 @@ static const char *bound_words(const char *bottleneck)
     return "unclassified";
 }
 
+/* " for 504.8 mm2 and 118.3 W" with what was measured. */
+static void cost_phrase(const agents_point *p, agents_note *out)
+{
+    double a = 0, w = 0;
+    int ha = has(p, "area_mm2", &a), hw = has(p, "power_w", &w);
+    if (ha && hw)
+        put(out, " for %.1f mm2 and %.1f W", a, w);
+    else if (ha)
+        put(out, " for %.1f mm2", a);
+    else if (hw)
+        put(out, " at %.1f W", w);
+}
+
+/* ", with DRAM at 0% of peak and occupancy 58%" with what was measured. */
+static void use_phrase(const agents_point *p, agents_note *out)
+{
+    double u = 0, o = 0;
+    int hu = dram_use(p, &u), ho = has(p, "occupancy", &o);
+    if (hu && ho)
+        put(out, ", with DRAM at %.0f%% of peak and occupancy %.0f%%",
+            pct(u), pct(o));
+    else if (hu)
+        put(out, ", with DRAM at %.0f%% of peak", pct(u));
+    else if (ho)
+        put(out, ", with occupancy %.0f%%", pct(o));
+}
+
 void agents_rules_bottleneck(const agents_point *p,
                              const agents_point *baseline, agents_note *out)
 {
-    char lev[400], cmp[200] = "";
-    const char *cls = bound_words(p->bottleneck);
+    char lev[400];
+    double ipc = 0, bipc = 0, u = 0;
+    int hu = dram_use(p, &u);
     leverage(p, lev, sizeof lev);
-    double ipc = metric(p, "ipc");
-    if (baseline && metric(baseline, "ipc") > 0)
-        snprintf(cmp, sizeof cmp, " (%.2fx the baseline's %.1f)",
-                 ipc / metric(baseline, "ipc"), metric(baseline, "ipc"));
-    snprintf(out->text, sizeof out->text,
-             "The point is %s at IPC %.1f%s for %.1f mm2 and %.1f W, "
-             "with DRAM at %.0f%% of peak and occupancy %.0f%%. %s",
-             cls, ipc, cmp, metric(p, "area_mm2"), metric(p, "power_w"),
-             pct(dram_use(p)), pct(metric(p, "occupancy")), lev);
+    out->text[0] = '\0';
+    put(out, "The point is %s", bound_words(p->bottleneck));
+    if (has(p, "ipc", &ipc)) {
+        put(out, " at IPC %.1f", ipc);
+        if (baseline && has(baseline, "ipc", &bipc) && bipc > 0)
+            put(out, " (%.2fx the baseline's %.1f)", ipc / bipc, bipc);
+    }
+    cost_phrase(p, out);
+    use_phrase(p, out);
+    put(out, ". %s", lev);
+    static const char *const mnames[] = {"ipc", "area_mm2", "power_w",
+                                         "dram_bw_gbps", "occupancy"};
+    double o;
+    int mmiss[5] = {!has(p, "ipc", NULL), !has(p, "area_mm2", NULL),
+                    !has(p, "power_w", NULL), !hu, !has(p, "occupancy", &o)};
+    static const char *const jnames[] = {"whether DRAM is saturated"};
+    int jmiss[1] = {strcmp(p->bottleneck, "mem_bandwidth") == 0 && !hu};
+    put_unmeasured(out, mnames, mmiss, 5, jnames, jmiss, 1);
     int st = AGENTS_AMBER;
-    if (strcmp(p->bottleneck, "compute") == 0)
+    if (!p->bottleneck[0])
+        st = AGENTS_UNKNOWN;
+    else if (strcmp(p->bottleneck, "compute") == 0)
         st = AGENTS_GREEN;
-    else if (strcmp(p->bottleneck, "mem_bandwidth") == 0
-             && dram_use(p) >= 0.80)
+    else if (strcmp(p->bottleneck, "mem_bandwidth") == 0 && hu && u >= 0.80)
         st = AGENTS_RED;
     out->status = st;
 }
