@@ -177,6 +177,9 @@ static int complete_external(batch_t *b, const exec_result *r, gd_err *err)
     job_t j = b->running[s];
     b->slot_used[s] = 0;
     b->src.inflight[j.wl]--;
+    /* output that could not be saved is no result of the job's */
+    if (r->io_err)
+        return jobsrc_output_error(j.dir, r, err);
     store_record rec;
     memset(&rec, 0, sizeof rec);
     be_job bj = make_be_job(b, &j);
@@ -186,8 +189,9 @@ static int complete_external(batch_t *b, const exec_result *r, gd_err *err)
     util_strlcpy(rec.key, j.key, sizeof rec.key);
     /* how the process ended: the journal says it for a job that succeeded,
      * so only the others get a file (one inode fewer per good job) */
-    if (rec.status != ST_OK)
-        jobsrc_write_status(j.dir, j.attempt + 1, r, &rec);
+    if (rec.status != ST_OK
+        && (rc = jobsrc_write_status(j.dir, j.attempt + 1, r, &rec, err)))
+        return rc;
     const camp_campaign *c = b->o->c;
     if (rec.status != ST_OK && (c->retry_mask & (1u << rec.status))
         && j.attempt < c->retries) {
@@ -322,13 +326,13 @@ static int batch_init(batch_t *b, const batch_opts *o, batch_counts *n,
     if (!o->be->in_process) {
         char reg[PATH_MAX];
         util_path_join(reg, sizeof reg, o->rundir, "jobs.running");
-        int k = exec_kill_orphans(reg);
+        int k = 0;
+        rc = exec_pool_new(o->workers, &b->pool, err);
+        if (!rc)
+            rc = exec_pool_set_registry(b->pool, reg, &k, err);
         if (k)
             logline(b, "killed %d process group(s) left by a gpudse that "
                     "died", k);
-        rc = exec_pool_new(o->workers, &b->pool, err);
-        if (!rc)
-            rc = exec_pool_set_registry(b->pool, reg, err);
         return rc;
     }
     return GD_OK;

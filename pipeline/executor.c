@@ -1,8 +1,10 @@
 /* executor: a pool of worker slots running external jobs as child processes.
  * SIGCHLD arrives through a signalfd, so one poll() watches child exits,
  * output pipes and timers together: no busy waiting and no global state.
- * Each child leads its own process group, so a timeout or a stop kills
- * everything the job started, and PR_SET_PDEATHSIG ends it if gpudse dies. */
+ * Each job runs under its own supervisor process (see "the supervisor"):
+ * the leader of the job's process group and a child subreaper, so nothing
+ * the job starts — not even a grandchild that calls setsid() — outlives the
+ * job, its timeout, a stop, or gpudse's death. */
 #define _GNU_SOURCE  /* pipe2 */
 #include "executor.h"
 
@@ -19,6 +21,7 @@
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,6 +35,7 @@ typedef struct {
     char path[PATH_MAX];
     size_t written;      /* bytes the job wrote */
     size_t on_disk;      /* bytes in the file now */
+    int io_err;          /* errno of the first failure to save output; 0 */
 } stream;
 
 typedef struct {
@@ -50,6 +54,12 @@ struct exec_pool {
     slot *slots;
     int sigfd;
     int reg_fd;              /* registry of running groups, -1: none */
+    pid_t *kept;             /* groups of an earlier run that could not be
+                              * killed: they stay in the registry */
+    int nkept;
+    struct pollfd *pfd;      /* 1 + 2n: the signalfd, then each slot's pipes */
+    stream **owner;          /* the stream of each pfd entry */
+    int *owner_slot;         /* and its slot */
     sigset_t old_mask;
 };
 
@@ -58,6 +68,16 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void pool_free_arrays(exec_pool *p)
+{
+    free(p->pfd);
+    free(p->owner);
+    free(p->owner_slot);
+    free(p->kept);
+    free(p->slots);
+    free(p);
 }
 
 int exec_pool_new(int workers, exec_pool **out, gd_err *err)
@@ -71,6 +91,14 @@ int exec_pool_new(int workers, exec_pool **out, gd_err *err)
     }
     p->n = workers;
     p->reg_fd = -1;
+    size_t nfd = 1 + 2 * (size_t)workers;
+    p->pfd = calloc(nfd, sizeof *p->pfd);
+    p->owner = calloc(nfd, sizeof *p->owner);
+    p->owner_slot = calloc(nfd, sizeof *p->owner_slot);
+    if (!p->pfd || !p->owner || !p->owner_slot) {
+        pool_free_arrays(p);
+        return gd_errf(err, GD_EENV, "out of memory");
+    }
     sigset_t chld;
     sigemptyset(&chld);
     sigaddset(&chld, SIGCHLD);
@@ -79,8 +107,7 @@ int exec_pool_new(int workers, exec_pool **out, gd_err *err)
     if (p->sigfd < 0) {
         int e = errno;
         sigprocmask(SIG_SETMASK, &p->old_mask, NULL);
-        free(p->slots);
-        free(p);
+        pool_free_arrays(p);
         return gd_errf(err, GD_EENV, "signalfd: %s", strerror(e));
     }
     *out = p;
@@ -148,7 +175,29 @@ static void open_log(stream *s)
         s->file = open(s->path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 }
 
-/* Copy what the pipe has now into the log; returns 1 at end of file. */
+/* Append n bytes to the log; the errno of a failure (a full disk, a file
+ * size limit), 0 when all of it is on disk. */
+static int save(stream *s, const char *buf, size_t n)
+{
+    open_log(s);
+    if (s->file < 0)
+        return errno ? errno : EIO;
+    while (n > 0) {
+        ssize_t w = write(s->file, buf, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return w < 0 ? errno : ENOSPC;
+        s->on_disk += (size_t)w;
+        buf += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Copy what the pipe has now into the log; returns 1 at end of file. Once
+ * saving failed, the rest is read and dropped (the job must not block on a
+ * full pipe) and io_err tells the caller the log is incomplete. */
 static int pump(stream *s, size_t cap)
 {
     char buf[CHUNK];
@@ -159,11 +208,15 @@ static int pump(stream *s, size_t cap)
         if (n < 0)
             return (errno == EAGAIN || errno == EINTR) ? 0 : 1;
         s->written += (size_t)n;
-        open_log(s);
-        if (s->file >= 0 && write(s->file, buf, (size_t)n) == n)
-            s->on_disk += (size_t)n;
-        if (s->on_disk > 2 * cap && keep_tail(s->file, s->on_disk, cap) == 0)
-            s->on_disk = cap;
+        if (s->io_err)
+            continue;
+        s->io_err = save(s, buf, (size_t)n);
+        if (!s->io_err && s->on_disk > 2 * cap) {
+            if (keep_tail(s->file, s->on_disk, cap) == 0)
+                s->on_disk = cap;
+            else
+                s->io_err = errno ? errno : EIO;
+        }
     }
 }
 
@@ -175,43 +228,63 @@ static void close_stream(stream *s, size_t cap)
         s->fd = -1;
     }
     if (s->file >= 0) {
-        if (s->on_disk > cap)
-            keep_tail(s->file, s->on_disk, cap);
-        close(s->file);
+        if (s->on_disk > cap && keep_tail(s->file, s->on_disk, cap) != 0
+            && !s->io_err)
+            s->io_err = errno ? errno : EIO;
+        if (close(s->file) != 0 && !s->io_err)
+            s->io_err = errno;
         s->file = -1;
     }
 }
 
 /* ---- orphaned groups ---- */
 
-/* Rewrite the registry in place (no new inode per job): one running job's
- * process group id per line. */
+/* Rewrite the registry in place (no new inode per job): one process group
+ * id per line, the running jobs' and those kept from an earlier run. */
 static void write_registry(const exec_pool *p)
 {
     if (p->reg_fd < 0)
         return;
-    char text[256 * 24];
+    size_t cap = ((size_t)p->n + (size_t)p->nkept + 1) * 24;
+    char *text = malloc(cap);
+    if (!text)
+        return;  /* advisory, as below */
     size_t off = 0;
-    for (int i = 0; i < p->n && off + 24 < sizeof text; i++)
+    for (int i = 0; i < p->n; i++)
         if (p->slots[i].used)
-            off += (size_t)snprintf(text + off, sizeof text - off, "%ld\n",
+            off += (size_t)snprintf(text + off, cap - off, "%ld\n",
                                     (long)p->slots[i].pid);
+    for (int i = 0; i < p->nkept; i++)
+        off += (size_t)snprintf(text + off, cap - off, "%ld\n",
+                                (long)p->kept[i]);
     if (pwrite(p->reg_fd, text, off, 0) != (ssize_t)off
         || ftruncate(p->reg_fd, (off_t)off) != 0) {
         /* advisory: a stale or short registry only weakens orphan cleanup */
     }
+    free(text);
 }
 
-int exec_pool_set_registry(exec_pool *p, const char *path, gd_err *err)
+/* One process's state, parent and process group from /proc/PID/stat; -1
+ * when there is no such process. */
+static int proc_stat(pid_t pid, char *state, pid_t *ppid, pid_t *pgrp)
 {
-    if (p->reg_fd >= 0)
-        close(p->reg_fd);
-    p->reg_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (p->reg_fd < 0)
-        return gd_errf(err, GD_EENV, "%s: cannot create: %s", path,
-                       strerror(errno));
-    write_registry(p);
-    return GD_OK;
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    const char *rp = strrchr(buf, ')');
+    long pp, gr;
+    if (!rp || sscanf(rp + 1, " %c %ld %ld", state, &pp, &gr) != 3)
+        return -1;
+    *ppid = (pid_t)pp;
+    *pgrp = (pid_t)gr;
+    return 0;
 }
 
 /* Whether any process other than a zombie is in group pgid. */
@@ -225,49 +298,112 @@ static int group_has_members(pid_t pgid)
     while (!found && (e = readdir(d))) {
         if (e->d_name[0] < '1' || e->d_name[0] > '9')
             continue;
-        char path[64], buf[512];
-        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        size_t n = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        buf[n] = '\0';
-        const char *rp = strrchr(buf, ')');
         char state;
-        long ppid, grp;
-        if (rp && sscanf(rp + 1, " %c %ld %ld", &state, &ppid, &grp) == 3
-            && grp == (long)pgid && state != 'Z')
+        pid_t ppid, grp;
+        if (proc_stat((pid_t)atol(e->d_name), &state, &ppid, &grp) == 0
+            && grp == pgid && state != 'Z')
             found = 1;
     }
     closedir(d);
     return found;
 }
 
-int exec_kill_orphans(const char *registry)
+/* Whether the group's leader is gone: no such process, a zombie (its
+ * parent, the gpudse that died, cannot reap it; init may not have yet), or
+ * a process that no longer leads that group (a reused id). */
+static int leader_gone(pid_t pgid)
+{
+    char state;
+    pid_t ppid, grp;
+    if (kill(pgid, 0) != 0 && errno == ESRCH)
+        return 1;
+    if (proc_stat(pgid, &state, &ppid, &grp) != 0)
+        return 1;
+    return state == 'Z' || state == 'X' || grp != pgid;
+}
+
+/* What to do with one registry entry: 0 nothing left of it, 1 killed, -1
+ * not killed and still there (kept). */
+static int kill_orphan(pid_t pgid)
+{
+    if (pgid <= 1)
+        return 0;
+    if (!leader_gone(pgid)) {
+        /* a live leader: a reused id we must not touch, or a supervisor
+         * of a dying gpudse still cleaning up; keep the entry while its
+         * group has members */
+        return group_has_members(pgid) ? -1 : 0;
+    }
+    if (!group_has_members(pgid))
+        return 0;
+    if (kill(-pgid, SIGKILL) != 0)
+        return errno == ESRCH ? 0 : -1;
+    return 1;
+}
+
+static int kill_orphans(const char *registry, pid_t **kept, int *nkept)
 {
     char *text;
+    *nkept = 0;
     if (util_read_file(registry, &text, NULL, NULL) != GD_OK)
         return 0;
-    int killed = 0;
+    int killed = 0, cap = 0;
     char *save = NULL;
     for (char *t = strtok_r(text, "\n", &save); t;
          t = strtok_r(NULL, "\n", &save)) {
         pid_t pgid = (pid_t)atol(t);
-        /* leader gone but members left: our orphans, never a reused id */
-        if (pgid > 1 && kill(pgid, 0) != 0 && group_has_members(pgid)
-            && kill(-pgid, SIGKILL) == 0)
-            killed++;
+        int k = kill_orphan(pgid);
+        killed += k == 1;
+        if (k < 0 && kept) {
+            if (*nkept == cap) {
+                cap = cap ? 2 * cap : 8;
+                pid_t *m = realloc(*kept, (size_t)cap * sizeof *m);
+                if (!m)
+                    break;
+                *kept = m;
+            }
+            (*kept)[(*nkept)++] = pgid;
+        }
     }
     free(text);
     return killed;
 }
 
+int exec_kill_orphans(const char *registry)
+{
+    int n;
+    return kill_orphans(registry, NULL, &n);
+}
+
+int exec_pool_set_registry(exec_pool *p, const char *path, int *killed,
+                           gd_err *err)
+{
+    if (p->reg_fd >= 0)
+        close(p->reg_fd);
+    free(p->kept);
+    p->kept = NULL;
+    int k = kill_orphans(path, &p->kept, &p->nkept);
+    if (killed)
+        *killed = k;
+    p->reg_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (p->reg_fd < 0)
+        return gd_errf(err, GD_EENV, "%s: cannot create: %s", path,
+                       strerror(errno));
+    write_registry(p);
+    return GD_OK;
+}
+
 /* ---- starting a job ---- */
 
-/* The child runs under vfork: it shares gpudse's memory until it execs, so
- * it only makes system calls and writes to its own stack (no setenv, no
- * malloc), and the coordinator copies no page tables per job. */
+/* The supervisor is a fork of gpudse that runs no gpudse code but this
+ * file's: it leads the job's process group, is a child subreaper (every
+ * orphan of the job becomes its child, setsid() or not), vforks the job's
+ * shell, and waits with every signal blocked:
+ *   SIGCHLD            the shell ended: kill what it left, exit as it did;
+ *   SIGTERM/INT/HUP    pass it to every descendant (a timeout, a stop);
+ *   SIGUSR1            kill every descendant now (the pool's SIGKILL step,
+ *                      and its parent-death signal: gpudse died).
+ * The pool never SIGKILLs a supervisor, so none dies before its job. */
 
 /* What a child that could not set its job up tells the parent, through a
  * close-on-exec pipe: nothing at all when the exec succeeded. */
@@ -288,7 +424,7 @@ static void setup_failed(int fd, const char *what, int e)
     _exit(126);
 }
 
-/* What the child needs, all prepared by the parent before vfork. */
+/* What the supervisor needs, all prepared by the parent before fork. */
 typedef struct {
     const exec_spec *s;
     char *const *envp;
@@ -298,8 +434,22 @@ typedef struct {
     pid_t parent;
 } child_args;
 
+#define REP_FD 3             /* the report pipe in the supervisor */
+
+/* Close every descriptor from fd up: the run directory's lock, the other
+ * jobs' pipes, the signalfd must not live on in a job. */
+static void close_from(int fd)
+{
+    if (syscall(SYS_close_range, (unsigned)fd, ~0u, 0u) == 0)
+        return;
+    long max = sysconf(_SC_OPEN_MAX);
+    for (long i = fd; i < (max > 0 ? max : 1024); i++)
+        close((int)i);
+}
+
 /* Create the job's directory and empty log files (the parent opens them at
- * the first byte), point 0, 1 and 2 at /dev/null and the pipes, enter the
+ * the first byte), point 0, 1 and 2 at /dev/null and the pipes, the report
+ * pipe at REP_FD, close everything else gpudse had open, enter the
  * directory. */
 static void child_files(const child_args *a)
 {
@@ -317,41 +467,179 @@ static void child_files(const child_args *a)
                          errno);
         close(fd);
     }
-    int devnull = open("/dev/null", O_RDONLY);
-    if (devnull >= 0)
-        dup2(devnull, 0);
-    dup2(a->out_w, 1);
-    dup2(a->err_w, 2);
+    /* above every fd we dup onto, so no dup2 below clobbers another */
+    int fds[3] = {fcntl(a->out_w, F_DUPFD_CLOEXEC, 16),
+                  fcntl(a->err_w, F_DUPFD_CLOEXEC, 16),
+                  fcntl(rep, F_DUPFD_CLOEXEC, 16)};
+    if (fds[0] < 0 || fds[1] < 0 || fds[2] < 0)
+        setup_failed(rep, "set up the job's output", errno);
+    int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(fds[0], 1) < 0
+        || dup2(fds[1], 2) < 0 || dup3(fds[2], REP_FD, O_CLOEXEC) < 0)
+        setup_failed(fds[2], "set up the job's output", errno);
+    close_from(REP_FD + 1);
     if (chdir(s->job_dir) != 0)
-        setup_failed(rep, "enter the job directory", errno);
+        setup_failed(REP_FD, "enter the job directory", errno);
 }
 
-/* In the child: become a group leader, die with gpudse, take default
- * signals, set up the job directory and exec the command. Never returns. */
-static void child_exec(const child_args *a)
+/* Every process descended from root (its children, theirs, ...), into
+ * out (up to max); their count. From /proc: a descendant that forks while
+ * we read is found by the next call. */
+static int descendants(pid_t root, pid_t *out, int max)
+{
+    int cap = 4096, n = 0;
+    pid_t *pid = malloc((size_t)cap * sizeof *pid);
+    pid_t *par = malloc((size_t)cap * sizeof *par);
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    while (pid && par && d && n < cap && (e = readdir(d))) {
+        char state;
+        pid_t pp, grp;
+        pid_t id = (pid_t)atol(e->d_name);
+        if (id > 0 && proc_stat(id, &state, &pp, &grp) == 0) {
+            pid[n] = id;
+            par[n++] = pp;
+        }
+    }
+    if (d)
+        closedir(d);
+    int k = 0;
+    if (pid && par) {
+        /* grow the set of known descendants until nothing joins it */
+        for (int added = 1; added;) {
+            added = 0;
+            for (int i = 0; i < n && k < max; i++) {
+                int mine = par[i] == root;
+                for (int j = 0; j < k && !mine; j++)
+                    mine = par[i] == out[j];
+                for (int j = 0; j < k && mine; j++)
+                    mine = out[j] != pid[i];
+                if (mine) {
+                    out[k++] = pid[i];
+                    added = 1;
+                }
+            }
+        }
+    }
+    free(pid);
+    free(par);
+    return k;
+}
+
+static void signal_descendants(int sig)
+{
+    pid_t d[1024];
+    int n = descendants(getpid(), d, 1024);
+    for (int i = 0; i < n; i++)
+        kill(d[i], sig);
+}
+
+/* Reap every child that has ended; the shell's status into *st. Returns
+ * 1 when no child is left. */
+static int reap_children(pid_t sh, int *st, int *sh_done)
+{
+    for (;;) {
+        int w_st;
+        pid_t w = waitpid(-1, &w_st, WNOHANG);
+        if (w < 0)
+            return errno == ECHILD;
+        if (w == 0)
+            return 0;
+        if (w == sh) {
+            *st = w_st;
+            *sh_done = 1;
+        }
+    }
+}
+
+/* Kill every descendant until none is left (each orphan comes to us). */
+static void kill_all(pid_t sh, int *st, int *sh_done)
+{
+    while (!reap_children(sh, st, sh_done)) {
+        signal_descendants(SIGKILL);
+        struct timespec ts = {0, 2000000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* End as the shell did: its exit code, or its signal (no core dump of a
+ * copy of gpudse). */
+static void exit_like(int st)
+{
+    if (WIFSIGNALED(st)) {
+        int sig = WTERMSIG(st);
+        struct rlimit none = {0, 0};
+        setrlimit(RLIMIT_CORE, &none);
+        signal(sig, SIG_DFL);
+        sigset_t one;
+        sigemptyset(&one);
+        sigaddset(&one, sig);
+        kill(getpid(), sig);
+        sigprocmask(SIG_UNBLOCK, &one, NULL);
+    }
+    _exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128);
+}
+
+/* In the shell, under vfork: die with the supervisor, default signals,
+ * the memory cap, exec. */
+static void shell_exec(const child_args *a)
 {
     const exec_spec *s = a->s;
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    /* gpudse may have died before prctl: then nothing would kill us, and
-     * we would hold its descriptors (the run directory's lock) */
-    if (getppid() != a->parent)
-        _exit(125);
-    setpgid(0, 0);
     /* dispositions are the child's own even under vfork; gpudse's handlers
-     * must never run here, in its memory */
+     * must never run here */
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
     signal(SIGHUP, SIG_DFL);
+    signal(SIGUSR1, SIG_DFL);
     sigprocmask(SIG_SETMASK, a->mask, NULL);
-    child_files(a);
     if (s->mem_cap) {
         struct rlimit rl = {(rlim_t)s->mem_cap, (rlim_t)s->mem_cap};
         setrlimit(RLIMIT_AS, &rl);
     }
     char *const argv[] = {"sh", "-c", (char *)s->command, NULL};
     execve("/bin/sh", argv, a->envp);
-    setup_failed(a->rep, "run /bin/sh", errno);
+    setup_failed(REP_FD, "run /bin/sh", errno);
+}
+
+/* The supervisor (see above). Never returns. */
+static void supervise(const child_args *a)
+{
+    /* every signal stays blocked (spawn blocked them): none of gpudse's
+     * handlers may run in this copy of it; the ones we act on are taken
+     * with sigwaitinfo */
+    prctl(PR_SET_PDEATHSIG, SIGUSR1);
+    /* gpudse may have died before prctl: then nothing would tell us */
+    if (getppid() != a->parent)
+        _exit(125);
+    setpgid(0, 0);
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    child_files(a);
+    pid_t sh = vfork();
+    if (sh == 0)
+        shell_exec(a);
+    if (sh < 0)
+        setup_failed(REP_FD, "start the job's shell", errno);
+    close(REP_FD);  /* the shell exec'd or reported: the parent goes on */
+    sigset_t set;
+    sigemptyset(&set);
+    int sigs[] = {SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGUSR1};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaddset(&set, sigs[i]);
+    int st = 0, sh_done = 0;
+    for (;;) {
+        reap_children(sh, &st, &sh_done);
+        if (sh_done)
+            break;
+        int sig = sigwaitinfo(&set, NULL);
+        if (sig == SIGUSR1)
+            break;
+        if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP)
+            signal_descendants(sig);
+    }
+    kill_all(sh, &st, &sh_done);
+    exit_like(st);
 }
 
 /* gpudse's environment with the job's NAME=value entries put over it, as a
@@ -416,8 +704,8 @@ static void close_fds(const int *fds, int n)
             close(fds[i]);
 }
 
-/* vfork the child; fds: out, err, report pipes (read ends even). Returns
- * the pid, or -1 with errno. */
+/* fork the supervisor; fds: out, err, report pipes (read ends even).
+ * Returns the pid, or -1 with errno. */
 static pid_t spawn(const exec_pool *p, const exec_spec *s, char *const *envp,
                    const slot *sl, const int *fds)
 {
@@ -426,9 +714,9 @@ static pid_t spawn(const exec_pool *p, const exec_spec *s, char *const *envp,
     sigset_t all, mine;
     sigfillset(&all);
     sigprocmask(SIG_BLOCK, &all, &mine);  /* no handler may run in the child */
-    pid_t pid = vfork();
+    pid_t pid = fork();
     if (pid == 0)
-        child_exec(&a);
+        supervise(&a);
     int e = errno;
     sigprocmask(SIG_SETMASK, &mine, NULL);
     errno = e;
@@ -465,8 +753,8 @@ int exec_pool_start(exec_pool *p, const exec_spec *s, gd_err *err)
     int e = errno;
     free(envp);
     close_fds((int[]){fds[1], fds[3], fds[5]}, 3);
-    /* vfork returned: the child has exec'd (the report pipe closed empty)
-     * or failed (its report is there) */
+    /* the report pipe closes empty once the job's shell exec'd; a
+     * supervisor or shell that failed wrote its report there */
     setup_report rep;
     int failed = pid > 0 && read(fds[4], &rep, sizeof rep) == sizeof rep;
     close(fds[4]);
@@ -478,7 +766,7 @@ int exec_pool_start(exec_pool *p, const exec_spec *s, gd_err *err)
         rep.what[sizeof rep.what - 1] = '\0';
         return setup_error(&rep, s->job_dir, err);
     }
-    setpgid(pid, pid);  /* fails harmlessly: the child did it before exec */
+    setpgid(pid, pid);  /* fails harmlessly: the supervisor did it */
     init_stream(&sl->out, fds[0]);
     init_stream(&sl->err, fds[2]);
     sl->used = 1;
@@ -524,6 +812,9 @@ static void finish(slot *sl, exec_result *r)
     r->wall_s = now_s() - sl->start;
     r->out_bytes = sl->out.written;
     r->err_bytes = sl->err.written;
+    r->io_err = sl->out.io_err ? sl->out.io_err : sl->err.io_err;
+    r->io_file = !r->io_err ? NULL
+                 : sl->out.io_err ? "stdout.log" : "stderr.log";
     sl->used = 0;
 }
 
@@ -538,7 +829,7 @@ static void fire_timers(exec_pool *p, double now)
             kill(-sl->pid, SIGTERM);
             sl->kill_at = now + sl->grace;
         } else if (now >= sl->kill_at) {
-            kill(-sl->pid, SIGKILL);
+            kill(sl->pid, SIGUSR1);  /* its supervisor kills them all */
             sl->kill_at = INFINITY;
         }
     }
@@ -561,20 +852,20 @@ static double next_timer(const exec_pool *p)
 /* Poll the signalfd and every open pipe until deadline (absolute). */
 static int poll_once(exec_pool *p, double deadline, gd_err *err)
 {
-    struct pollfd fds[1 + 2 * 256];
-    stream *owner[1 + 2 * 256];
+    struct pollfd *fds = p->pfd;
     int n = 0;
     fds[n].fd = p->sigfd;
     fds[n].events = POLLIN;
-    owner[n++] = NULL;
-    for (int i = 0; i < p->n && n < 511; i++) {
+    p->owner[n++] = NULL;
+    for (int i = 0; i < p->n; i++) {
         slot *sl = &p->slots[i];
         stream *ss[2] = {&sl->out, &sl->err};
         for (int k = 0; k < 2 && sl->used; k++)
             if (ss[k]->fd >= 0) {
                 fds[n].fd = ss[k]->fd;
                 fds[n].events = POLLIN;
-                owner[n++] = ss[k];
+                p->owner_slot[n] = i;
+                p->owner[n++] = ss[k];
             }
     }
     double wait = deadline - now_s();
@@ -585,13 +876,10 @@ static int poll_once(exec_pool *p, double deadline, gd_err *err)
         return gd_errf(err, GD_EENV, "poll: %s", strerror(errno));
     for (int i = 1; k > 0 && i < n; i++)
         if (fds[i].revents) {
-            slot *sl = NULL;
-            for (int j = 0; j < p->n && !sl; j++)
-                if (&p->slots[j].out == owner[i] || &p->slots[j].err == owner[i])
-                    sl = &p->slots[j];
-            if (pump(owner[i], sl->cap)) {
-                close(owner[i]->fd);
-                owner[i]->fd = -1;
+            stream *st = p->owner[i];
+            if (pump(st, p->slots[p->owner_slot[i]].cap)) {
+                close(st->fd);
+                st->fd = -1;
             }
         }
     return GD_OK;
@@ -648,8 +936,10 @@ int exec_pool_stop_all(exec_pool *p, double grace_s, exec_result *res)
         poll_once(p, until, &ignore);
     }
     for (int i = 0; i < p->n; i++)
+        if (p->slots[i].used && !p->slots[i].reaped)
+            kill(p->slots[i].pid, SIGUSR1);  /* its supervisor kills all */
+    for (int i = 0; i < p->n; i++)
         if (p->slots[i].used && !p->slots[i].reaped) {
-            kill(-p->slots[i].pid, SIGKILL);
             waitpid(p->slots[i].pid, &p->slots[i].status, 0);
             p->slots[i].reaped = 1;
         }
@@ -675,6 +965,5 @@ void exec_pool_free(exec_pool *p)
     if (p->reg_fd >= 0)
         close(p->reg_fd);
     sigprocmask(SIG_SETMASK, &p->old_mask, NULL);
-    free(p->slots);
-    free(p);
+    pool_free_arrays(p);
 }

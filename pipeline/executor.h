@@ -1,8 +1,10 @@
 /* executor: the local pool that runs external jobs as processes — each in
- * its own process group and job directory, with its output captured to
- * size-capped files (the tail kept), a timeout (SIGTERM, grace, SIGKILL to
- * the whole group), a memory cap (RLIMIT_AS), and nothing left running
- * behind it. */
+ * its own process group and job directory, under a supervisor process that
+ * is a child subreaper (so even a descendant that calls setsid() stays the
+ * job's), with its output captured to size-capped files (the tail kept), a
+ * timeout (SIGTERM, grace, SIGKILL to everything the job started), a memory
+ * cap (RLIMIT_AS), and nothing left running behind it, even when gpudse
+ * itself is killed. */
 #ifndef GPUDSE_EXECUTOR_H
 #define GPUDSE_EXECUTOR_H
 
@@ -30,6 +32,10 @@ typedef struct {
     int interrupted;         /* we killed it because gpudse was stopping */
     double wall_s;
     size_t out_bytes, err_bytes;   /* bytes the job wrote to each stream */
+    int io_err;              /* errno of a failure to save the job's output
+                              * (full disk, file size limit): the logs are
+                              * incomplete, an environment error; 0: none */
+    const char *io_file;     /* which log: "stdout.log", "stderr.log" */
 } exec_result;
 
 typedef struct exec_pool exec_pool;
@@ -57,11 +63,15 @@ int exec_pool_stop_all(exec_pool *p, double grace_s, exec_result *res);
 
 /* Keep the process group ids of running jobs in the file path (rewritten
  * in place as jobs start and end). If gpudse itself is killed (kill -9),
- * PR_SET_PDEATHSIG ends each job's shell but not what that shell started;
- * the next run calls exec_kill_orphans on the same file to kill such
- * orphaned groups — only groups whose leader is gone, so a reused id is
- * never hit — and learns how many it killed. */
-int exec_pool_set_registry(exec_pool *p, const char *path, gd_err *err);
+ * each job's supervisor gets its parent-death signal and kills the job; a
+ * supervisor killed too leaves its group behind. Set on a file an earlier
+ * run left, this first kills such orphaned groups — only groups whose
+ * leader is gone (no such process, a zombie, or an id now in another
+ * group), so a reused id is never hit — and says how many in *killed
+ * (may be NULL). A listed group it could not kill stays in the file.
+ * exec_kill_orphans does the killing alone and returns the count. */
+int exec_pool_set_registry(exec_pool *p, const char *path, int *killed,
+                           gd_err *err);
 int exec_kill_orphans(const char *registry);
 
 /* The error for a job directory that cannot be made (why: the cause),

@@ -287,16 +287,18 @@ static int job_run(const char *job_dir, gd_err *err)
     if (!rc && stopped)
         rc = gd_errf(err, GD_EENV, "%s: stopped by a signal before the job "
                      "finished; no result written", job_dir);
+    if (!rc && res.io_err)
+        rc = jobsrc_output_error(job_dir, &res, err);
     if (!rc) {
         be_job bj = {&c, s.wl_index, &c.workloads[s.wl_index], s.rec.cfg,
                      s.seed, "", job_dir};
         memcpy(bj.key, s.rec.key, sizeof bj.key);
         store_record r = s.rec;
         rc = be->finish(&bj, &res, &r, err);
-        if (!rc) {
-            jobsrc_write_status(job_dir, 0, &res, &r);
+        if (!rc)
+            rc = jobsrc_write_status(job_dir, 0, &res, &r, err);
+        if (!rc)
             rc = write_result(job_dir, &r, err);
-        }
     }
     camp_free(&c);
     spec_free(&s);

@@ -200,8 +200,19 @@ void jobsrc_log(const jobsrc *s, const char *fmt, ...)
     fflush(s->o->log);
 }
 
-void jobsrc_write_status(const char *job_dir, int attempt,
-                         const exec_result *x, const store_record *r)
+int jobsrc_output_error(const char *job_dir, const exec_result *x,
+                        gd_err *err)
+{
+    return gd_errf(err, GD_EENV, "%s/%s: cannot save the job's output: %s; "
+                   "the job is not recorded: free space (or raise the file "
+                   "size limit), then run again to resume", job_dir,
+                   x->io_file ? x->io_file : "stdout.log",
+                   strerror(x->io_err));
+}
+
+int jobsrc_write_status(const char *job_dir, int attempt,
+                        const exec_result *x, const store_record *r,
+                        gd_err *err)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "key", r->key);
@@ -219,7 +230,11 @@ void jobsrc_write_status(const char *job_dir, int attempt,
     cJSON_Delete(o);
     char path[PATH_MAX];
     util_path_join(path, sizeof path, job_dir, "status.json");
-    if (text)
-        util_write_file_plain(path, text, strlen(text), NULL);
+    int rc = text ? util_write_file_atomic(path, text, strlen(text), err)
+                  : gd_errf(err, GD_EENV, "%s: out of memory", path);
     cJSON_free(text);
+    if (rc)
+        return gd_errf(err, GD_EENV, "%s; the job is not recorded: free "
+                       "space, then run again to resume", err->msg);
+    return GD_OK;
 }

@@ -55,9 +55,16 @@ void jobsrc_log(const jobsrc *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /* JOB_DIR/status.json: how the attempt ended (timings live here, never in
- * the journal). attempt counts from 1. */
-void jobsrc_write_status(const char *job_dir, int attempt,
-                         const exec_result *x, const store_record *r);
+ * the journal), written atomically. attempt counts from 1. A failure is an
+ * environment error (the job must not be journaled). */
+int jobsrc_write_status(const char *job_dir, int attempt,
+                        const exec_result *x, const store_record *r,
+                        gd_err *err);
+
+/* The environment error for a job whose output could not be saved (x's
+ * io_err set): not a result of the job; it runs again on resume. */
+int jobsrc_output_error(const char *job_dir, const exec_result *x,
+                        gd_err *err);
 
 /* Empty a job directory a crashed session may have left files in (the
  * folder itself stays); jobsrc_fresh_dir also creates it when missing. */

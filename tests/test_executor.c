@@ -4,8 +4,12 @@
  * stop with a grace period, the job's directory and logs made by its own
  * process (and the errors when they cannot be), job variables. */
 #include "testutil.h"
+#include <errno.h>
 #include <signal.h>
+#include <stdint.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include "executor.h"
 
 #define T "tests/tmp/executor"
@@ -221,6 +225,221 @@ START_TEST(job_variable_overrides_inherited)
 }
 END_TEST
 
+/* ---- nothing escapes a job ---- */
+
+/* Whether pid is gone: no such process, or a zombie (reaped by someone
+ * else later). Waits up to 5 s for it to go. */
+static int gone(pid_t pid)
+{
+    for (int i = 0; i < 500; i++) {
+        char path[64], state = 'X';
+        snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+        FILE *f = fopen(path, "r");
+        if (f) {
+            if (fscanf(f, "%*d %*s %c", &state) != 1)
+                state = 'X';
+            fclose(f);
+        }
+        if (!f || state == 'Z' || state == 'X')
+            return 1;
+        usleep(10000);
+    }
+    return 0;
+}
+
+/* The pid a job wrote to FILE in its directory. */
+static pid_t pid_in(const char *file)
+{
+    char *o = slurp(file);
+    pid_t pid = (pid_t)atol(o);
+    free(o);
+    ck_assert_int_gt(pid, 1);
+    return pid;
+}
+
+/* A simulator that double-forks a grandchild into its own session
+ * (setsid) — once when it then exits, once when it hangs to its timeout,
+ * once with a grandchild that ignores SIGTERM. */
+#define DAEMON(file, trap) \
+    "(setsid sh -c '" trap "echo $$ > " file "; exec sleep 300' &); " \
+    "while [ ! -s " file " ]; do sleep 0.01; done; "
+
+START_TEST(setsid_grandchild_dies_with_its_job)
+{
+    system("rm -f " T "/gc*.pid");
+    exec_result r = run1(DAEMON("gc1.pid", "") "echo done", 10, 1, 0, 0);
+    ck_assert(r.exited && r.exit_code == 0);
+    pid_t gc = pid_in("gc1.pid");
+    int ok = gone(gc);
+    if (!ok)
+        kill(gc, SIGKILL);
+    ck_assert_msg(ok, "a setsid grandchild %d outlived its job", (int)gc);
+    r = run1(DAEMON("gc2.pid", "") "sleep 30", 0.5, 0.3, 0, 0);
+    ck_assert(r.timed_out);
+    gc = pid_in("gc2.pid");
+    ok = gone(gc);
+    if (!ok)
+        kill(gc, SIGKILL);
+    ck_assert_msg(ok, "a setsid grandchild %d outlived a timeout", (int)gc);
+    r = run1(DAEMON("gc3.pid", "trap \"\" TERM; ") "sleep 30", 0.5, 0.3, 0,
+             0);
+    ck_assert(r.timed_out);
+    gc = pid_in("gc3.pid");
+    ok = gone(gc);
+    if (!ok)
+        kill(gc, SIGKILL);
+    ck_assert_msg(ok, "a grandchild ignoring SIGTERM %d outlived a timeout",
+                  (int)gc);
+}
+END_TEST
+
+/* gpudse killed with SIGKILL: its jobs' supervisors kill everything the
+ * jobs started (the shell's own children too, not only the shell). */
+START_TEST(coordinator_killed_takes_its_jobs)
+{
+    system("rm -f " T "/bg*.pid");
+    pid_t coord = fork();
+    ck_assert_int_ge(coord, 0);
+    if (coord == 0) {
+        exec_pool *p;
+        gd_err err;
+        if (exec_pool_new(1, &p, &err) != 0)
+            _exit(2);
+        exec_spec s = {T, "sleep 300 & echo $! > bg.pid; "
+                          DAEMON("bg2.pid", "") "wait", NULL, 0, 0, 0, 0,
+                       NULL};
+        if (exec_pool_start(p, &s, &err) != 0)
+            _exit(3);
+        for (int i = 0; i < 500 && system("test -s " T "/bg2.pid"); i++)
+            usleep(10000);
+        raise(SIGKILL);
+    }
+    int st;
+    waitpid(coord, &st, 0);
+    ck_assert(WIFSIGNALED(st));
+    pid_t bg = pid_in("bg.pid"), gc = pid_in("bg2.pid");
+    int ok1 = gone(bg), ok2 = gone(gc);
+    if (!ok1)
+        kill(bg, SIGKILL);
+    if (!ok2)
+        kill(gc, SIGKILL);
+    ck_assert_msg(ok1 && ok2, "the job's children outlived gpudse: %d %d",
+                  ok1, ok2);
+}
+END_TEST
+
+/* A leader left a zombie (its parent died and nobody reaped it yet) is
+ * gone: its group is killed. A group whose leader still runs is not
+ * killed, and stays in the registry. */
+START_TEST(orphans_behind_a_zombie_leader)
+{
+    int pp[2];
+    ck_assert_int_eq(pipe(pp), 0);
+    pid_t leader = fork();
+    ck_assert_int_ge(leader, 0);
+    if (leader == 0) {
+        setpgid(0, 0);
+        pid_t m = fork();
+        if (m == 0) {
+            execl("/bin/sleep", "sleep", "300", (char *)NULL);
+            _exit(127);
+        }
+        dprintf(pp[1], "%d\n", (int)m);
+        _exit(0);  /* a zombie: this test does not reap it yet */
+    }
+    close(pp[1]);
+    char buf[32] = "";
+    ck_assert(read(pp[0], buf, sizeof buf - 1) > 0);
+    close(pp[0]);
+    pid_t member = (pid_t)atol(buf);
+    pid_t live = fork();  /* a running leader: never killed */
+    if (live == 0) {
+        setpgid(0, 0);
+        execl("/bin/sleep", "sleep", "300", (char *)NULL);
+        _exit(127);
+    }
+    setpgid(live, live);
+    usleep(100000);
+    FILE *f = fopen(T "/reg", "w");
+    ck_assert(f != NULL);
+    fprintf(f, "%d\n%d\n", (int)leader, (int)live);
+    fclose(f);
+    exec_pool *p;
+    gd_err err;
+    ck_assert(exec_pool_new(1, &p, &err) == 0);
+    int killed = -1;
+    ck_assert_int_eq(exec_pool_set_registry(p, T "/reg", &killed, &err), 0);
+    int ok = gone(member);
+    if (!ok)
+        kill(member, SIGKILL);
+    waitpid(leader, NULL, 0);
+    char *reg = slurp("reg");
+    int kept = (pid_t)atol(reg) == live;
+    free(reg);
+    exec_pool_free(p);
+    int live_alive = kill(live, 0) == 0;
+    kill(live, SIGKILL);
+    waitpid(live, NULL, 0);
+    ck_assert_msg(ok, "the member of a zombie leader's group survived");
+    ck_assert_int_eq(killed, 1);
+    ck_assert(live_alive);
+    ck_assert_msg(kept, "the group not killed left the registry");
+}
+END_TEST
+
+/* An error saving the job's output (here the file size limit; a full disk
+ * alike) is reported, never taken for output the job did not write. */
+START_TEST(output_save_failure_is_reported)
+{
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit old, small;
+    getrlimit(RLIMIT_FSIZE, &old);
+    small = old;
+    small.rlim_cur = 100000;
+    ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &small), 0);
+    exec_result r = run1("head -c 300000 /dev/zero | tr '\\0' x; echo; "
+                         "echo IPC = 1", 20, 1, 0, 0);
+    setrlimit(RLIMIT_FSIZE, &old);
+    ck_assert(r.exited && r.exit_code == 0);
+    ck_assert_int_eq(r.out_bytes, 300009);
+    ck_assert_int_eq(r.io_err, EFBIG);
+    ck_assert_str_eq(r.io_file, "stdout.log");
+    r = run1("echo fine", 20, 1, 0, 0);
+    ck_assert_int_eq(r.io_err, 0);
+}
+END_TEST
+
+/* More workers than 256: every job's pipes are watched (a job writing
+ * more than a pipe holds must not stall to a false timeout). */
+START_TEST(pool_of_300)
+{
+    enum { N = 300 };
+    exec_pool *p;
+    gd_err err;
+    ck_assert(exec_pool_new(N, &p, &err) == 0);
+    static char dirs[N][64];
+    for (int i = 0; i < N; i++) {
+        snprintf(dirs[i], sizeof dirs[i], T "/p300/%d", i);
+        exec_spec s = {dirs[i], "head -c 100000 /dev/zero; echo END >&2",
+                       NULL, 20, 0.2, 0, 0, (void *)(intptr_t)i};
+        ck_assert_msg(exec_pool_start(p, &s, &err) == 0, "%d: %s", i,
+                      err.msg);
+    }
+    static exec_result r[N];
+    int done = 0, bad = 0;
+    while (done < N) {
+        int k = exec_pool_wait(p, r, N, 30, NULL, &err);
+        ck_assert_int_gt(k, 0);
+        for (int i = 0; i < k; i++)
+            bad += r[i].timed_out || !r[i].exited || r[i].exit_code
+                   || r[i].out_bytes != 100000;
+        done += k;
+    }
+    exec_pool_free(p);
+    ck_assert_msg(bad == 0, "%d of %d jobs failed or timed out", bad, N);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("executor");
@@ -235,7 +454,15 @@ static Suite *suite(void)
     tcase_add_test(t, environment_and_directory);
     tcase_add_test(t, setup_failures_are_errors);
     tcase_add_test(t, job_variable_overrides_inherited);
+    tcase_add_test(t, setsid_grandchild_dies_with_its_job);
+    tcase_add_test(t, coordinator_killed_takes_its_jobs);
+    tcase_add_test(t, orphans_behind_a_zombie_leader);
+    tcase_add_test(t, output_save_failure_is_reported);
     suite_add_tcase(s, t);
+    TCase *big = tcase_create("pool");
+    tcase_set_timeout(big, 120);
+    tcase_add_test(big, pool_of_300);
+    suite_add_tcase(s, big);
     return s;
 }
 
