@@ -252,30 +252,68 @@ static int command_prepare(const be_job *job, be_exec *x, gd_err *err)
     return rc;
 }
 
-/* The last match of re's first group in text, into val; 0 when found. */
-static int last_match(const regex_t *re, const char *text, char *val,
-                      size_t n)
+/* The matches of re in text[0..len) are those a scan from the start finds,
+ * each search resuming where the last match ended (one byte further after
+ * an empty match). REG_STARTEND bounds every call by len (no strlen of
+ * the rest per match), so the scan is linear in the output, which the
+ * output cap bounds. */
+
+/* Search from *at; the match into m (offsets from text); 0 when found. */
+static int match_from(const regex_t *re, const char *text, size_t len,
+                      size_t at, regmatch_t *m, size_t nm)
+{
+    m[0].rm_so = (regoff_t)at;
+    m[0].rm_eo = (regoff_t)len;
+    return regexec(re, text, nm, m, REG_STARTEND | (at ? REG_NOTBOL : 0));
+}
+
+static size_t next_from(size_t at, const regmatch_t *m)
+{
+    return (size_t)m[0].rm_eo > at ? (size_t)m[0].rm_eo : at + 1;
+}
+
+/* The first group of the last match whose group took part, into val; 0
+ * when found. The scan finds where matches start without their groups
+ * (several times cheaper per match); only the last one is matched again
+ * for its group. */
+static int last_match(const regex_t *re, const char *text, size_t len,
+                      char *val, size_t n)
 {
     regmatch_t m[2];
-    int found = 0;
-    const char *p = text;
-    while (*p && regexec(re, p, 2, m, p == text ? 0 : REG_NOTBOL) == 0) {
-        if (m[1].rm_so >= 0) {
-            size_t len = (size_t)(m[1].rm_eo - m[1].rm_so);
-            if (len >= n)
-                len = n - 1;
-            memcpy(val, p + m[1].rm_so, len);
-            val[len] = '\0';
-            found = 1;
-        }
-        p += m[0].rm_eo > 0 ? m[0].rm_eo : 1;
+    size_t at = 0, last = len + 1;
+    while (at < len && match_from(re, text, len, at, m, 1) == 0) {
+        last = at;
+        at = next_from(at, m);
     }
-    return found ? 0 : -1;
+    if (last > len || match_from(re, text, len, last, m, 2) != 0)
+        return -1;
+    if (m[1].rm_so < 0) {
+        /* the last match has no group: the last one that had (rare, a
+         * group in an alternative), by the slower full scan */
+        int found = 0;
+        regmatch_t g = m[1];
+        for (at = 0; at < len && match_from(re, text, len, at, m, 2) == 0;
+             at = next_from(at, m))
+            if (m[1].rm_so >= 0) {
+                g = m[1];
+                found = 1;
+            }
+        if (!found)
+            return -1;
+        m[1] = g;
+    }
+    size_t glen = (size_t)(m[1].rm_eo - m[1].rm_so);
+    if (glen >= n)
+        glen = n - 1;
+    memcpy(val, text + m[1].rm_so, glen);
+    val[glen] = '\0';
+    return 0;
 }
 
 /* Read every declared metric; returns ST_OK, ST_NO_STATS or ST_BAD_OUTPUT. */
 static int read_metrics(const camp_campaign *c, const char *out,
-                        const char *errtext, store_record *rec)
+                        size_t outlen, const char *errtext,
+                        store_record *rec)
 {
     for (int i = 0; i < c->nmetrics; i++) {
         const camp_metric *m = &c->metrics[i];
@@ -283,8 +321,9 @@ static int read_metrics(const camp_campaign *c, const char *out,
         if (regcomp(&re, m->regex, REG_EXTENDED) != 0)
             continue;  /* compiled once already at load */
         char val[128];
-        int found = last_match(&re, out, val, sizeof val) == 0
-                    || last_match(&re, errtext, val, sizeof val) == 0;
+        int found = last_match(&re, out, outlen, val, sizeof val) == 0
+                    || last_match(&re, errtext, strlen(errtext), val,
+                                  sizeof val) == 0;
         regfree(&re);
         double d;
         if (!found && m->required) {
@@ -338,7 +377,7 @@ static int command_finish(const be_job *job, const exec_result *res,
     out->status = be_classify_process(res, otail, etail, out->reason,
                                       sizeof out->reason);
     if (out->status == ST_OK)
-        out->status = read_metrics(job->camp, all, etail, out);
+        out->status = read_metrics(job->camp, all, len, etail, out);
     free(all);
     free(etail);
     return GD_OK;
