@@ -586,6 +586,17 @@ static void serve(int lfd, const reply_t *script, int nscript,
                                   (r->delay_ms % 1000) * 1000000L};
             nanosleep(&ts, NULL);
         }
+        /* counted before the client can see the answer, and atomically:
+         * once the client has its answer the count is on disk, whole, and
+         * server_stop's SIGKILL can never find it truncated or stale */
+        char tmp[300];
+        snprintf(tmp, sizeof tmp, "%s.tmp", count);
+        FILE *f = fopen(tmp, "w");
+        if (f) {
+            fprintf(f, "%d\n", i + 1);
+            if (fclose(f) == 0)
+                rename(tmp, count);
+        }
         char head[1024];
         int hn = snprintf(head, sizeof head, "HTTP/1.1 %d X\r\nContent-Type: "
                           "application/json\r\nContent-Length: %zu\r\n"
@@ -594,11 +605,6 @@ static void serve(int lfd, const reply_t *script, int nscript,
         write_all(fd, head, (size_t)hn);
         write_all(fd, r->body, strlen(r->body));
         close(fd);
-        FILE *f = fopen(count, "w");
-        if (f) {
-            fprintf(f, "%d\n", i + 1);
-            fclose(f);
-        }
     }
     _exit(0);
 }
