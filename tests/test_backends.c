@@ -380,6 +380,98 @@ START_TEST(bad_external_campaigns)
 }
 END_TEST
 
+/* ---- a full disk ---- */
+
+/* A command campaign of 4 x nmem jobs, each printing kb KB of progress
+ * before its metric. */
+static void write_big_campaign(const char *name, int kb, const char *nmem)
+{
+    char sh[512], xml[2048];
+    snprintf(sh, sizeof sh, "#!/bin/sh\nhead -c %d /dev/zero | tr '\\0' "
+             "'.'\necho\necho \"IPC = $1\"\n", kb * 1024);
+    tu_write(tp("/big.sh"), sh);
+    shf("chmod +x %s/big.sh", T);
+    snprintf(xml, sizeof xml,
+             "<campaign name=\"%s\" seed=\"1\">\n"
+             "  <simulator backend=\"command\">\n"
+             "    <command>{campaign_dir}/big.sh {n_clusters}</command>\n"
+             "    <metric name=\"ipc\" regex=\"IPC = ([0-9]+)\"/>\n"
+             "  </simulator>\n"
+             "  <workloads><workload name=\"app\"/></workloads>\n"
+             "  <space><knob name=\"n_clusters\" values=\"8 15 30 60\"/>"
+             "<knob name=\"n_mem\" values=\"%s\"/></space>\n"
+             "  <objectives><maximize metric=\"ipc\"/></objectives>\n"
+             "  <search strategy=\"exhaustive\" budget=\"64\"/>\n"
+             "  <execution jobs=\"4\" timeout=\"60\" retries=\"0\"/>\n"
+             "  <report formats=\"svg\"/>\n"
+             "</campaign>\n", name, nmem);
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s.xml", T, name);
+    tu_write(path, xml);
+}
+
+/* Output that cannot be saved (here the file size limit, deterministic)
+ * stops the run as an environment error (exit 3) with nothing journaled
+ * for the job; the resume runs it and it succeeds. */
+START_TEST(output_save_failure_stops_the_run)
+{
+    write_big_campaign("fsz", 300, "6");
+    shf("rm -rf %s/fsz-run", T);
+    char out[4096];
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "sh -c 'trap \"\" XFSZ; ulimit -f 200; exec "
+             "%s run %s/fsz.xml -o %s/fsz-run -q' 2>&1; echo \"exit=$?\"",
+             tu_bin(), T, T);
+    capture(cmd, out, sizeof out);
+    ck_assert_msg(strstr(out, "exit=3") && strstr(out, "cannot save the "
+                  "job's output") && strstr(out, "File too large"), "%s",
+                  out);
+    ck_assert_int_eq(shf("test ! -s %s/fsz-run/results.jsonl", T), 0);
+    ck_assert_int_eq(shf("%s run %s/fsz.xml -o %s/fsz-run -q >/dev/null",
+                         tu_bin(), T, T), 0);
+    size_t n;
+    store_record *r = load(tp("/fsz-run"), &n);
+    ck_assert_uint_eq(n, 4);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(r[i].status == ST_OK, "%s", r[i].reason);
+    free(r);
+}
+END_TEST
+
+/* The issue's reproduction: the run directory on a 1 MB tmpfs (in a mount
+ * namespace of its own, so nothing stays mounted), grown to 8 MB, resumed:
+ * every job ends ok, none journaled as no-stats, no status.json empty. */
+START_TEST(full_tmpfs_then_resume)
+{
+    write_big_campaign("full", 64, "4 6 8 12");
+    char script[4096], out[4096];
+    snprintf(script, sizeof script,
+        "set -u; m=%s/mnt; mkdir -p $m; "
+        "mount -t tmpfs -o size=1m tmpfs $m 2>/dev/null || "
+        "{ echo 'SKIP: cannot mount a tmpfs here (needs root and "
+        "CAP_SYS_ADMIN)'; exit 0; }; "
+        "%s run %s/full.xml -o $m/run -q >/dev/null 2>&1; echo first=$?; "
+        "mount -o remount,size=8m $m; "
+        "%s run %s/full.xml -o $m/run -q >/dev/null 2>&1; echo second=$?; "
+        "echo records=$(wc -l < $m/run/results.jsonl); "
+        "echo nostats=$(grep -c no-stats $m/run/results.jsonl); "
+        "echo empty=$(find $m/run -name status.json -empty | wc -l)",
+        T, tu_bin(), T, tu_bin(), T);
+    tu_write(tp("/full.sh"), script);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "unshare -m --propagation private sh %s/full.sh"
+             " 2>&1 || echo 'SKIP: unshare -m is not permitted here'", T);
+    capture(cmd, out, sizeof out);
+    if (strstr(out, "SKIP")) {
+        printf("full_tmpfs_then_resume: %s", out);
+        return;
+    }
+    ck_assert_msg(strstr(out, "first=3\n") && strstr(out, "second=0\n")
+                  && strstr(out, "records=16\n") && strstr(out, "nostats=0\n")
+                  && strstr(out, "empty=0\n"), "%s", out);
+}
+END_TEST
+
 /* ---- metric extraction ---- */
 
 /* The extraction as it was before it became linear (regexec on the rest
@@ -515,6 +607,8 @@ static Suite *suite(void)
     tcase_set_timeout(m, 120);
     tcase_add_test(m, metric_extraction_unchanged);
     tcase_add_test(m, metric_extraction_is_linear);
+    tcase_add_test(m, output_save_failure_stops_the_run);
+    tcase_add_test(m, full_tmpfs_then_resume);
     suite_add_tcase(s, m);
     return s;
 }

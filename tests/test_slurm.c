@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include "backend.h"
@@ -341,6 +342,107 @@ static int wait_for(const char *cmd, double limit_s)
     return 0;
 }
 
+/* Whether pid is gone (no such process or a zombie), waiting up to 5 s. */
+static int pid_gone(pid_t pid)
+{
+    for (int i = 0; i < 500; i++) {
+        char path[64], state = 'X';
+        snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+        FILE *f = fopen(path, "r");
+        if (f) {
+            if (fscanf(f, "%*d %*s %c", &state) != 1)
+                state = 'X';
+            fclose(f);
+        }
+        if (!f || state == 'Z' || state == 'X')
+            return 1;
+        usleep(10000);
+    }
+    return 0;
+}
+
+/* A Slurm task ended for its time limit: Slurm sends SIGTERM to job-run
+ * (its own process group, not the job's), then SIGKILL after KillWait.
+ * Either way the simulator — its own children and a daemon it started
+ * with setsid() included — ends with the task. */
+START_TEST(job_run_stopped_takes_its_job)
+{
+    tu_write(tp("/hold.xml"),
+             "<campaign name=\"hold\">\n"
+             "  <simulator backend=\"command\">\n"
+             "    <command>sleep 300 &amp; echo $! &gt; bg.pid; (setsid sh -c "
+             "'echo $$ &gt; gc.pid; exec sleep 300' &amp;); trap '' TERM; "
+             "while :; do sleep 0.05; done</command>\n"
+             "    <metric name=\"ipc\" regex=\"IPC = ([0-9.]+)\"/>\n"
+             "  </simulator>\n"
+             "  <workloads><workload name=\"a\"/></workloads>\n"
+             "  <space><knob name=\"n_clusters\" values=\"15\"/></space>\n"
+             "  <objectives><maximize metric=\"ipc\"/></objectives>\n"
+             "  <search strategy=\"exhaustive\" budget=\"1\"/>\n"
+             "  <execution timeout=\"60\" grace=\"0.3\"/>\n"
+             "</campaign>\n");
+    camp_campaign c;
+    gd_err err;
+    ck_assert_msg(camp_load(tp("/hold.xml"), &c, &err) == 0, "%s", err.msg);
+    const be_backend *be = be_find("command");
+    char absT[PATH_MAX], camp[PATH_MAX + 16];
+    ck_assert(realpath(T, absT) != NULL);
+    snprintf(camp, sizeof camp, "%s/hold.xml", absT);
+    static const int sigs[] = {SIGTERM, SIGKILL};
+    for (int k = 0; k < 2; k++) {
+        char dir[PATH_MAX + 32];
+        snprintf(dir, sizeof dir, "%s/hold%d", absT, k);
+        shf("rm -rf %s; mkdir -p %s", dir, dir);
+        be_job bj;
+        memset(&bj, 0, sizeof bj);
+        bj.camp = &c;
+        bj.workload = &c.workloads[0];
+        bj.cfg = space_baseline();
+        bj.seed = 1;
+        be_job_key(be, c.sim_fingerprint, bj.workload, &bj.cfg, 1, bj.key);
+        bj.job_dir = dir;
+        be_exec x;
+        be_exec_init(&x);
+        ck_assert_msg(be->prepare(&bj, &x, &err) == 0, "%s", err.msg);
+        ck_assert(jobrun_write_spec(be, &bj, &x, camp, &err) == 0);
+        be_exec_free(&x);
+        pid_t jr = fork();
+        if (jr == 0) {
+            execl(tu_bin(), "gpudse", "job-run", dir, (char *)NULL);
+            _exit(127);
+        }
+        char cmd[PATH_MAX + 64];
+        snprintf(cmd, sizeof cmd, "test -s %s/gc.pid -a -s %s/bg.pid", dir,
+                 dir);
+        ck_assert_msg(wait_for(cmd, 10), "the job never started");
+        kill(jr, sigs[k]);
+        int st;
+        waitpid(jr, &st, 0);
+        pid_t left[2];
+        for (int i = 0; i < 2; i++) {
+            char path[PATH_MAX + 16], *text;
+            snprintf(path, sizeof path, "%s/%s", dir, i ? "gc.pid" : "bg.pid");
+            ck_assert(util_read_file(path, &text, NULL, &err) == 0);
+            left[i] = (pid_t)atol(text);
+            free(text);
+        }
+        int ok0 = pid_gone(left[0]), ok1 = pid_gone(left[1]);
+        if (!ok0)
+            kill(left[0], SIGKILL);
+        if (!ok1)
+            kill(left[1], SIGKILL);
+        ck_assert_msg(ok0 && ok1, "after %s to job-run: its job's child %s, "
+                      "its daemon %s", strsignal(sigs[k]),
+                      ok0 ? "gone" : "ALIVE", ok1 ? "gone" : "ALIVE");
+        if (k == 0)  /* stopped: no result, an environment error */
+            ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 3
+                          && shf("test -e %s/result.json", dir) != 0,
+                          "status %d", st);
+    }
+    camp_free(&c);
+}
+END_TEST
+
 START_TEST(sigint_cancels_the_tasks_and_the_run_resumes)
 {
     NEED_CLUSTER();
@@ -467,6 +569,7 @@ static Suite *suite(void)
     tcase_add_test(t, slurm_states_map_to_failure_classes);
     tcase_add_test(t, execution_executor_attributes);
     tcase_add_test(t, job_run_writes_the_record);
+    tcase_add_test(t, job_run_stopped_takes_its_job);
     tcase_add_test(t, campaign_runs_as_array_jobs);
     tcase_add_test(t, sigint_cancels_the_tasks_and_the_run_resumes);
     tcase_add_test(t, a_dead_coordinators_tasks_are_adopted);
