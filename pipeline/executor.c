@@ -1,10 +1,11 @@
 /* executor: a pool of worker slots running external jobs as child processes.
  * SIGCHLD arrives through a signalfd, so one poll() watches child exits,
  * output pipes and timers together: no busy waiting and no global state.
- * Each job runs under its own supervisor process (see "the supervisor"):
- * the leader of the job's process group and a child subreaper, so nothing
- * the job starts — not even a grandchild that calls setsid() — outlives the
- * job, its timeout, a stop, or gpudse's death. */
+ * Each child leads its own process group and is a child subreaper, and
+ * gpudse is one too (see "process trees"), so a timeout or a stop kills
+ * everything the job started — a grandchild that called setsid() too — and
+ * what a job leaves behind when it ends is killed; PR_SET_PDEATHSIG ends
+ * the job if gpudse dies. */
 #define _GNU_SOURCE  /* pipe2 */
 #include "executor.h"
 
@@ -21,7 +22,6 @@
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -57,6 +57,9 @@ struct exec_pool {
     pid_t *kept;             /* groups of an earlier run that could not be
                               * killed: they stay in the registry */
     int nkept;
+    pid_t *dead;             /* leftovers we killed, to reap */
+    int ndead, capdead;
+    int was_subreaper;       /* gpudse's own setting before the pool */
     struct pollfd *pfd;      /* 1 + 2n: the signalfd, then each slot's pipes */
     stream **owner;          /* the stream of each pfd entry */
     int *owner_slot;         /* and its slot */
@@ -76,6 +79,7 @@ static void pool_free_arrays(exec_pool *p)
     free(p->owner);
     free(p->owner_slot);
     free(p->kept);
+    free(p->dead);
     free(p->slots);
     free(p);
 }
@@ -110,6 +114,9 @@ int exec_pool_new(int workers, exec_pool **out, gd_err *err)
         pool_free_arrays(p);
         return gd_errf(err, GD_EENV, "signalfd: %s", strerror(e));
     }
+    /* what a job leaves behind when it ends comes to us, not to init */
+    prctl(PR_GET_CHILD_SUBREAPER, &p->was_subreaper);
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
     *out = p;
     return GD_OK;
 }
@@ -329,9 +336,9 @@ static int kill_orphan(pid_t pgid)
     if (pgid <= 1)
         return 0;
     if (!leader_gone(pgid)) {
-        /* a live leader: a reused id we must not touch, or a supervisor
-         * of a dying gpudse still cleaning up; keep the entry while its
-         * group has members */
+        /* a live leader: a reused id we must not touch, or a job of a
+         * gpudse that is still dying; keep the entry while its group has
+         * members */
         return group_has_members(pgid) ? -1 : 0;
     }
     if (!group_has_members(pgid))
@@ -339,6 +346,20 @@ static int kill_orphan(pid_t pgid)
     if (kill(-pgid, SIGKILL) != 0)
         return errno == ESRCH ? 0 : -1;
     return 1;
+}
+
+/* kill_orphan, giving a leader that still runs up to a second to die: a
+ * gpudse killed a moment ago takes its jobs' leaders with it
+ * (PR_SET_PDEATHSIG), but not at once. */
+static int kill_orphan_wait(pid_t pgid)
+{
+    int k = kill_orphan(pgid);
+    for (int i = 0; k < 0 && i < 20; i++) {
+        struct timespec ts = {0, 50000000};
+        nanosleep(&ts, NULL);
+        k = kill_orphan(pgid);
+    }
+    return k;
 }
 
 static int kill_orphans(const char *registry, pid_t **kept, int *nkept)
@@ -352,7 +373,7 @@ static int kill_orphans(const char *registry, pid_t **kept, int *nkept)
     for (char *t = strtok_r(text, "\n", &save); t;
          t = strtok_r(NULL, "\n", &save)) {
         pid_t pgid = (pid_t)atol(t);
-        int k = kill_orphan(pgid);
+        int k = kill_orphan_wait(pgid);
         killed += k == 1;
         if (k < 0 && kept) {
             if (*nkept == cap) {
@@ -395,15 +416,9 @@ int exec_pool_set_registry(exec_pool *p, const char *path, int *killed,
 
 /* ---- starting a job ---- */
 
-/* The supervisor is a fork of gpudse that runs no gpudse code but this
- * file's: it leads the job's process group, is a child subreaper (every
- * orphan of the job becomes its child, setsid() or not), vforks the job's
- * shell, and waits with every signal blocked:
- *   SIGCHLD            the shell ended: kill what it left, exit as it did;
- *   SIGTERM/INT/HUP    pass it to every descendant (a timeout, a stop);
- *   SIGUSR1            kill every descendant now (the pool's SIGKILL step,
- *                      and its parent-death signal: gpudse died).
- * The pool never SIGKILLs a supervisor, so none dies before its job. */
+/* The child runs under vfork: it shares gpudse's memory until it execs, so
+ * it only makes system calls and writes to its own stack (no setenv, no
+ * malloc), and the coordinator copies no page tables per job. */
 
 /* What a child that could not set its job up tells the parent, through a
  * close-on-exec pipe: nothing at all when the exec succeeded. */
@@ -424,7 +439,7 @@ static void setup_failed(int fd, const char *what, int e)
     _exit(126);
 }
 
-/* What the supervisor needs, all prepared by the parent before fork. */
+/* What the child needs, all prepared by the parent before vfork. */
 typedef struct {
     const exec_spec *s;
     char *const *envp;
@@ -432,24 +447,29 @@ typedef struct {
     int out_w, err_w, rep;   /* pipe write ends: output and set-up report */
     const sigset_t *mask;
     pid_t parent;
+    int reg_fd;              /* the registry, -1: none */
 } child_args;
 
-#define REP_FD 3             /* the report pipe in the supervisor */
-
-/* Close every descriptor from fd up: the run directory's lock, the other
- * jobs' pipes, the signalfd must not live on in a job. */
-static void close_from(int fd)
+/* In the child: add its own group to the registry before it runs anything,
+ * so a gpudse killed before it rewrites the registry cannot lose the group
+ * (no stdio under vfork: the digits by hand). */
+static void child_register(int fd)
 {
-    if (syscall(SYS_close_range, (unsigned)fd, ~0u, 0u) == 0)
+    if (fd < 0)
         return;
-    long max = sysconf(_SC_OPEN_MAX);
-    for (long i = fd; i < (max > 0 ? max : 1024); i++)
-        close((int)i);
+    char buf[24];
+    int n = sizeof buf;
+    buf[--n] = '\n';
+    for (long v = (long)getpid(); v > 0 && n > 0; v /= 10)
+        buf[--n] = (char)('0' + v % 10);
+    off_t end = lseek(fd, 0, SEEK_END);
+    if (end < 0 || pwrite(fd, buf + n, sizeof buf - (size_t)n, end) < 0) {
+        /* advisory, as the registry is */
+    }
 }
 
 /* Create the job's directory and empty log files (the parent opens them at
- * the first byte), point 0, 1 and 2 at /dev/null and the pipes, the report
- * pipe at REP_FD, close everything else gpudse had open, enter the
+ * the first byte), point 0, 1 and 2 at /dev/null and the pipes, enter the
  * directory. */
 static void child_files(const child_args *a)
 {
@@ -467,179 +487,46 @@ static void child_files(const child_args *a)
                          errno);
         close(fd);
     }
-    /* above every fd we dup onto, so no dup2 below clobbers another */
-    int fds[3] = {fcntl(a->out_w, F_DUPFD_CLOEXEC, 16),
-                  fcntl(a->err_w, F_DUPFD_CLOEXEC, 16),
-                  fcntl(rep, F_DUPFD_CLOEXEC, 16)};
-    if (fds[0] < 0 || fds[1] < 0 || fds[2] < 0)
-        setup_failed(rep, "set up the job's output", errno);
-    int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(fds[0], 1) < 0
-        || dup2(fds[1], 2) < 0 || dup3(fds[2], REP_FD, O_CLOEXEC) < 0)
-        setup_failed(fds[2], "set up the job's output", errno);
-    close_from(REP_FD + 1);
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0)
+        dup2(devnull, 0);
+    dup2(a->out_w, 1);
+    dup2(a->err_w, 2);
     if (chdir(s->job_dir) != 0)
-        setup_failed(REP_FD, "enter the job directory", errno);
+        setup_failed(rep, "enter the job directory", errno);
 }
 
-/* Every process descended from root (its children, theirs, ...), into
- * out (up to max); their count. From /proc: a descendant that forks while
- * we read is found by the next call. */
-static int descendants(pid_t root, pid_t *out, int max)
-{
-    int cap = 4096, n = 0;
-    pid_t *pid = malloc((size_t)cap * sizeof *pid);
-    pid_t *par = malloc((size_t)cap * sizeof *par);
-    DIR *d = opendir("/proc");
-    struct dirent *e;
-    while (pid && par && d && n < cap && (e = readdir(d))) {
-        char state;
-        pid_t pp, grp;
-        pid_t id = (pid_t)atol(e->d_name);
-        if (id > 0 && proc_stat(id, &state, &pp, &grp) == 0) {
-            pid[n] = id;
-            par[n++] = pp;
-        }
-    }
-    if (d)
-        closedir(d);
-    int k = 0;
-    if (pid && par) {
-        /* grow the set of known descendants until nothing joins it */
-        for (int added = 1; added;) {
-            added = 0;
-            for (int i = 0; i < n && k < max; i++) {
-                int mine = par[i] == root;
-                for (int j = 0; j < k && !mine; j++)
-                    mine = par[i] == out[j];
-                for (int j = 0; j < k && mine; j++)
-                    mine = out[j] != pid[i];
-                if (mine) {
-                    out[k++] = pid[i];
-                    added = 1;
-                }
-            }
-        }
-    }
-    free(pid);
-    free(par);
-    return k;
-}
-
-static void signal_descendants(int sig)
-{
-    pid_t d[1024];
-    int n = descendants(getpid(), d, 1024);
-    for (int i = 0; i < n; i++)
-        kill(d[i], sig);
-}
-
-/* Reap every child that has ended; the shell's status into *st. Returns
- * 1 when no child is left. */
-static int reap_children(pid_t sh, int *st, int *sh_done)
-{
-    for (;;) {
-        int w_st;
-        pid_t w = waitpid(-1, &w_st, WNOHANG);
-        if (w < 0)
-            return errno == ECHILD;
-        if (w == 0)
-            return 0;
-        if (w == sh) {
-            *st = w_st;
-            *sh_done = 1;
-        }
-    }
-}
-
-/* Kill every descendant until none is left (each orphan comes to us). */
-static void kill_all(pid_t sh, int *st, int *sh_done)
-{
-    while (!reap_children(sh, st, sh_done)) {
-        signal_descendants(SIGKILL);
-        struct timespec ts = {0, 2000000};
-        nanosleep(&ts, NULL);
-    }
-}
-
-/* End as the shell did: its exit code, or its signal (no core dump of a
- * copy of gpudse). */
-static void exit_like(int st)
-{
-    if (WIFSIGNALED(st)) {
-        int sig = WTERMSIG(st);
-        struct rlimit none = {0, 0};
-        setrlimit(RLIMIT_CORE, &none);
-        signal(sig, SIG_DFL);
-        sigset_t one;
-        sigemptyset(&one);
-        sigaddset(&one, sig);
-        kill(getpid(), sig);
-        sigprocmask(SIG_UNBLOCK, &one, NULL);
-    }
-    _exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128);
-}
-
-/* In the shell, under vfork: die with the supervisor, default signals,
- * the memory cap, exec. */
-static void shell_exec(const child_args *a)
+/* In the child: become a group leader and a child subreaper (kept across
+ * exec: every orphan of the job becomes the job's own child, setsid() or
+ * not, so the job's process tree holds all it started while it runs), die
+ * with gpudse, take default signals, set up the job directory and exec the
+ * command. Never returns. */
+static void child_exec(const child_args *a)
 {
     const exec_spec *s = a->s;
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    /* gpudse may have died before prctl: then nothing would kill us, and
+     * we would hold its descriptors (the run directory's lock) */
+    if (getppid() != a->parent)
+        _exit(125);
+    setpgid(0, 0);
+    child_register(a->reg_fd);
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
     /* dispositions are the child's own even under vfork; gpudse's handlers
-     * must never run here */
+     * must never run here, in its memory */
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
     signal(SIGHUP, SIG_DFL);
-    signal(SIGUSR1, SIG_DFL);
     sigprocmask(SIG_SETMASK, a->mask, NULL);
+    child_files(a);
     if (s->mem_cap) {
         struct rlimit rl = {(rlim_t)s->mem_cap, (rlim_t)s->mem_cap};
         setrlimit(RLIMIT_AS, &rl);
     }
     char *const argv[] = {"sh", "-c", (char *)s->command, NULL};
     execve("/bin/sh", argv, a->envp);
-    setup_failed(REP_FD, "run /bin/sh", errno);
-}
-
-/* The supervisor (see above). Never returns. */
-static void supervise(const child_args *a)
-{
-    /* every signal stays blocked (spawn blocked them): none of gpudse's
-     * handlers may run in this copy of it; the ones we act on are taken
-     * with sigwaitinfo */
-    prctl(PR_SET_PDEATHSIG, SIGUSR1);
-    /* gpudse may have died before prctl: then nothing would tell us */
-    if (getppid() != a->parent)
-        _exit(125);
-    setpgid(0, 0);
-    prctl(PR_SET_CHILD_SUBREAPER, 1);
-    child_files(a);
-    pid_t sh = vfork();
-    if (sh == 0)
-        shell_exec(a);
-    if (sh < 0)
-        setup_failed(REP_FD, "start the job's shell", errno);
-    close(REP_FD);  /* the shell exec'd or reported: the parent goes on */
-    sigset_t set;
-    sigemptyset(&set);
-    int sigs[] = {SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGUSR1};
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        sigaddset(&set, sigs[i]);
-    int st = 0, sh_done = 0;
-    for (;;) {
-        reap_children(sh, &st, &sh_done);
-        if (sh_done)
-            break;
-        int sig = sigwaitinfo(&set, NULL);
-        if (sig == SIGUSR1)
-            break;
-        if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP)
-            signal_descendants(sig);
-    }
-    kill_all(sh, &st, &sh_done);
-    exit_like(st);
+    setup_failed(a->rep, "run /bin/sh", errno);
 }
 
 /* gpudse's environment with the job's NAME=value entries put over it, as a
@@ -704,19 +591,19 @@ static void close_fds(const int *fds, int n)
             close(fds[i]);
 }
 
-/* fork the supervisor; fds: out, err, report pipes (read ends even).
- * Returns the pid, or -1 with errno. */
+/* vfork the child; fds: out, err, report pipes (read ends even). Returns
+ * the pid, or -1 with errno. */
 static pid_t spawn(const exec_pool *p, const exec_spec *s, char *const *envp,
                    const slot *sl, const int *fds)
 {
     child_args a = {s, envp, {sl->out.path, sl->err.path}, fds[1], fds[3],
-                    fds[5], &p->old_mask, getpid()};
+                    fds[5], &p->old_mask, getpid(), p->reg_fd};
     sigset_t all, mine;
     sigfillset(&all);
     sigprocmask(SIG_BLOCK, &all, &mine);  /* no handler may run in the child */
-    pid_t pid = fork();
+    pid_t pid = vfork();
     if (pid == 0)
-        supervise(&a);
+        child_exec(&a);
     int e = errno;
     sigprocmask(SIG_SETMASK, &mine, NULL);
     errno = e;
@@ -753,8 +640,8 @@ int exec_pool_start(exec_pool *p, const exec_spec *s, gd_err *err)
     int e = errno;
     free(envp);
     close_fds((int[]){fds[1], fds[3], fds[5]}, 3);
-    /* the report pipe closes empty once the job's shell exec'd; a
-     * supervisor or shell that failed wrote its report there */
+    /* vfork returned: the child has exec'd (the report pipe closed empty)
+     * or failed (its report is there) */
     setup_report rep;
     int failed = pid > 0 && read(fds[4], &rep, sizeof rep) == sizeof rep;
     close(fds[4]);
@@ -766,7 +653,7 @@ int exec_pool_start(exec_pool *p, const exec_spec *s, gd_err *err)
         rep.what[sizeof rep.what - 1] = '\0';
         return setup_error(&rep, s->job_dir, err);
     }
-    setpgid(pid, pid);  /* fails harmlessly: the supervisor did it */
+    setpgid(pid, pid);  /* fails harmlessly: the child did it before exec */
     init_stream(&sl->out, fds[0]);
     init_stream(&sl->err, fds[2]);
     sl->used = 1;
@@ -779,6 +666,138 @@ int exec_pool_start(exec_pool *p, const exec_spec *s, gd_err *err)
     sl->tag = s->tag;
     write_registry(p);
     return GD_OK;
+}
+
+/* ---- process trees ---- */
+
+/* A job's leader is a child subreaper while it runs: every process the job
+ * started is in the tree under it, whatever its process group or session.
+ * When the leader ends, what is left of that tree comes to gpudse (a
+ * subreaper too) and is killed. */
+
+typedef struct {
+    pid_t *v;
+    int n, cap;
+} pid_list;
+
+static void pids_add(pid_list *l, pid_t pid)
+{
+    for (int i = 0; i < l->n; i++)
+        if (l->v[i] == pid)
+            return;
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 64;
+        pid_t *m = realloc(l->v, (size_t)cap * sizeof *m);
+        if (!m)
+            return;  /* best effort: the group kill still reaches most */
+        l->v = m;
+        l->cap = cap;
+    }
+    l->v[l->n++] = pid;
+}
+
+/* Add pid's children (of every thread) to l. */
+static void add_children(pid_t pid, pid_list *l)
+{
+    char dir[64];
+    snprintf(dir, sizeof dir, "/proc/%ld/task", (long)pid);
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        char path[128], buf[4096];
+        snprintf(path, sizeof path, "%s/%s/children", dir, e->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        buf[n > 0 ? n : 0] = '\0';
+        for (char *t = buf; *t;) {
+            char *end;
+            long c = strtol(t, &end, 10);
+            if (end == t)
+                break;
+            pids_add(l, (pid_t)c);
+            t = end;
+        }
+    }
+    closedir(d);
+}
+
+/* Every process under root, root excluded. */
+static void descendants(pid_t root, pid_list *l)
+{
+    add_children(root, l);
+    for (int i = 0; i < l->n; i++)
+        add_children(l->v[i], l);
+}
+
+/* Send sig to the job: its process group and everything under its leader
+ * (while it runs). A process that forks meanwhile has its child come to
+ * the leader, or once the leader is gone to gpudse, and kill_leftovers
+ * ends it when the job is collected. */
+static void signal_job(const slot *sl, int sig)
+{
+    pid_list l = {NULL, 0, 0};
+    if (!sl->reaped)
+        descendants(sl->pid, &l);
+    kill(-sl->pid, sig);
+    for (int i = 0; i < l.n; i++)
+        kill(l.v[i], sig);
+    free(l.v);
+}
+
+static int slot_pid(const exec_pool *p, pid_t pid)
+{
+    for (int i = 0; i < p->n; i++)
+        if (p->slots[i].used && p->slots[i].pid == pid)
+            return 1;
+    return 0;
+}
+
+/* Kill what ended jobs left: gpudse's children that are no job's leader
+ * and not in gpudse's own process group (a child gpudse made itself, as
+ * popen would, is never touched), with their trees; they are reaped as
+ * they die. */
+static void kill_leftovers(exec_pool *p)
+{
+    pid_list kids = {NULL, 0, 0};
+    add_children(getpid(), &kids);
+    pid_t own = getpgrp();
+    for (int i = 0; i < kids.n; i++) {
+        pid_t c = kids.v[i];
+        if (slot_pid(p, c) || getpgid(c) == own || getpgid(c) < 0)
+            continue;
+        pid_list l = {NULL, 0, 0};
+        descendants(c, &l);
+        kill(c, SIGKILL);
+        for (int j = 0; j < l.n; j++)
+            kill(l.v[j], SIGKILL);
+        free(l.v);
+        if (p->ndead == p->capdead) {
+            int cap = p->capdead ? 2 * p->capdead : 16;
+            pid_t *m = realloc(p->dead, (size_t)cap * sizeof *m);
+            if (!m)
+                continue;
+            p->dead = m;
+            p->capdead = cap;
+        }
+        p->dead[p->ndead++] = c;
+    }
+    free(kids.v);
+}
+
+static void reap_leftovers(exec_pool *p)
+{
+    for (int i = 0; i < p->ndead;)
+        if (waitpid(p->dead[i], NULL, WNOHANG) != 0)
+            p->dead[i] = p->dead[--p->ndead];
+        else
+            i++;
 }
 
 /* ---- waiting ---- */
@@ -794,11 +813,13 @@ static void reap(exec_pool *p)
             && waitpid(sl->pid, &sl->status, WNOHANG) == sl->pid)
             sl->reaped = 1;
     }
+    reap_leftovers(p);
 }
 
-static void finish(slot *sl, exec_result *r)
+static void finish(exec_pool *p, slot *sl, exec_result *r)
 {
     kill(-sl->pid, SIGKILL);  /* whatever the job left running */
+    kill_leftovers(p);        /* and what left its group */
     close_stream(&sl->out, sl->cap);
     close_stream(&sl->err, sl->cap);
     memset(r, 0, sizeof *r);
@@ -826,10 +847,10 @@ static void fire_timers(exec_pool *p, double now)
             continue;
         if (!sl->timed_out && now >= sl->deadline) {
             sl->timed_out = 1;
-            kill(-sl->pid, SIGTERM);
+            signal_job(sl, SIGTERM);
             sl->kill_at = now + sl->grace;
         } else if (now >= sl->kill_at) {
-            kill(sl->pid, SIGUSR1);  /* its supervisor kills them all */
+            signal_job(sl, SIGKILL);
             sl->kill_at = INFINITY;
         }
     }
@@ -890,7 +911,7 @@ static int collect(exec_pool *p, exec_result *res, int max)
     int got = 0;
     for (int i = 0; i < p->n && got < max; i++)
         if (p->slots[i].used && p->slots[i].reaped)
-            finish(&p->slots[i], &res[got++]);
+            finish(p, &p->slots[i], &res[got++]);
     if (got)
         write_registry(p);
     return got;
@@ -922,7 +943,7 @@ int exec_pool_stop_all(exec_pool *p, double grace_s, exec_result *res)
     for (int i = 0; i < p->n; i++)
         if (p->slots[i].used && !p->slots[i].reaped) {
             p->slots[i].interrupted = 1;
-            kill(-p->slots[i].pid, SIGTERM);
+            signal_job(&p->slots[i], SIGTERM);
         }
     double until = now_s() + grace_s;
     gd_err ignore;
@@ -936,17 +957,15 @@ int exec_pool_stop_all(exec_pool *p, double grace_s, exec_result *res)
         poll_once(p, until, &ignore);
     }
     for (int i = 0; i < p->n; i++)
-        if (p->slots[i].used && !p->slots[i].reaped)
-            kill(p->slots[i].pid, SIGUSR1);  /* its supervisor kills all */
-    for (int i = 0; i < p->n; i++)
         if (p->slots[i].used && !p->slots[i].reaped) {
+            signal_job(&p->slots[i], SIGKILL);
             waitpid(p->slots[i].pid, &p->slots[i].status, 0);
             p->slots[i].reaped = 1;
         }
     int got = 0;
     for (int i = 0; i < p->n; i++)
         if (p->slots[i].used)
-            finish(&p->slots[i], &res[got++]);
+            finish(p, &p->slots[i], &res[got++]);
     write_registry(p);
     return got;
 }
@@ -964,6 +983,9 @@ void exec_pool_free(exec_pool *p)
     close(p->sigfd);
     if (p->reg_fd >= 0)
         close(p->reg_fd);
+    for (int i = 0; i < p->ndead; i++)  /* SIGKILLed: they go at once */
+        waitpid(p->dead[i], NULL, 0);
+    prctl(PR_SET_CHILD_SUBREAPER, p->was_subreaper);
     sigprocmask(SIG_SETMASK, &p->old_mask, NULL);
     pool_free_arrays(p);
 }

@@ -1,10 +1,12 @@
 /* executor: the local pool that runs external jobs as processes — each in
- * its own process group and job directory, under a supervisor process that
- * is a child subreaper (so even a descendant that calls setsid() stays the
- * job's), with its output captured to size-capped files (the tail kept), a
- * timeout (SIGTERM, grace, SIGKILL to everything the job started), a memory
- * cap (RLIMIT_AS), and nothing left running behind it, even when gpudse
- * itself is killed. */
+ * its own process group and job directory, its leader a child subreaper
+ * (so even a descendant that calls setsid() stays in the job's tree), with
+ * its output captured to size-capped files (the tail kept), a timeout
+ * (SIGTERM, grace, SIGKILL to everything the job started), a memory cap
+ * (RLIMIT_AS), and nothing left running behind it. While a pool exists the
+ * process that made it is a child subreaper too: what an ended job left
+ * comes to it and is killed — any child of it that is no job's leader and
+ * not in its own process group. */
 #ifndef GPUDSE_EXECUTOR_H
 #define GPUDSE_EXECUTOR_H
 
@@ -63,8 +65,8 @@ int exec_pool_stop_all(exec_pool *p, double grace_s, exec_result *res);
 
 /* Keep the process group ids of running jobs in the file path (rewritten
  * in place as jobs start and end). If gpudse itself is killed (kill -9),
- * each job's supervisor gets its parent-death signal and kills the job; a
- * supervisor killed too leaves its group behind. Set on a file an earlier
+ * PR_SET_PDEATHSIG ends each job's leader but not what it started (a
+ * daemon that left the group escapes). Set on a file an earlier
  * run left, this first kills such orphaned groups — only groups whose
  * leader is gone (no such process, a zombie, or an id now in another
  * group), so a reused id is never hit — and says how many in *killed

@@ -293,38 +293,44 @@ START_TEST(setsid_grandchild_dies_with_its_job)
 }
 END_TEST
 
-/* gpudse killed with SIGKILL: its jobs' supervisors kill everything the
- * jobs started (the shell's own children too, not only the shell). */
-START_TEST(coordinator_killed_takes_its_jobs)
+/* gpudse killed with SIGKILL while a job runs: the job's leader dies with
+ * it (PR_SET_PDEATHSIG), its group's other members live on — until the
+ * next pool set on the same registry kills them, whether the dead leader
+ * is still a zombie or already reaped. */
+START_TEST(coordinator_killed_then_resumed)
 {
-    system("rm -f " T "/bg*.pid");
+    system("rm -f " T "/bg.pid " T "/k9reg");
     pid_t coord = fork();
     ck_assert_int_ge(coord, 0);
     if (coord == 0) {
         exec_pool *p;
         gd_err err;
-        if (exec_pool_new(1, &p, &err) != 0)
+        if (exec_pool_new(1, &p, &err) != 0
+            || exec_pool_set_registry(p, T "/k9reg", NULL, &err) != 0)
             _exit(2);
-        exec_spec s = {T, "sleep 300 & echo $! > bg.pid; "
-                          DAEMON("bg2.pid", "") "wait", NULL, 0, 0, 0, 0,
-                       NULL};
+        exec_spec s = {T, "sleep 300 & echo $! > bg.pid; wait", NULL, 0, 0,
+                       0, 0, NULL};
         if (exec_pool_start(p, &s, &err) != 0)
             _exit(3);
-        for (int i = 0; i < 500 && system("test -s " T "/bg2.pid"); i++)
+        for (int i = 0; i < 500 && system("test -s " T "/bg.pid"); i++)
             usleep(10000);
         raise(SIGKILL);
     }
     int st;
     waitpid(coord, &st, 0);
     ck_assert(WIFSIGNALED(st));
-    pid_t bg = pid_in("bg.pid"), gc = pid_in("bg2.pid");
-    int ok1 = gone(bg), ok2 = gone(gc);
-    if (!ok1)
+    pid_t bg = pid_in("bg.pid");
+    exec_pool *p;
+    gd_err err;
+    ck_assert(exec_pool_new(1, &p, &err) == 0);
+    int killed = 0;
+    ck_assert_int_eq(exec_pool_set_registry(p, T "/k9reg", &killed, &err), 0);
+    exec_pool_free(p);
+    int ok = gone(bg);
+    if (!ok)
         kill(bg, SIGKILL);
-    if (!ok2)
-        kill(gc, SIGKILL);
-    ck_assert_msg(ok1 && ok2, "the job's children outlived gpudse: %d %d",
-                  ok1, ok2);
+    ck_assert_msg(ok && killed == 1, "the job's child outlived the resume "
+                  "(%d group(s) killed)", killed);
 }
 END_TEST
 
@@ -455,7 +461,7 @@ static Suite *suite(void)
     tcase_add_test(t, setup_failures_are_errors);
     tcase_add_test(t, job_variable_overrides_inherited);
     tcase_add_test(t, setsid_grandchild_dies_with_its_job);
-    tcase_add_test(t, coordinator_killed_takes_its_jobs);
+    tcase_add_test(t, coordinator_killed_then_resumed);
     tcase_add_test(t, orphans_behind_a_zombie_leader);
     tcase_add_test(t, output_save_failure_is_reported);
     suite_add_tcase(s, t);
