@@ -331,8 +331,8 @@ static int batch_init(batch_t *b, const batch_opts *o, batch_counts *n,
         if (!rc)
             rc = exec_pool_set_registry(b->pool, reg, &k, err);
         if (k)
-            logline(b, "killed %d process group(s) left by a gpudse that "
-                    "died", k);
+            logline(b, "killed %d process group(s) or process(es) left "
+                    "running by a gpudse that died", k);
         return rc;
     }
     return GD_OK;

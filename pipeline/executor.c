@@ -60,6 +60,8 @@ struct exec_pool {
     pid_t *dead;             /* leftovers we killed, to reap */
     int ndead, capdead;
     int was_subreaper;       /* gpudse's own setting before the pool */
+    char *marker;            /* MARKER=registry path, in every job's
+                              * environment; NULL: no registry */
     struct pollfd *pfd;      /* 1 + 2n: the signalfd, then each slot's pipes */
     stream **owner;          /* the stream of each pfd entry */
     int *owner_slot;         /* and its slot */
@@ -80,6 +82,7 @@ static void pool_free_arrays(exec_pool *p)
     free(p->owner_slot);
     free(p->kept);
     free(p->dead);
+    free(p->marker);
     free(p->slots);
     free(p);
 }
@@ -246,6 +249,11 @@ static void close_stream(stream *s, size_t cap)
 
 /* ---- orphaned groups ---- */
 
+/* The variable in each job's environment that names the run's registry: a
+ * gpudse killed with its jobs running leaves their process groups in the
+ * registry, but a daemon that left its group is found by this alone. */
+#define MARKER "GPUDSE_JOBS_OF"
+
 /* Rewrite the registry in place (no new inode per job): one process group
  * id per line, the running jobs' and those kept from an earlier run. */
 static void write_registry(const exec_pool *p)
@@ -390,6 +398,53 @@ static int kill_orphans(const char *registry, pid_t **kept, int *nkept)
     return killed;
 }
 
+/* Whether process pid's environment holds the entry env ("NAME=value"). */
+static int environ_has(pid_t pid, const char *env)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/environ", (long)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    size_t cap = 1 << 20, len = 0;
+    char *buf = malloc(cap + 1);
+    ssize_t n = 1;
+    while (buf && len < cap && (n = read(fd, buf + len, cap - len)) > 0)
+        len += (size_t)n;
+    close(fd);
+    int found = 0;
+    size_t el = strlen(env) + 1;  /* with its NUL */
+    for (size_t at = 0; buf && !found && at + el <= len;) {
+        found = memcmp(buf + at, env, el) == 0;
+        const char *nul = memchr(buf + at, '\0', len - at);
+        at = nul ? (size_t)(nul - buf) + 1 : len;
+    }
+    free(buf);
+    return found;
+}
+
+/* Kill every process (but this one) whose environment holds marker; how
+ * many. Twice: one that forked during the first pass is found by the
+ * second. */
+static int kill_marked(const char *marker)
+{
+    int killed = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        DIR *d = opendir("/proc");
+        if (!d)
+            return killed;
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            pid_t pid = (pid_t)atol(e->d_name);
+            if (pid > 1 && pid != getpid() && environ_has(pid, marker)
+                && kill(pid, SIGKILL) == 0)
+                killed++;
+        }
+        closedir(d);
+    }
+    return killed;
+}
+
 int exec_kill_orphans(const char *registry)
 {
     int n;
@@ -403,13 +458,27 @@ int exec_pool_set_registry(exec_pool *p, const char *path, int *killed,
         close(p->reg_fd);
     free(p->kept);
     p->kept = NULL;
+    struct stat st;
+    int left = stat(path, &st) == 0 && st.st_size > 0;
     int k = kill_orphans(path, &p->kept, &p->nkept);
-    if (killed)
-        *killed = k;
     p->reg_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (p->reg_fd < 0)
         return gd_errf(err, GD_EENV, "%s: cannot create: %s", path,
                        strerror(errno));
+    char abs[PATH_MAX];
+    free(p->marker);
+    p->marker = NULL;
+    if (realpath(path, abs)) {
+        size_t n = sizeof MARKER + 1 + strlen(abs);
+        if ((p->marker = malloc(n)))
+            snprintf(p->marker, n, "%s=%s", MARKER, abs);
+    }
+    /* jobs were running when the last gpudse ended: what left their
+     * groups is found by the marker */
+    if (left && p->marker)
+        k += kill_marked(p->marker);
+    if (killed)
+        *killed = k;
     write_registry(p);
     return GD_OK;
 }
@@ -531,7 +600,7 @@ static void child_exec(const child_args *a)
 
 /* gpudse's environment with the job's NAME=value entries put over it, as a
  * NULL-terminated array whose pointers the caller frees (not the strings). */
-static char **job_environment(char *const *extra)
+static char **job_environment(char *const *extra, char *marker)
 {
     extern char **environ;
     size_t n = 0, k = 0;
@@ -539,22 +608,26 @@ static char **job_environment(char *const *extra)
         n++;
     while (extra && extra[k])
         k++;
-    char **env = malloc((n + k + 1) * sizeof *env);
+    char **env = malloc((n + k + 2) * sizeof *env);
     if (!env)
         return NULL;
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         const char *eq = strchr(environ[i], '=');
         size_t len = eq ? (size_t)(eq - environ[i]) + 1 : 0;
-        int replaced = 0;
+        int replaced = marker && strncmp(environ[i], MARKER "=",
+                                         sizeof MARKER) == 0;
         for (size_t j = 0; j < k && len && !replaced; j++)
             replaced = strncmp(extra[j], environ[i], len) == 0;
         if (!replaced)
             env[m++] = environ[i];
     }
     for (size_t j = 0; j < k; j++)
-        if (strchr(extra[j], '='))
+        if (strchr(extra[j], '=') && strncmp(extra[j], MARKER "=",
+                                             sizeof MARKER) != 0)
             env[m++] = extra[j];
+    if (marker)
+        env[m++] = marker;
     env[m] = NULL;
     return env;
 }
@@ -625,7 +698,7 @@ int exec_pool_start(exec_pool *p, const exec_spec *s, gd_err *err)
                           "stderr.log"))
         return gd_errf(err, GD_EENV, "%s: job directory path too long",
                        s->job_dir);
-    char **envp = job_environment(s->env);
+    char **envp = job_environment(s->env, p->marker);
     if (!envp)
         return gd_errf(err, GD_EENV, "out of memory");
     int fds[6] = {-1, -1, -1, -1, -1, -1};

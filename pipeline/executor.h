@@ -64,14 +64,16 @@ int exec_pool_wait(exec_pool *p, exec_result *res, int max, double wait_s,
 int exec_pool_stop_all(exec_pool *p, double grace_s, exec_result *res);
 
 /* Keep the process group ids of running jobs in the file path (rewritten
- * in place as jobs start and end). If gpudse itself is killed (kill -9),
- * PR_SET_PDEATHSIG ends each job's leader but not what it started (a
- * daemon that left the group escapes). Set on a file an earlier
- * run left, this first kills such orphaned groups — only groups whose
- * leader is gone (no such process, a zombie, or an id now in another
- * group), so a reused id is never hit — and says how many in *killed
- * (may be NULL). A listed group it could not kill stays in the file.
- * exec_kill_orphans does the killing alone and returns the count. */
+ * in place as jobs start and end), and put GPUDSE_JOBS_OF=<its absolute
+ * path> in every job's environment. If gpudse itself is killed (kill -9),
+ * PR_SET_PDEATHSIG ends each job's leader but not what it started. Set on
+ * a file an earlier run left non-empty, this first kills such orphaned
+ * groups — only groups whose leader is gone (no such process, a zombie,
+ * or an id now in another group), so a reused id is never hit — and then
+ * any process whose environment holds the marker (a daemon that left its
+ * group); *killed (may be NULL) counts groups and such processes. A listed
+ * group it could not kill stays in the file. exec_kill_orphans kills the
+ * groups alone and returns their count. */
 int exec_pool_set_registry(exec_pool *p, const char *path, int *killed,
                            gd_err *err);
 int exec_kill_orphans(const char *registry);

@@ -1,11 +1,9 @@
 #!/bin/sh
-# Kill/resume soak: a command-backend campaign whose jobs each start a
-# background child that outlives the job's shell, killed with SIGKILL at
-# random moments SOAK_KILLS times (default 50), resumed each time, then run
-# to its end. Prints lost and duplicated records, torn journal lines and
-# processes left running (any of the jobs' children still alive). (A
-# daemon that calls setsid() is killed with its job, on a timeout or a
-# stop, but escapes when gpudse itself is SIGKILLed: not tried here.)
+# Kill/resume soak: a command-backend campaign whose jobs each leave a
+# background child and a setsid() grandchild behind, killed with SIGKILL
+# at random moments SOAK_KILLS times (default 50), resumed each time, then
+# run to its end. Prints lost and duplicated records, torn journal lines
+# and processes left running (any of the jobs' children still alive).
 # Figures, not pass/fail; every number is 0 when all is well.
 set -u
 KILLS=${SOAK_KILLS:-50}
@@ -23,8 +21,9 @@ i=0; while [ $i -lt 120 ]; do sleep 1; i=$((i + 1)); done
 SH
 cat > "$w/sim.sh" <<SH
 #!/bin/sh
-# a simulator that starts a helper and takes 0.05-0.3 s
+# a simulator that starts a helper and a daemon, and takes 0.05-0.3 s
 "$w/left.sh" &
+(setsid "$w/left.sh" &)
 sleep 0.\$(( (\$1 * 7 + \$2 * 3) % 25 + 5 ))
 echo "IPC = \$1\$2"
 SH
@@ -68,7 +67,7 @@ total=$(printf '%s\n' "$keys" | grep -c key)
 uniq=$(printf '%s\n' "$keys" | sort -u | grep -c key)
 torn=$(grep -cv '}$' "$run/results.jsonl")
 left=$(pgrep -f "$w/" | wc -l)
-echo "kill/resume soak: $KILLS SIGKILLs at random moments (0.05-0.6 s after start), command backend, 192 jobs, each starting a child that outlives its shell"
+echo "kill/resume soak: $KILLS SIGKILLs at random moments (0.05-0.6 s after start), command backend, 192 jobs, each leaving a child and a setsid() grandchild"
 echo "  final run exit:     $rc"
 echo "  records:            $total of 192"
 echo "  lost:               $((192 - uniq))"

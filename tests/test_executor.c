@@ -294,12 +294,13 @@ START_TEST(setsid_grandchild_dies_with_its_job)
 END_TEST
 
 /* gpudse killed with SIGKILL while a job runs: the job's leader dies with
- * it (PR_SET_PDEATHSIG), its group's other members live on — until the
- * next pool set on the same registry kills them, whether the dead leader
- * is still a zombie or already reaped. */
+ * it (PR_SET_PDEATHSIG), what it started lives on — until the next pool
+ * set on the same registry kills it: its group's members, whether the
+ * dead leader is still a zombie or already reaped, and a daemon that left
+ * the group (setsid), by the marker in its environment. */
 START_TEST(coordinator_killed_then_resumed)
 {
-    system("rm -f " T "/bg.pid " T "/k9reg");
+    system("rm -f " T "/bg.pid " T "/gc9.pid " T "/k9reg");
     pid_t coord = fork();
     ck_assert_int_ge(coord, 0);
     if (coord == 0) {
@@ -308,29 +309,33 @@ START_TEST(coordinator_killed_then_resumed)
         if (exec_pool_new(1, &p, &err) != 0
             || exec_pool_set_registry(p, T "/k9reg", NULL, &err) != 0)
             _exit(2);
-        exec_spec s = {T, "sleep 300 & echo $! > bg.pid; wait", NULL, 0, 0,
-                       0, 0, NULL};
+        exec_spec s = {T, "sleep 300 & echo $! > bg.pid; "
+                          DAEMON("gc9.pid", "") "wait", NULL, 0, 0, 0, 0,
+                       NULL};
         if (exec_pool_start(p, &s, &err) != 0)
             _exit(3);
-        for (int i = 0; i < 500 && system("test -s " T "/bg.pid"); i++)
+        for (int i = 0; i < 500 && system("test -s " T "/gc9.pid"); i++)
             usleep(10000);
         raise(SIGKILL);
     }
     int st;
     waitpid(coord, &st, 0);
     ck_assert(WIFSIGNALED(st));
-    pid_t bg = pid_in("bg.pid");
+    pid_t bg = pid_in("bg.pid"), gc = pid_in("gc9.pid");
     exec_pool *p;
     gd_err err;
     ck_assert(exec_pool_new(1, &p, &err) == 0);
     int killed = 0;
     ck_assert_int_eq(exec_pool_set_registry(p, T "/k9reg", &killed, &err), 0);
     exec_pool_free(p);
-    int ok = gone(bg);
-    if (!ok)
+    int ok1 = gone(bg), ok2 = gone(gc);
+    if (!ok1)
         kill(bg, SIGKILL);
-    ck_assert_msg(ok && killed == 1, "the job's child outlived the resume "
-                  "(%d group(s) killed)", killed);
+    if (!ok2)
+        kill(gc, SIGKILL);
+    ck_assert_msg(ok1 && ok2 && killed >= 2, "after the resume: the job's "
+                  "child %s, its daemon %s (%d killed)", ok1 ? "gone" :
+                  "ALIVE", ok2 ? "gone" : "ALIVE", killed);
 }
 END_TEST
 
