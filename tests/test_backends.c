@@ -572,7 +572,14 @@ END_TEST
  * prints the figure). */
 START_TEST(metric_extraction_is_linear)
 {
-    enum { N = 320000 };
+#ifdef __SANITIZE_ADDRESS__
+    /* AddressSanitizer's regexec interceptor measures the whole string on
+     * every call (it knows nothing of REG_STARTEND): quadratic there, so
+     * a sanitizer build checks the values on fewer lines, untimed */
+    enum { N = 20000, TIMED = 0 };
+#else
+    enum { N = 320000, TIMED = 1 };
+#endif
     size_t cap = (size_t)N * 32, len = 0;
     char *text = malloc(cap);
     ck_assert(text != NULL);
@@ -587,7 +594,7 @@ START_TEST(metric_extraction_is_linear)
     double v;
     ck_assert(rec.status == ST_OK && met_get(&rec.metrics, "m", &v) == 0);
     ck_assert(v == N - 1 + 0.5);
-    ck_assert_msg(s < 5, "320k matching lines took %.1f s", s);
+    ck_assert_msg(!TIMED || s < 5, "%d matching lines took %.1f s", N, s);
 }
 END_TEST
 
