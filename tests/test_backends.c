@@ -152,6 +152,8 @@ START_TEST(sigint_stops_and_stays_resumable)
 {
     static const char *const modes[] = {"replay", "hang"};
     write_modes_campaign(tp("/int.xml"), "int", modes, 2, 0);
+    /* hangs that outlast any load: the SIGINT below must find them */
+    shf("sed -i 's/timeout=\"1.5\"/timeout=\"60\"/' %s/int.xml", T);
     shf("rm -rf %s/int-run", T);
     pid_t pid = fork();
     if (pid == 0) {
@@ -159,13 +161,19 @@ START_TEST(sigint_stops_and_stays_resumable)
               "-q", (char *)NULL);
         _exit(127);
     }
-    usleep(700000);  /* the replays finish, the hangs are running */
+    /* until the replays have finished and the hangs are running (no fixed
+     * sleep: a loaded machine takes longer) */
     char out[4096];
     char st_cmd[512];
-    snprintf(st_cmd, sizeof st_cmd, "%s status %s/int-run", tu_bin(), T);
-    capture(st_cmd, out, sizeof out);
-    ck_assert_msg(strstr(out, "running") && !strstr(out, "not running"),
-                  "%s", out);
+    snprintf(st_cmd, sizeof st_cmd, "%s status %s/int-run 2>&1", tu_bin(), T);
+    for (int i = 0; i < 1500; i++) {
+        capture(st_cmd, out, sizeof out);
+        if (strstr(out, "2 of 4"))
+            break;
+        usleep(20000);
+    }
+    ck_assert_msg(strstr(out, "2 of 4") && strstr(out, "running")
+                  && !strstr(out, "not running"), "%s", out);
     kill(pid, SIGINT);
     int st;
     waitpid(pid, &st, 0);
