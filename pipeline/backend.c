@@ -205,7 +205,7 @@ static int analytic_run(const be_job *job, store_record *out, gd_err *err)
 
 static const char *command_version(void)
 {
-    return "command-1";
+    return "command-2";  /* 2: area_mm2 attached from the area model */
 }
 
 static int any_metric(const char *name)
@@ -339,19 +339,37 @@ static int command_finish(const be_job *job, const exec_result *res,
                                       sizeof out->reason);
     if (out->status == ST_OK)
         out->status = read_metrics(job->camp, all, etail, out);
+    be_attach_config_metrics(job, out);
     free(all);
     free(etail);
     return GD_OK;
 }
 
+int be_config_metric(const char *name)
+{
+    return name && strcmp(name, "area_mm2") == 0;
+}
+
+void be_attach_config_metrics(const be_job *job, store_record *r)
+{
+    double v;
+    if (r->status != ST_OK || met_get(&r->metrics, "area_mm2", &v) == 0)
+        return;
+    if (met_put(&r->metrics, "area_mm2", model_area_mm2(&job->cfg)) != 0)
+        return;
+    size_t l = strlen(r->modelled);
+    snprintf(r->modelled + l, sizeof r->modelled - l, "%sarea_mm2",
+             l ? " " : "");
+}
+
 static const be_backend be_analytic = {
     "analytic", "modelled", 1, model_version, analytic_has_metric,
-    analytic_run, NULL, NULL, NULL,
+    analytic_run, NULL, NULL, NULL, NULL,
 };
 
 static const be_backend be_command = {
     "command", "measured", 0, command_version, any_metric, NULL,
-    command_prepare, command_finish, NULL,
+    command_prepare, command_finish, NULL, NULL,
 };
 
 static const be_backend *const backends[] = {

@@ -171,6 +171,7 @@ static int gpgpusim_finish(const be_job *job, const exec_result *res,
         } else {
             gsim_stats_to_metrics(&st, read_power(job->job_dir),
                                   &out->metrics);
+            be_attach_config_metrics(job, out);
         }
         gsim_stats_free(&st);
     }
@@ -192,7 +193,31 @@ static int gpgpusim_check(const void *camp, gd_err *err)
     return rc;
 }
 
+/* power_w and energy_j come from GPUWattch: only with
+ * -power_simulation_enabled 1 in the templates' gpgpusim.config. A config
+ * that cannot be read is the check's to report. */
+static int gpgpusim_produces(const void *camp, const char *metric, char *why,
+                             size_t n)
+{
+    if (strcmp(metric, "power_w") && strcmp(metric, "energy_j"))
+        return 1;
+    char tdir[PATH_MAX], path[PATH_MAX], val[64], *text;
+    gd_err ignore;
+    if (template_dir(camp, tdir, sizeof tdir, &ignore) != GD_OK)
+        return 1;
+    util_path_join(path, sizeof path, tdir, GSIM_CONFIG_NAME);
+    if (util_read_file(path, &text, NULL, &ignore) != GD_OK)
+        return 1;
+    int on = gsim_config_value(text, "-power_simulation_enabled", val,
+                                sizeof val) == 0 && !strcmp(val, "1");
+    free(text);
+    if (!on)
+        snprintf(why, n, "%s has no -power_simulation_enabled 1, so "
+                 "GPGPU-Sim writes no power report (GPUWattch)", path);
+    return on;
+}
+
 const be_backend be_gpgpusim = {
     "gpgpusim", "measured", 0, gpgpusim_version, gpgpusim_has_metric, NULL,
-    gpgpusim_prepare, gpgpusim_finish, gpgpusim_check,
+    gpgpusim_prepare, gpgpusim_finish, gpgpusim_check, gpgpusim_produces,
 };

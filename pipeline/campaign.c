@@ -629,12 +629,18 @@ static int parse_objectives(ctx_t *x, xmlNodePtr list)
             int declared = 0;  /* the command backend reports what it declares */
             for (int i = 0; i < x->c->nmetrics; i++)
                 declared |= !strcmp(x->c->metrics[i].name, m);
-            known = known && declared;
+            known = known && (declared || be_config_metric(m));
             why = "command";
         }
+        const be_backend *eb = be_find(ext_backend(x->c));
+        char whynot[512] = "";
         if (!known)
             rc = fail(x, n, "objective on unknown metric \"%s\" (the %s "
                       "backend does not produce it)", m, why);
+        else if (!x->names_only && eb && eb->produces
+                 && !eb->produces(x->c, m, whynot, sizeof whynot))
+            rc = fail(x, n, "objective on metric \"%s\", which this "
+                      "simulator set-up does not produce: %s", m, whynot);
         for (int i = 0; !rc && i < x->c->nobjectives; i++)
             if (strcmp(x->c->obj[i].metric, m) == 0)
                 rc = fail(x, n, "metric \"%s\" is an objective twice", m,

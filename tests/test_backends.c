@@ -368,7 +368,7 @@ START_TEST(bad_external_campaigns)
              "    <metric name=\"ipc\" regex=\"IPC=([0-9]+)\"/>\n"
              "  </simulator>\n"
              "  <workloads><workload name=\"a\"/></workloads>\n"
-             "  <objectives><minimize metric=\"area_mm2\"/></objectives>\n"
+             "  <objectives><minimize metric=\"cycles\"/></objectives>\n"
              "  <search strategy=\"random\" budget=\"2\"/>\n"
              "</campaign>\n");
     ck_assert_int_eq(camp_load(tp("/bad3.xml"), &c, &err), GD_EINPUT);

@@ -6,7 +6,12 @@
  * workload's program are checked, and the first job is printed. */
 #include "testrun.h"
 #include <limits.h>
+#include <math.h>
 #include <sys/stat.h>
+#include <cjson/cJSON.h>
+#include "campaign.h"
+#include "model.h"
+#include "util.h"
 
 static char T[256];
 
@@ -116,6 +121,142 @@ START_TEST(cuda_build_links_runtime_statically)
 }
 END_TEST
 
+/* A stand-in GPGPU-Sim build: ROOT/lib/gcc-9.4.0/cuda-11000/release/
+ * libcudart.so holding the text `build` (its hash is the build identity;
+ * the fake simulator, a shell script, never loads it). */
+static void make_sim_root(const char *dir, const char *build)
+{
+    ck_assert_int_eq(shf("mkdir -p %s/lib/gcc-9.4.0/cuda-11000/release && "
+                         "printf '%%s' '%s' > %s/lib/gcc-9.4.0/cuda-11000/"
+                         "release/libcudart.so", dir, build, dir), 0);
+}
+
+/* A gpgpusim campaign on the fake simulator replaying the real vecadd log,
+ * n_clusters 15 and 30, with the given objectives and extra <simulator>
+ * attributes. */
+static void write_sim_campaign(const char *path, const char *name,
+                               const char *simattrs, const char *objectives)
+{
+    char text[4096];
+    snprintf(text, sizeof text,
+        "<campaign name=\"%s\" seed=\"1\">\n"
+        "  <simulator backend=\"gpgpusim\" root=\"%s/%s/sim\" %s/>\n"
+        "  <workloads><workload name=\"vecadd\"><command>%s/tests/fakesim/"
+        "fakesim.sh replay %s/tests/data/gpgpusim/vecadd-baseline.log.gz"
+        "</command></workload></workloads>\n"
+        "  <space><knob name=\"n_clusters\" values=\"15 30\"/></space>\n"
+        "  <objectives>%s</objectives>\n"
+        "  <search strategy=\"exhaustive\" budget=\"2\"/>\n"
+        "  <execution jobs=\"2\" timeout=\"20\"/>\n"
+        "  <report formats=\"svg\"/>\n"
+        "</campaign>\n", name, root, T, simattrs, root, root, objectives);
+    tu_write(path, text);
+}
+
+/* Issue 21.2: a measured record carries area_mm2 from the area model and
+ * says so; a campaign minimizing area has a front. */
+START_TEST(measured_records_carry_modelled_area)
+{
+    make_sim_root(tp("/sim"), "build-1");
+    write_sim_campaign(tp("/area.xml"), "area", "",
+                       "<maximize metric=\"ipc\"/>"
+                       "<minimize metric=\"area_mm2\"/>");
+    gd_err err;
+    int rc = run(tp("/area.xml"), tp("/area-run"), &err, NULL, NULL);
+    ck_assert_msg(rc == GD_OK, "rc %d: %s", rc, err.msg);
+    size_t n;
+    store_record *r = load(tp("/area-run"), &n);
+    ck_assert_uint_eq(n, 2);
+    for (size_t i = 0; i < n; i++) {
+        double a, ipc;
+        ck_assert_str_eq(r[i].fidelity, "measured");
+        ck_assert_int_eq(r[i].status, ST_OK);
+        ck_assert(met_get(&r[i].metrics, "ipc", &ipc) == 0);
+        ck_assert(met_get(&r[i].metrics, "area_mm2", &a) == 0);
+        ck_assert(a == model_area_mm2(&r[i].cfg));
+        ck_assert_str_eq(r[i].modelled, "area_mm2");
+    }
+    free(r);
+    ck_assert_int_eq(shf("grep -c '\"modelled_metrics\":\\[\"area_mm2\"\\]' "
+                         "%s/results.jsonl | grep -qx 2", tp("/area-run")), 0);
+    ck_assert_int_eq(shf("head -1 %s/results.csv | grep -q "
+                         "'reason,modelled_metrics,' && grep -c "
+                         "',measured,ok,,area_mm2,' %s/results.csv | "
+                         "grep -qx 2", tp("/area-run"), tp("/area-run")), 0);
+    /* the front is not empty */
+    char *text;
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/analysis.json", tp("/area-run"));
+    ck_assert(util_read_file(path, &text, NULL, &err) == GD_OK);
+    cJSON *a = cJSON_Parse(text);
+    free(text);
+    const cJSON *w = cJSON_GetArrayItem(
+        cJSON_GetObjectItemCaseSensitive(a, "workloads"), 0);
+    ck_assert_int_ge(cJSON_GetArraySize(
+        cJSON_GetObjectItemCaseSensitive(w, "front")), 1);
+    cJSON_Delete(a);
+    /* the command backend: area_mm2 without a <metric> of that name comes
+     * from the area model too */
+    tu_write(tp("/cmd.xml"),
+        "<campaign name=\"cmd\" seed=\"1\">\n"
+        "  <simulator backend=\"command\">\n"
+        "    <command>echo IPC=2.5</command>\n"
+        "    <metric name=\"ipc\" regex=\"IPC=([0-9.]+)\"/>\n"
+        "  </simulator>\n"
+        "  <workloads><workload name=\"w\"/></workloads>\n"
+        "  <space><knob name=\"n_clusters\" values=\"15 30\"/></space>\n"
+        "  <objectives><maximize metric=\"ipc\"/><minimize "
+        "metric=\"area_mm2\"/></objectives>\n"
+        "  <search strategy=\"exhaustive\" budget=\"2\"/>\n"
+        "  <report formats=\"svg\"/>\n"
+        "</campaign>\n");
+    rc = run(tp("/cmd.xml"), tp("/cmd-run"), &err, NULL, NULL);
+    ck_assert_msg(rc == GD_OK, "rc %d: %s", rc, err.msg);
+    r = load(tp("/cmd-run"), &n);
+    ck_assert_uint_eq(n, 2);
+    for (size_t i = 0; i < n; i++) {
+        double v;
+        ck_assert(met_get(&r[i].metrics, "area_mm2", &v) == 0
+                  && v == model_area_mm2(&r[i].cfg));
+        ck_assert_str_eq(r[i].modelled, "area_mm2");
+    }
+    free(r);
+}
+END_TEST
+
+/* Issue 21.2: an objective the set-up cannot produce is rejected at its
+ * line by validate and run (exit 2), never an empty front. */
+START_TEST(unproducible_objective_rejected)
+{
+    make_sim_root(tp("/sim"), "build-1");
+    ck_assert_int_eq(shf("mkdir -p %s/nopower && cp templates/gpgpusim/* "
+                         "%s/nopower/ && sed -i 's/^-power_simulation_enabled"
+                         " 1/-power_simulation_enabled 0/' "
+                         "%s/nopower/gpgpusim.config", T, T, T), 0);
+    char attrs[600];
+    snprintf(attrs, sizeof attrs, "config=\"%s/%s/nopower\"", root, T);
+    write_sim_campaign(tp("/pw.xml"), "pw", attrs,
+                       "\n    <maximize metric=\"ipc\"/>\n"
+                       "    <minimize metric=\"power_w\"/>");
+    camp_campaign c;
+    gd_err err;
+    ck_assert_int_eq(camp_load(tp("/pw.xml"), &c, &err), GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "pw.xml:7: objective on metric \"power_w\"")
+                  && strstr(err.msg, "-power_simulation_enabled 1"), "%s",
+                  err.msg);
+    ck_assert_int_eq(shf("%s validate %s 2>/dev/null", tu_bin(),
+                         tp("/pw.xml")), 2);
+    ck_assert_int_eq(shf("%s run %s -q -o %s 2>/dev/null", tu_bin(),
+                         tp("/pw.xml"), tp("/pw-run")), 2);
+    ck_assert_int_ne(access(tp("/pw-run"), F_OK), 0);
+    /* with power on (the built-in templates) it validates */
+    write_sim_campaign(tp("/pw2.xml"), "pw2", "",
+                       "<minimize metric=\"power_w\"/>");
+    ck_assert_msg(camp_load(tp("/pw2.xml"), &c, &err) == GD_OK, "%s", err.msg);
+    camp_free(&c);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("simenv");
@@ -125,6 +266,11 @@ static Suite *suite(void)
     tcase_add_test(t, binary_needs_no_shared_cudart);
     tcase_add_test(t, cuda_build_links_runtime_statically);
     suite_add_tcase(s, t);
+    TCase *g = tcase_create("gpgpusim");
+    tcase_set_timeout(g, 120);
+    tcase_add_test(g, measured_records_carry_modelled_area);
+    tcase_add_test(g, unproducible_objective_rejected);
+    suite_add_tcase(s, g);
     return s;
 }
 
