@@ -237,19 +237,27 @@ static int write_templated_file(const be_job *job, const camp_file *f,
     return rc;
 }
 
-static int command_prepare(const be_job *job, be_exec *x, gd_err *err)
+/* The job's command and environment, writing nothing. */
+static int command_plan(const be_job *job, be_exec *x, gd_err *err)
 {
     const camp_campaign *c = job->camp;
     int rc = be_expand(c->sim_command, job, 1, &x->command, err);
     if (rc)  /* validated at load; only an internal slip lands here */
         return gd_errf(err, GD_EENV, "%s: command: %s", c->path, err->msg);
-    for (int i = 0; i < c->nfiles && !rc; i++)
-        rc = write_templated_file(job, &c->files[i], err);
     const camp_wlrun *w = &c->wlrun[job->wl_index];
     for (int i = 0; i < w->nenv && !rc; i++)
         if (be_exec_setenv(x, w->env[i].name, w->env[i].value) != 0)
             rc = gd_errf(err, GD_EENV, "too many environment variables");
     return rc;
+}
+
+static int command_prepare(const be_job *job, be_exec *x, gd_err *err)
+{
+    const camp_campaign *c = job->camp;
+    int rc = GD_OK;
+    for (int i = 0; i < c->nfiles && !rc; i++)
+        rc = write_templated_file(job, &c->files[i], err);
+    return rc ? rc : command_plan(job, x, err);
 }
 
 /* The last match of re's first group in text, into val; 0 when found. */
@@ -364,12 +372,12 @@ void be_attach_config_metrics(const be_job *job, store_record *r)
 
 static const be_backend be_analytic = {
     "analytic", "modelled", 1, model_version, analytic_has_metric,
-    analytic_run, NULL, NULL, NULL, NULL,
+    analytic_run, NULL, NULL, NULL, NULL, NULL, NULL,
 };
 
 static const be_backend be_command = {
     "command", "measured", 0, command_version, any_metric, NULL,
-    command_prepare, command_finish, NULL, NULL,
+    command_prepare, command_finish, NULL, NULL, NULL, command_plan,
 };
 
 static const be_backend *const backends[] = {

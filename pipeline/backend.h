@@ -62,6 +62,13 @@ typedef struct be_backend {
      * has no power_w); when not, why says so. */
     int (*produces)(const void *camp, const char *metric, char *why,
                     size_t n);
+    /* Optional: append "name=value\n" lines that identify the simulator
+     * build and its config files (hashes) to out; campaign.c hashes them
+     * into the simulator fingerprint of job keys, the manifest lists them. */
+    int (*identity)(const void *camp, util_buf *out, gd_err *err);
+    /* Optional (external): the job's command and environment as prepare
+     * gives them, writing nothing (gpudse validate prints the first job). */
+    int (*plan)(const be_job *job, be_exec *x, gd_err *err);
 } be_backend;
 
 /* Whether metric name is a function of the configuration alone (area_mm2,

@@ -257,6 +257,186 @@ START_TEST(unproducible_objective_rejected)
 }
 END_TEST
 
+/* gpudse's stderr (exit status in *rc) for `gpudse ARGS`. */
+static void gpudse_err(const char *args, int *rc, char *out, size_t n)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1 >/dev/null; echo \"rc=$?\"",
+             tu_bin(), args);
+    capture(cmd, out, n);
+    char *at = strstr(out, "rc=");
+    ck_assert_ptr_nonnull(at);
+    *rc = atoi(at + 3);
+}
+
+/* Issue 21.4 and 24.6: validate checks what run needs, with the line. */
+START_TEST(validate_checks_root_and_programs)
+{
+    char out[8192], args[1024];
+    int rc;
+    /* a root without lib/.../libcudart.so */
+    ck_assert_int_eq(shf("rm -rf %s/sim && mkdir -p %s/sim", T, T), 0);
+    write_sim_campaign(tp("/v.xml"), "v", "", "<maximize metric=\"ipc\"/>");
+    snprintf(args, sizeof args, "validate %s", tp("/v.xml"));
+    gpudse_err(args, &rc, out, sizeof out);
+    ck_assert_msg(rc == 2 && strstr(out, "v.xml:2: simulator root")
+                  && strstr(out, "has no lib/.../libcudart.so"), "%s", out);
+    snprintf(args, sizeof args, "run %s -q -o %s", tp("/v.xml"),
+             tp("/v-run"));
+    gpudse_err(args, &rc, out, sizeof out);
+    ck_assert_msg(rc == 2 && strstr(out, "has no lib/.../libcudart.so"),
+                  "%s", out);
+    ck_assert_int_ne(access(tp("/v-run"), F_OK), 0);
+    /* a root that is not a folder */
+    tu_write(tp("/notdir"), "x");
+    snprintf(args, sizeof args, "root=\"%s/%s/notdir\"", root, T);
+    tu_write(tp("/nd.xml"),
+        "<campaign name=\"nd\">\n"
+        "  <simulator backend=\"gpgpusim\" root=\"notdir\"/>\n"
+        "  <workloads><workload name=\"a\"><command>true</command>"
+        "</workload></workloads>\n"
+        "  <objectives><maximize metric=\"ipc\"/></objectives>\n"
+        "  <search strategy=\"random\" budget=\"1\"/>\n"
+        "</campaign>\n");
+    snprintf(args, sizeof args, "validate %s", tp("/nd.xml"));
+    gpudse_err(args, &rc, out, sizeof out);
+    ck_assert_msg(rc == 2 && strstr(out, "nd.xml:2: simulator root")
+                  && strstr(out, "is not a folder"), "%s", out);
+    /* a workload whose program does not exist, or is relative */
+    make_sim_root(tp("/sim"), "build-1");
+    const char *bad[][2] = {
+        {"/no/such/prog --x", "program /no/such/prog is not a program"},
+        {"./vecadd", "program ./vecadd is a relative path"},
+        {"no-such-program-xyz 1", "program no-such-program-xyz is not on "
+         "PATH"},
+    };
+    for (int i = 0; i < 3; i++) {
+        char text[2048];
+        snprintf(text, sizeof text,
+            "<campaign name=\"p\">\n"
+            "  <simulator backend=\"gpgpusim\" root=\"sim\"/>\n"
+            "  <workloads>\n"
+            "    <workload name=\"a\"><command>true</command></workload>\n"
+            "    <workload name=\"b\"><command>%s</command></workload>\n"
+            "  </workloads>\n"
+            "  <objectives><maximize metric=\"ipc\"/></objectives>\n"
+            "  <search strategy=\"random\" budget=\"1\"/>\n"
+            "</campaign>\n", bad[i][0]);
+        tu_write(tp("/p.xml"), text);
+        snprintf(args, sizeof args, "validate %s", tp("/p.xml"));
+        gpudse_err(args, &rc, out, sizeof out);
+        ck_assert_msg(rc == 2 && strstr(out, "p.xml:5: workload b: ")
+                      && strstr(out, bad[i][1]), "%s", out);
+    }
+    /* a good set-up: ok, and the first job printed as run will start it */
+    snprintf(args, sizeof args, "cd %s && %s/%s validate v.xml", T, root,
+             tu_bin());
+    capture(args, out, sizeof out);
+    ck_assert_msg(strstr(out, ": ok: campaign v, backend gpgpusim"), "%s",
+                  out);
+    ck_assert_msg(strstr(out, "first job (the search's first proposal): "
+                          "workload vecadd"), "%s", out);
+    char want[1024];
+    snprintf(want, sizeof want, "    LD_LIBRARY_PATH=%s/%s/sim/lib/gcc-9.4.0/"
+             "cuda-11000/release", root, T);
+    ck_assert_msg(strstr(out, want), "%s", out);
+    snprintf(want, sizeof want, "    GPGPUSIM_ROOT=%s/%s/sim\n", root, T);
+    ck_assert_msg(strstr(out, want), "%s", out);
+    ck_assert_msg(strstr(out, "fakesim.sh' replay '") || strstr(out,
+                  "fakesim.sh replay"), "%s", out);
+    const char *wd = strstr(out, "working directory: runs/v/jobs/");
+    ck_assert_msg(wd != NULL, "%s", out);
+    char key[65];
+    memcpy(key, wd + strlen("working directory: runs/v/jobs/"), 64);
+    key[64] = '\0';
+    /* that is the directory run gives the job */
+    ck_assert_int_eq(shf("cd %s && %s/%s run v.xml -q >/dev/null", T, root,
+                         tu_bin()), 0);
+    ck_assert_int_eq(shf("test -f %s/runs/v/jobs/%s/gpgpusim.config", T, key),
+                     0);
+    /* and its "by hand" line runs it */
+    const char *hand = strstr(out, "  by hand: ");
+    ck_assert_ptr_nonnull(hand);
+    char line[4096];
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(hand + 11, "\n"),
+             hand + 11);
+    tu_write(tp("/hand.sh"), line);
+    ck_assert_int_eq(shf("cd %s && sh hand.sh | grep -q '^gpu_tot_ipc'", T),
+                     0);
+}
+END_TEST
+
+/* Issue 24.6: a split study that run accepts, validate accepts. */
+START_TEST(validate_accepts_split_studies)
+{
+    char a[4096], b[4096];
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s validate campaigns/split-local.xml 2>&1; "
+             "echo rc=$?", tu_bin());
+    capture(cmd, a, sizeof a);
+    snprintf(cmd, sizeof cmd, "%s split validate campaigns/split-local.xml "
+             "2>&1; echo rc=$?", tu_bin());
+    capture(cmd, b, sizeof b);
+    ck_assert_msg(strstr(a, "rc=0") && strstr(a, ": ok: split study"), "%s",
+                  a);
+    ck_assert_str_eq(a, b);
+}
+END_TEST
+
+static char *slurp(const char *path)
+{
+    char *t;
+    gd_err err;
+    ck_assert_msg(util_read_file(path, &t, NULL, &err) == GD_OK, "%s",
+                  err.msg);
+    return t;
+}
+
+/* Issue 21.5: the simulator's build and the config templates are in the
+ * job key and the manifest: changing either never reuses old results. */
+START_TEST(simulator_build_and_templates_in_job_key)
+{
+    make_sim_root(tp("/sim"), "build-1 gpgpu-sim_git-commit-90ec3399_modified_0");
+    ck_assert_int_eq(shf("rm -rf %s/tpl && mkdir -p %s/tpl && "
+                         "cp templates/gpgpusim/* %s/tpl/", T, T, T), 0);
+    char attrs[600];
+    snprintf(attrs, sizeof attrs, "config=\"%s/%s/tpl\"", root, T);
+    write_sim_campaign(tp("/id.xml"), "id", attrs,
+                       "<maximize metric=\"ipc\"/>");
+    gd_err err;
+    size_t n;
+    ck_assert_int_eq(run(tp("/id.xml"), tp("/id-run"), &err, NULL, NULL),
+                     GD_OK);
+    free(load(tp("/id-run"), &n));
+    ck_assert_uint_eq(n, 2);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/manifest.json", tp("/id-run"));
+    char *man = slurp(path);
+    ck_assert_msg(strstr(man, "gpgpu-sim_git-commit-90ec3399_modified_0")
+                  && strstr(man, "\"libcudart\"")
+                  && strstr(man, "gpgpusim.config ")
+                  && strstr(man, "\"fingerprint\""), "%s", man);
+    free(man);
+    /* unchanged: resumed, nothing runs again */
+    ck_assert_int_eq(run(tp("/id.xml"), tp("/id-run"), &err, NULL, NULL),
+                     GD_OK);
+    free(load(tp("/id-run"), &n));
+    ck_assert_uint_eq(n, 2);
+    /* a rebuilt simulator: every job runs again */
+    make_sim_root(tp("/sim"), "build-2 gpgpu-sim_git-commit-aaaa_modified_1");
+    ck_assert_int_eq(run(tp("/id.xml"), tp("/id-run"), &err, NULL, NULL),
+                     GD_OK);
+    free(load(tp("/id-run"), &n));
+    ck_assert_uint_eq(n, 4);
+    /* an edited template: again */
+    ck_assert_int_eq(shf("echo '# edited' >> %s/tpl/gpgpusim.config", T), 0);
+    ck_assert_int_eq(run(tp("/id.xml"), tp("/id-run"), &err, NULL, NULL),
+                     GD_OK);
+    free(load(tp("/id-run"), &n));
+    ck_assert_uint_eq(n, 6);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("simenv");
@@ -270,6 +450,9 @@ static Suite *suite(void)
     tcase_set_timeout(g, 120);
     tcase_add_test(g, measured_records_carry_modelled_area);
     tcase_add_test(g, unproducible_objective_rejected);
+    tcase_add_test(g, validate_checks_root_and_programs);
+    tcase_add_test(g, validate_accepts_split_studies);
+    tcase_add_test(g, simulator_build_and_templates_in_job_key);
     suite_add_tcase(s, g);
     return s;
 }
