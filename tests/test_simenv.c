@@ -12,6 +12,8 @@
 #include "campaign.h"
 #include "model.h"
 #include "util.h"
+#include "verify.h"
+#include "verification.h"
 
 static char T[256];
 
@@ -437,6 +439,122 @@ START_TEST(simulator_build_and_templates_in_job_key)
 }
 END_TEST
 
+/* An analytic campaign verified on the command backend, one objective. */
+static void load_verify_campaign(camp_campaign *c, int top)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+        "<campaign name=\"one\" seed=\"1\">\n"
+        "  <simulator backend=\"analytic\"/>\n"
+        "  <verify backend=\"command\" top=\"%d\">\n"
+        "    <command>echo IPC=1</command>\n"
+        "    <metric name=\"ipc\" regex=\"IPC=([0-9.]+)\"/>\n"
+        "  </verify>\n"
+        "  <workloads><workload name=\"vecadd\"/></workloads>\n"
+        "  <space><knob name=\"n_clusters\" values=\"8 15 30 60\"/>"
+        "<knob name=\"n_mem\" values=\"4 6 8 12\"/></space>\n"
+        "  <objectives><maximize metric=\"ipc\"/></objectives>\n"
+        "  <search strategy=\"exhaustive\" budget=\"16\"/>\n"
+        "</campaign>\n", top);
+    tu_write(tp("/one.xml"), text);
+    gd_err err;
+    ck_assert_msg(camp_load(tp("/one.xml"), c, &err) == GD_OK, "%s", err.msg);
+}
+
+static store_record mkrec(const char *backend, int nc, int nm, double ipc)
+{
+    store_record r;
+    memset(&r, 0, sizeof r);
+    util_strlcpy(r.workload, "vecadd", sizeof r.workload);
+    util_strlcpy(r.backend, backend, sizeof r.backend);
+    r.cfg = space_baseline();
+    space_set(&r.cfg, KNOB_N_CLUSTERS, nc);
+    space_set(&r.cfg, KNOB_N_MEM, nm);
+    r.status = ST_OK;
+    met_put(&r.metrics, "ipc", ipc);
+    return r;
+}
+
+/* Issue 21.6: with one objective the verified configs are the top N by the
+ * prediction, not only the configs tied at the model's best; ties are
+ * spread across the tied set. */
+START_TEST(single_objective_verifies_top_n)
+{
+    static const int ncs[] = {8, 15, 30, 60}, nms[] = {4, 6, 8, 12};
+    store_record recs[16];
+    size_t n = 0;
+    /* 8 configs tied at the best (n_mem 4 and 6), the rest 1 per n_mem */
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            recs[n++] = mkrec("analytic", ncs[i], nms[j],
+                              nms[j] <= 6 ? 500.0 : 400.0 - nms[j] - ncs[i]);
+    camp_campaign c;
+    load_verify_campaign(&c, 10);
+    gpu_config **fixed;
+    size_t *nfixed;
+    gd_err err;
+    ck_assert_int_eq(verify_pick(&c, recs, n, &fixed, &nfixed, &err), GD_OK);
+    /* all 8 tied, then the two next best (ipc 400-8-8, 400-12-8) */
+    ck_assert_uint_eq(nfixed[0], 10);
+    int tied = 0;
+    for (size_t i = 0; i < nfixed[0]; i++)
+        tied += space_get(&fixed[0][i], KNOB_N_MEM) <= 6;
+    ck_assert_int_eq(tied, 8);
+    ck_assert_int_eq(space_get(&fixed[0][8], KNOB_N_MEM), 8);
+    ck_assert_int_eq(space_get(&fixed[0][8], KNOB_N_CLUSTERS), 8);
+    ck_assert_int_eq(space_get(&fixed[0][9], KNOB_N_MEM), 12);
+    ck_assert_int_eq(space_get(&fixed[0][9], KNOB_N_CLUSTERS), 8);
+    verify_free(&c, fixed, nfixed);
+    camp_free(&c);
+    /* top 3 of the 8 tied: spread across them, both ends kept */
+    load_verify_campaign(&c, 3);
+    ck_assert_int_eq(verify_pick(&c, recs, n, &fixed, &nfixed, &err), GD_OK);
+    ck_assert_uint_eq(nfixed[0], 3);
+    int64_t a = space_index(&c.space, &fixed[0][0]);
+    int64_t b = space_index(&c.space, &fixed[0][1]);
+    int64_t d = space_index(&c.space, &fixed[0][2]);
+    ck_assert(a < b && b < d);
+    ck_assert_int_eq(space_get(&fixed[0][0], KNOB_N_CLUSTERS), 8);
+    ck_assert_int_eq(space_get(&fixed[0][2], KNOB_N_CLUSTERS), 60);
+    verify_free(&c, fixed, nfixed);
+    camp_free(&c);
+}
+END_TEST
+
+/* Issue 21.6: Spearman's rho over predictions that are all tied is
+ * undefined (null, with why), not 0. */
+START_TEST(spearman_undefined_when_tied)
+{
+    camp_campaign c;
+    load_verify_campaign(&c, 3);
+    store_record recs[6];
+    for (int i = 0; i < 3; i++) {
+        recs[i] = mkrec("analytic", 15, (int[]){4, 6, 8}[i], 500.0);
+        recs[3 + i] = mkrec("command", 15, (int[]){4, 6, 8}[i],
+                            400.0 + 10 * i);
+    }
+    cJSON *v = verification_json(&c, "vecadd", recs, 6);
+    ck_assert_ptr_nonnull(v);
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(v, "errors"), "ipc");
+    const cJSON *rho = cJSON_GetObjectItemCaseSensitive(e, "spearman");
+    char *txt = cJSON_PrintUnformatted(v);
+    ck_assert_msg(cJSON_IsNull(rho), "%s", txt);
+    ck_assert_msg(strstr(txt, "undefined: every predicted value is the same"),
+                  "%s", txt);
+    free(txt);
+    cJSON_Delete(v);
+    /* predictions that differ: a number */
+    recs[0] = mkrec("analytic", 15, 4, 300.0);
+    v = verification_json(&c, "vecadd", recs, 6);
+    e = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(v, "errors"), "ipc");
+    ck_assert(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(e, "spearman")));
+    cJSON_Delete(v);
+    camp_free(&c);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("simenv");
@@ -453,6 +571,8 @@ static Suite *suite(void)
     tcase_add_test(g, validate_checks_root_and_programs);
     tcase_add_test(g, validate_accepts_split_studies);
     tcase_add_test(g, simulator_build_and_templates_in_job_key);
+    tcase_add_test(g, single_objective_verifies_top_n);
+    tcase_add_test(g, spearman_undefined_when_tied);
     suite_add_tcase(s, g);
     return s;
 }
