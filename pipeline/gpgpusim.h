@@ -1,6 +1,6 @@
 /* gpgpusim: the process-free half of the GPGPU-Sim backend — writes a job's
  * gpgpusim.config and interconnect file from the templates for one design
- * point (docs gpgpusim.md rules), validates cache strings, parses the
+ * point (docs/gpgpusim.md rules), validates cache strings, parses the
  * simulator's statistics and GPUWattch power report, maps them to gpudse
  * metrics, and classifies a finished run into a store_status. */
 #ifndef GPUDSE_GPGPUSIM_H

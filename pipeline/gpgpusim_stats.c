@@ -1,5 +1,5 @@
 /* gpgpusim_stats: reads what GPGPU-Sim printed — the statistics dumped after
- * every kernel (per-kernel vs cumulative semantics of docs gpgpusim.md) and
+ * every kernel (per-kernel vs cumulative semantics of docs/gpgpusim.md) and
  * the GPUWattch power report — maps them to gpudse metrics, and classifies
  * a finished run by its failure signatures. */
 #include "gpgpusim.h"
@@ -635,7 +635,12 @@ static const struct {
     {"no PTX implementation found", "GPGPU-Sim has no PTX for the kernel "
      "(the program's PTX was not extracted: CUDA_INSTALL_PATH, the PTX "
      "files of a -cudart shared build)"},
+    {"Could find/open .ptx file", "GPGPU-Sim found no PTX file (a -cudart "
+     "shared build: PTX_SIM_USE_PTX_FILE with PTX_SIM_KERNELFILE naming it, "
+     "or the .ptx in the job's working directory)"},
+    {"PTX parsing errors detected", "GPGPU-Sim could not parse the PTX"},
     {"GPGPU-Sim PTX: ERROR", "GPGPU-Sim PTX error"},
+    {"GPGPU-Sim PTX Simulator error", "GPGPU-Sim PTX error"},
     {"GPGPU-Sim ** ERROR", "GPGPU-Sim error"},
     {"GPGPU-Sim CUDA API:", "GPGPU-Sim CUDA API error"},
     {"has not been implemented yet",
