@@ -210,7 +210,10 @@ static int first_word(const char *cmd, char *out, size_t n)
             p++;
         }
         out[k] = '\0';
-        if (!k || !strchr(out, '=') || strchr(out, '/') < strchr(out, '='))
+        const char *eq = strchr(out, '=');
+        int assign = eq && eq > out
+                     && strcspn(out, "/") > (size_t)(eq - out);
+        if (!k || !assign)
             return k > 0;
     }
 }

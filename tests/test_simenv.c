@@ -307,12 +307,15 @@ START_TEST(validate_checks_root_and_programs)
     /* a workload whose program does not exist, or is relative */
     make_sim_root(tp("/sim"), "build-1");
     const char *bad[][2] = {
-        {"/no/such/prog --x", "program /no/such/prog is not a program"},
+        {"CUDA_VISIBLE_DEVICES=0 /no/such/prog --x",
+         "program /no/such/prog is not a program"},
         {"./vecadd", "program ./vecadd is a relative path"},
         {"no-such-program-xyz 1", "program no-such-program-xyz is not on "
          "PATH"},
+        {"'/no/such dir/prog'", "program /no/such dir/prog is not a "
+         "program"},
     };
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         char text[2048];
         snprintf(text, sizeof text,
             "<campaign name=\"p\">\n"
