@@ -134,6 +134,18 @@ static void add_rho(cJSON *e, const double *pred, const double *meas,
     }
 }
 
+/* Whether the measured record's metric came from a model (its
+ * modelled_metrics, e.g. area_mm2): then there is no error to measure. */
+static int rec_modelled(const store_record *r, const char *metric)
+{
+    char buf[sizeof r->modelled], *save = NULL;
+    util_strlcpy(buf, r->modelled, sizeof buf);
+    for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save))
+        if (!strcmp(t, metric))
+            return 1;
+    return 0;
+}
+
 static cJSON *errors_json(const camp_campaign *c, const pair *p, size_t m)
 {
     cJSON *errs = cJSON_CreateObject();
@@ -147,9 +159,15 @@ static cJSON *errors_json(const camp_campaign *c, const pair *p, size_t m)
     }
     for (int j = 0; j < c->nobjectives; j++) {
         size_t q = 0;
+        size_t modelled = 0;
         for (size_t i = 0; i < m; i++) {
             double a = obj_value(p[i].pred, &c->obj[j]);
             double b = obj_value(p[i].meas, &c->obj[j]);
+            if (p[i].meas->status == ST_OK
+                && rec_modelled(p[i].meas, c->obj[j].metric)) {
+                modelled++;
+                continue;
+            }
             if (p[i].meas->status == ST_OK && isfinite(a) && isfinite(b)) {
                 pred[q] = a;
                 meas[q++] = b;
@@ -157,6 +175,10 @@ static cJSON *errors_json(const camp_campaign *c, const pair *p, size_t m)
         }
         cm_metrics r;
         cJSON *e = cJSON_AddObjectToObject(errs, c->obj[j].metric);
+        if (modelled)
+            cJSON_AddStringToObject(e, "note", "modelled on both sides (the "
+                                    "verify backend's records take it from "
+                                    "the model): no error to measure");
         cJSON_AddNumberToObject(e, "n", (double)q);
         /* the measured values are the reference */
         if (q > 0 && cm_compute(meas, pred, q, &r) == 0) {
@@ -304,8 +326,12 @@ void verification_calibration(cJSON *calibration, const camp_campaign *c,
                               const char *workload, const cJSON *ver)
 {
     const cJSON *pts = cJSON_GetObjectItemCaseSensitive(ver, "points");
+    const cJSON *errs = cJSON_GetObjectItemCaseSensitive(ver, "errors");
     for (int j = 0; j < c->nobjectives; j++) {
         const char *m = c->obj[j].metric;
+        if (cJSON_GetObjectItemCaseSensitive(
+                cJSON_GetObjectItemCaseSensitive(errs, m), "note"))
+            continue;  /* modelled on both sides: nothing to compare */
         cJSON *e = cJSON_CreateObject();
         const cJSON *held = cJSON_GetObjectItemCaseSensitive(ver, "held_up");
         const cJSON *ver_n = cJSON_GetObjectItemCaseSensitive(ver, "verified");

@@ -554,6 +554,16 @@ START_TEST(spearman_undefined_when_tied)
         cJSON_GetObjectItemCaseSensitive(v, "errors"), "ipc");
     ck_assert(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(e, "spearman")));
     cJSON_Delete(v);
+    /* a metric the measured records took from the model (area_mm2 of a
+     * gpgpusim record) has no error to measure: a note, no MAPE */
+    for (int i = 3; i < 6; i++)
+        util_strlcpy(recs[i].modelled, "ipc", sizeof recs[i].modelled);
+    v = verification_json(&c, "vecadd", recs, 6);
+    e = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(v, "errors"), "ipc");
+    ck_assert(cJSON_GetObjectItemCaseSensitive(e, "note") != NULL);
+    ck_assert(cJSON_GetObjectItemCaseSensitive(e, "mape") == NULL);
+    cJSON_Delete(v);
     camp_free(&c);
 }
 END_TEST
