@@ -143,8 +143,14 @@ int be_classify_process(const exec_result *r, const char *out_tail,
         snprintf(reason, n, "out of memory (%s)", how);
         return ST_OOM;
     }
+    char last[512];
     if (r->exited && r->exit_code == 127)
         snprintf(reason, n, "exit code 127: command not found");
+    else if (gsim_last_lines(err_tail, 2, last, sizeof last)
+             || gsim_last_lines(out_tail, 2, last, sizeof last)) {
+        size_t used = strlen(reason);   /* the cause, in its own words */
+        snprintf(reason + used, n - used, ": %s", last);
+    }
     return st;
 }
 

@@ -100,7 +100,8 @@ int be_expand(const char *tpl, const be_job *job, int quote, util_buf *out,
 
 /* Class of a finished process from exit status, signal, timeout and the
  * usual out-of-memory messages in its output tails; ST_OK when it exited 0.
- * The reason is written into reason. */
+ * The reason is written into reason; a failed or crashed process's ends
+ * with its last two meaningful stderr lines (else stdout's). */
 int be_classify_process(const exec_result *r, const char *out_tail,
                         const char *err_tail, char *reason, size_t n);
 

@@ -226,6 +226,37 @@ START_TEST(measured_records_carry_modelled_area)
 }
 END_TEST
 
+/* Issue 21.3, any external backend: a failed job's reason ends with what
+ * the program said last on stderr. */
+START_TEST(command_failure_reason_has_last_lines)
+{
+    tu_write(tp("/fail.sh"), "echo progress 1\necho 'license server: no "
+             "seat free' >&2\nexit 3\n");
+    char text[2048];
+    snprintf(text, sizeof text,
+        "<campaign name=\"cf\" seed=\"1\">\n"
+        "  <simulator backend=\"command\">\n"
+        "    <command>sh %s/%s/fail.sh</command>\n"
+        "    <metric name=\"ipc\" regex=\"IPC=([0-9.]+)\"/>\n"
+        "  </simulator>\n"
+        "  <workloads><workload name=\"w\"/></workloads>\n"
+        "  <space><knob name=\"n_clusters\" values=\"15\"/></space>\n"
+        "  <objectives><maximize metric=\"ipc\"/></objectives>\n"
+        "  <search strategy=\"exhaustive\" budget=\"1\"/>\n"
+        "  <report formats=\"svg\"/>\n"
+        "</campaign>\n", root, T);
+    tu_write(tp("/cf.xml"), text);
+    gd_err err;
+    ck_assert_int_eq(run(tp("/cf.xml"), tp("/cf-run"), &err, NULL, NULL),
+                     GD_EJOBS);
+    size_t n;
+    store_record *r = load(tp("/cf-run"), &n);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_str_eq(r[0].reason, "exit code 3: license server: no seat free");
+    free(r);
+}
+END_TEST
+
 /* Issue 21.2: an objective the set-up cannot produce is rejected at its
  * line by validate and run (exit 2), never an empty front. */
 START_TEST(unproducible_objective_rejected)
@@ -581,6 +612,7 @@ static Suite *suite(void)
     tcase_set_timeout(g, 120);
     tcase_add_test(g, measured_records_carry_modelled_area);
     tcase_add_test(g, unproducible_objective_rejected);
+    tcase_add_test(g, command_failure_reason_has_last_lines);
     tcase_add_test(g, validate_checks_root_and_programs);
     tcase_add_test(g, validate_accepts_split_studies);
     tcase_add_test(g, simulator_build_and_templates_in_job_key);
