@@ -32,7 +32,12 @@ NVCCFLAGS ?= -O2 -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,co
              -gencode arch=compute_75,code=compute_75
 CUDAOBJ  = $(patsubst %.cu,$(B)/%.cu.o,$(wildcard pipeline/cuda/*.cu))
 DEFS    += -DGPUDSE_HAVE_CUDA
-PKGLIBS += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart -lstdc++
+# The CUDA runtime is linked statically (NVIDIA's libcudart_static.a, which
+# needs -ldl -lrt -lpthread): a GPGPU-Sim user has the simulator's
+# libcudart.so first on LD_LIBRARY_PATH, and a shared libcudart would load
+# the simulator into gpudse itself. No rpath, no NEEDED libcudart (tested).
+CUDALIBS = -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
+PKGLIBS += $(CUDALIBS)
 endif
 LIBSRC   = $(filter-out pipeline/main.c,$(wildcard pipeline/*.c analysis/*.c analysis/agents/*.c report/*.c))
 LIBOBJ   = $(LIBSRC:%.c=$(B)/%.o) $(CUDAOBJ)

@@ -105,6 +105,47 @@ static int measured_front(const camp_campaign *c, const pair *p, size_t m,
     return 0;
 }
 
+/* Spearman's rho is undefined when either side is all one value (every
+ * config tied at the model's maximum, say): JSON null and why, never 0. */
+static const char *rho_undefined(const double *pred, const double *meas,
+                                 size_t n)
+{
+    int pc = 1, mc = 1;
+    for (size_t i = 1; i < n; i++) {
+        pc &= pred[i] == pred[0];
+        mc &= meas[i] == meas[0];
+    }
+    if (pc)
+        return "undefined: every predicted value is the same";
+    if (mc)
+        return "undefined: every measured value is the same";
+    return NULL;
+}
+
+static void add_rho(cJSON *e, const double *pred, const double *meas,
+                    size_t n, double rho)
+{
+    const char *why = rho_undefined(pred, meas, n);
+    if (why) {
+        cJSON_AddNullToObject(e, "spearman");
+        cJSON_AddStringToObject(e, "spearman_note", why);
+    } else if (isfinite(rho)) {
+        cJSON_AddNumberToObject(e, "spearman", rho);
+    }
+}
+
+/* Whether the measured record's metric came from a model (its
+ * modelled_metrics, e.g. area_mm2): then there is no error to measure. */
+static int rec_modelled(const store_record *r, const char *metric)
+{
+    char buf[sizeof r->modelled], *save = NULL;
+    util_strlcpy(buf, r->modelled, sizeof buf);
+    for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save))
+        if (!strcmp(t, metric))
+            return 1;
+    return 0;
+}
+
 static cJSON *errors_json(const camp_campaign *c, const pair *p, size_t m)
 {
     cJSON *errs = cJSON_CreateObject();
@@ -118,9 +159,15 @@ static cJSON *errors_json(const camp_campaign *c, const pair *p, size_t m)
     }
     for (int j = 0; j < c->nobjectives; j++) {
         size_t q = 0;
+        size_t modelled = 0;
         for (size_t i = 0; i < m; i++) {
             double a = obj_value(p[i].pred, &c->obj[j]);
             double b = obj_value(p[i].meas, &c->obj[j]);
+            if (p[i].meas->status == ST_OK
+                && rec_modelled(p[i].meas, c->obj[j].metric)) {
+                modelled++;
+                continue;
+            }
             if (p[i].meas->status == ST_OK && isfinite(a) && isfinite(b)) {
                 pred[q] = a;
                 meas[q++] = b;
@@ -128,13 +175,17 @@ static cJSON *errors_json(const camp_campaign *c, const pair *p, size_t m)
         }
         cm_metrics r;
         cJSON *e = cJSON_AddObjectToObject(errs, c->obj[j].metric);
+        if (modelled)
+            cJSON_AddStringToObject(e, "note", "modelled on both sides (the "
+                                    "verify backend's records take it from "
+                                    "the model): no error to measure");
         cJSON_AddNumberToObject(e, "n", (double)q);
         /* the measured values are the reference */
         if (q > 0 && cm_compute(meas, pred, q, &r) == 0) {
             cJSON_AddNumberToObject(e, "mape", r.mape);
             cJSON_AddNumberToObject(e, "max_ape", r.max_ape);
-            if (q > 2 && isfinite(r.spearman_rho))
-                cJSON_AddNumberToObject(e, "spearman", r.spearman_rho);
+            if (q > 2)
+                add_rho(e, pred, meas, q, r.spearman_rho);
         }
     }
     free(pred);
@@ -261,7 +312,7 @@ static void add_error_summary(cJSON *e, const cJSON *points)
     if (k >= 3 && cm_compute(meas, pred, k, &r) == 0) {
         cJSON_AddNumberToObject(e, "n", (double)k);
         cJSON_AddNumberToObject(e, "mape", r.mape);
-        cJSON_AddNumberToObject(e, "spearman", r.spearman_rho);
+        add_rho(e, pred, meas, k, r.spearman_rho);
         double res = cm_rank_resolution(meas, k, 0.9,
                                         cm_resolution_draws(k), 1);
         if (res >= 0)
@@ -275,17 +326,23 @@ void verification_calibration(cJSON *calibration, const camp_campaign *c,
                               const char *workload, const cJSON *ver)
 {
     const cJSON *pts = cJSON_GetObjectItemCaseSensitive(ver, "points");
+    const cJSON *errs = cJSON_GetObjectItemCaseSensitive(ver, "errors");
     for (int j = 0; j < c->nobjectives; j++) {
         const char *m = c->obj[j].metric;
+        if (cJSON_GetObjectItemCaseSensitive(
+                cJSON_GetObjectItemCaseSensitive(errs, m), "note"))
+            continue;  /* modelled on both sides: nothing to compare */
         cJSON *e = cJSON_CreateObject();
         const cJSON *held = cJSON_GetObjectItemCaseSensitive(ver, "held_up");
         const cJSON *ver_n = cJSON_GetObjectItemCaseSensitive(ver, "verified");
         char title[320];
         snprintf(title, sizeof title, "%s: %s predicted (%s, modelled) "
-                 "against measured (%s); %d of %d predicted-front points "
-                 "held up on the measured front", workload, m, c->backend,
+                 "against measured (%s); %d of %d %s", workload, m, c->backend,
                  c->verify_backend, cJSON_IsNumber(held) ? held->valueint : 0,
-                 cJSON_IsNumber(ver_n) ? ver_n->valueint : 0);
+                 cJSON_IsNumber(ver_n) ? ver_n->valueint : 0,
+                 c->nobjectives == 1
+                     ? "top predicted configs measured the best"
+                     : "predicted-front points held up on the measured front");
         cJSON_AddStringToObject(e, "metric", m);
         cJSON_AddStringToObject(e, "title", title);
         cJSON *arr = cJSON_AddArrayToObject(e, "points");

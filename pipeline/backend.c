@@ -143,8 +143,14 @@ int be_classify_process(const exec_result *r, const char *out_tail,
         snprintf(reason, n, "out of memory (%s)", how);
         return ST_OOM;
     }
+    char last[512];
     if (r->exited && r->exit_code == 127)
         snprintf(reason, n, "exit code 127: command not found");
+    else if (gsim_last_lines(err_tail, 2, last, sizeof last)
+             || gsim_last_lines(out_tail, 2, last, sizeof last)) {
+        size_t used = strlen(reason);   /* the cause, in its own words */
+        snprintf(reason + used, n - used, ": %s", last);
+    }
     return st;
 }
 
@@ -205,7 +211,7 @@ static int analytic_run(const be_job *job, store_record *out, gd_err *err)
 
 static const char *command_version(void)
 {
-    return "command-1";
+    return "command-2";  /* 2: area_mm2 attached from the area model */
 }
 
 static int any_metric(const char *name)
@@ -237,19 +243,27 @@ static int write_templated_file(const be_job *job, const camp_file *f,
     return rc;
 }
 
-static int command_prepare(const be_job *job, be_exec *x, gd_err *err)
+/* The job's command and environment, writing nothing. */
+static int command_plan(const be_job *job, be_exec *x, gd_err *err)
 {
     const camp_campaign *c = job->camp;
     int rc = be_expand(c->sim_command, job, 1, &x->command, err);
     if (rc)  /* validated at load; only an internal slip lands here */
         return gd_errf(err, GD_EENV, "%s: command: %s", c->path, err->msg);
-    for (int i = 0; i < c->nfiles && !rc; i++)
-        rc = write_templated_file(job, &c->files[i], err);
     const camp_wlrun *w = &c->wlrun[job->wl_index];
     for (int i = 0; i < w->nenv && !rc; i++)
         if (be_exec_setenv(x, w->env[i].name, w->env[i].value) != 0)
             rc = gd_errf(err, GD_EENV, "too many environment variables");
     return rc;
+}
+
+static int command_prepare(const be_job *job, be_exec *x, gd_err *err)
+{
+    const camp_campaign *c = job->camp;
+    int rc = GD_OK;
+    for (int i = 0; i < c->nfiles && !rc; i++)
+        rc = write_templated_file(job, &c->files[i], err);
+    return rc ? rc : command_plan(job, x, err);
 }
 
 /* The matches of re in text[0..len) are those a scan from the start finds,
@@ -378,19 +392,37 @@ static int command_finish(const be_job *job, const exec_result *res,
                                       sizeof out->reason);
     if (out->status == ST_OK)
         out->status = read_metrics(job->camp, all, len, etail, out);
+    be_attach_config_metrics(job, out);
     free(all);
     free(etail);
     return GD_OK;
 }
 
+int be_config_metric(const char *name)
+{
+    return name && strcmp(name, "area_mm2") == 0;
+}
+
+void be_attach_config_metrics(const be_job *job, store_record *r)
+{
+    double v;
+    if (r->status != ST_OK || met_get(&r->metrics, "area_mm2", &v) == 0)
+        return;
+    if (met_put(&r->metrics, "area_mm2", model_area_mm2(&job->cfg)) != 0)
+        return;
+    size_t l = strlen(r->modelled);
+    snprintf(r->modelled + l, sizeof r->modelled - l, "%sarea_mm2",
+             l ? " " : "");
+}
+
 static const be_backend be_analytic = {
     "analytic", "modelled", 1, model_version, analytic_has_metric,
-    analytic_run, NULL, NULL, NULL,
+    analytic_run, NULL, NULL, NULL, NULL, NULL, NULL,
 };
 
 static const be_backend be_command = {
     "command", "measured", 0, command_version, any_metric, NULL,
-    command_prepare, command_finish, NULL,
+    command_prepare, command_finish, NULL, NULL, NULL, command_plan,
 };
 
 static const be_backend *const backends[] = {

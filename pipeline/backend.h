@@ -57,7 +57,30 @@ typedef struct be_backend {
     /* Optional: check the campaign's simulator set-up once, before the run
      * directory is created (GD_EINPUT names the file at fault). */
     int (*check)(const void *camp, gd_err *err);
+    /* Optional: whether the campaign's set-up of this backend produces a
+     * metric has_metric allows (a GPGPU-Sim config without power simulation
+     * has no power_w); when not, why says so. */
+    int (*produces)(const void *camp, const char *metric, char *why,
+                    size_t n);
+    /* Optional: append "name=value\n" lines that identify the simulator
+     * build and its config files (hashes) to out; campaign.c hashes them
+     * into the simulator fingerprint of job keys, the manifest lists them. */
+    int (*identity)(const void *camp, util_buf *out, gd_err *err);
+    /* Optional (external): the job's command and environment as prepare
+     * gives them, writing nothing (gpudse validate prints the first job). */
+    int (*plan)(const be_job *job, be_exec *x, gd_err *err);
 } be_backend;
+
+/* Whether metric name is a function of the configuration alone (area_mm2,
+ * from the area model: model_area_mm2), which a measured backend that does
+ * not measure it gets attached from the model. */
+int be_config_metric(const char *name);
+
+/* On a finished ok record of a measured backend: put every config-only
+ * metric the record lacks (area_mm2 = model_area_mm2 of its config) and
+ * name it in r->modelled, so the record says which metrics were measured
+ * and which were modelled. Failed records are left alone. */
+void be_attach_config_metrics(const be_job *job, store_record *r);
 
 /* The backend named name, or NULL. */
 const be_backend *be_find(const char *name);
@@ -77,7 +100,8 @@ int be_expand(const char *tpl, const be_job *job, int quote, util_buf *out,
 
 /* Class of a finished process from exit status, signal, timeout and the
  * usual out-of-memory messages in its output tails; ST_OK when it exited 0.
- * The reason is written into reason. */
+ * The reason is written into reason; a failed or crashed process's ends
+ * with its last two meaningful stderr lines (else stdout's). */
 int be_classify_process(const exec_result *r, const char *out_tail,
                         const char *err_tail, char *reason, size_t n);
 

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "campaign.h"
 #include "gpgpusim.h"
@@ -16,7 +17,7 @@
 
 static const char *gpgpusim_version(void)
 {
-    return "gpgpusim-1";
+    return "gpgpusim-2";  /* 2: area attached; build identity in the key */
 }
 
 static int gpgpusim_has_metric(const char *name)
@@ -85,22 +86,12 @@ static int template_dir(const camp_campaign *c, char *out, size_t n,
     return rc;
 }
 
-static int gpgpusim_prepare(const be_job *job, be_exec *x, gd_err *err)
+/* The job's command and environment, without writing anything. */
+static int gpgpusim_plan(const be_job *job, be_exec *x, gd_err *err)
 {
     const camp_campaign *c = job->camp;
-    char tdir[PATH_MAX];
-    int rc = template_dir(c, tdir, sizeof tdir, err);
-    if (rc)
-        return rc;
-    int power = 0;
-    rc = be_make_job_dir(job->job_dir, err);
-    if (rc)
-        return rc;
-    rc = gsim_write_configs(tdir, &job->cfg, job->job_dir, &power, err);
-    if (rc)
-        return rc;  /* GD_EINPUT: this config cannot run: invalid-config */
     const camp_wlrun *w = &c->wlrun[job->wl_index];
-    rc = be_expand(w->command, job, 1, &x->command, err);
+    int rc = be_expand(w->command, job, 1, &x->command, err);
     if (rc)
         return gd_errf(err, GD_EENV, "%s: workload %s: %s", c->path,
                        job->workload->name, err->msg);
@@ -116,6 +107,22 @@ static int gpgpusim_prepare(const be_job *job, be_exec *x, gd_err *err)
         if (be_exec_setenv(x, w->env[i].name, w->env[i].value))
             return gd_errf(err, GD_EENV, "too many environment variables");
     return GD_OK;
+}
+
+static int gpgpusim_prepare(const be_job *job, be_exec *x, gd_err *err)
+{
+    char tdir[PATH_MAX];
+    int rc = template_dir(job->camp, tdir, sizeof tdir, err);
+    if (rc)
+        return rc;
+    int power = 0;
+    rc = be_make_job_dir(job->job_dir, err);
+    if (rc)
+        return rc;
+    rc = gsim_write_configs(tdir, &job->cfg, job->job_dir, &power, err);
+    if (rc)
+        return rc;  /* GD_EINPUT: this config cannot run: invalid-config */
+    return gpgpusim_plan(job, x, err);
 }
 
 /* gpu_tot_avg_power of the job's GPUWattch report, or NAN. */
@@ -171,11 +178,107 @@ static int gpgpusim_finish(const be_job *job, const exec_result *res,
         } else {
             gsim_stats_to_metrics(&st, read_power(job->job_dir),
                                   &out->metrics);
+            be_attach_config_metrics(job, out);
         }
         gsim_stats_free(&st);
     }
     free(all);
     free(etail);
+    return GD_OK;
+}
+
+/* The first word of a shell command (quotes stripped, VAR=value words
+ * skipped) into out; 0 when it cannot be judged before the run ($, `). */
+static int first_word(const char *cmd, char *out, size_t n)
+{
+    const char *p = cmd;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\n')
+            p++;
+        size_t k = 0;
+        char q = 0;
+        while (*p && (q || (*p != ' ' && *p != '\t' && *p != '\n'
+                            && *p != ';' && *p != '|' && *p != '&'))) {
+            if (*p == '$' || *p == '`')
+                return 0;
+            if (!q && (*p == '\'' || *p == '"'))
+                q = *p;
+            else if (q && *p == q)
+                q = 0;
+            else if (k + 1 < n)
+                out[k++] = *p;
+            p++;
+        }
+        out[k] = '\0';
+        const char *eq = strchr(out, '=');
+        int assign = eq && eq > out
+                     && strcspn(out, "/") > (size_t)(eq - out);
+        if (!k || !assign)
+            return k > 0;
+    }
+}
+
+/* Whether a program name without '/' is on PATH (or a shell builtin). */
+static int on_path(const char *prog)
+{
+    static const char *const builtin[] = {"cd", "exec", "env", "export",
+        "set", "true", ".", "eval", "time", "nice", "ulimit", "umask",
+        "echo", "test", "[", "exit", "command"};
+    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
+        if (!strcmp(prog, builtin[i]))
+            return 1;
+    const char *path = getenv("PATH");
+    char dir[PATH_MAX], full[PATH_MAX];
+    while (path && *path) {
+        size_t l = strcspn(path, ":");
+        snprintf(dir, sizeof dir, "%.*s", (int)l, path);
+        if (util_path_join(full, sizeof full, l ? dir : ".", prog) == GD_OK
+            && access(full, X_OK) == 0 && !util_is_dir(full))
+            return 1;
+        path += l + (path[l] == ':');
+    }
+    return 0;
+}
+
+/* Each workload's program exists: an absolute path is a file that can be
+ * run, a bare name is on PATH, a relative path is refused (the job runs in
+ * its job directory, where it would not be found). */
+static int check_programs(const camp_campaign *c, gd_err *err)
+{
+    for (int i = 0; i < c->nworkloads; i++) {
+        wl_workload w;
+        memset(&w, 0, sizeof w);
+        util_strlcpy(w.name, c->workloads[i].name, sizeof w.name);
+        be_job job;
+        memset(&job, 0, sizeof job);
+        job.camp = c;
+        job.wl_index = i;
+        job.workload = &w;
+        job.cfg = space_baseline();
+        job.job_dir = "JOBDIR";
+        util_buf b;
+        util_buf_init(&b);
+        gd_err why = {0, ""};
+        char prog[PATH_MAX];
+        int ok = be_expand(c->wlrun[i].command, &job, 0, &b, &why) != GD_OK
+                 || !first_word(b.s ? b.s : "", prog, sizeof prog);
+        util_buf_free(&b);
+        if (ok)
+            continue;  /* the command's own check names a bad placeholder */
+        const char *bad = NULL;
+        if (prog[0] == '/')
+            bad = access(prog, X_OK) == 0 && !util_is_dir(prog) ? NULL
+                  : "is not a program that can be run";
+        else if (strchr(prog, '/'))
+            bad = "is a relative path, but the job runs in its own job "
+                  "directory: give an absolute path or {campaign_dir}/...";
+        else if (!on_path(prog))
+            bad = "is not on PATH";
+        if (bad)
+            return gd_errf(err, GD_EINPUT, "%s:%d: workload %s: program %s "
+                           "%s", c->path, c->wlrun[i].line, c->workloads[i].name,
+                           prog, bad);
+    }
     return GD_OK;
 }
 
@@ -187,12 +290,157 @@ static int gpgpusim_check(const void *camp, gd_err *err)
     if (!rc)
         rc = gsim_check_templates(tdir, err);
     if (!rc && !util_is_dir(c->sim_root))
-        rc = gd_errf(err, GD_EINPUT, "%s: simulator root %s is not a folder; "
-                     "set root=\"...\" or GPGPUSIM_ROOT", c->path, c->sim_root);
+        rc = gd_errf(err, GD_EINPUT, "%s:%d: simulator root %s is not a "
+                     "folder; set root=\"...\" or GPGPUSIM_ROOT", c->path,
+                     c->sim_line, c->sim_root);
+    char libs[4096];
+    if (!rc)
+        be_gpgpusim_libdirs(c->sim_root, libs, sizeof libs);
+    if (!rc && !libs[0])
+        rc = gd_errf(err, GD_EINPUT, "%s:%d: simulator root %s has no "
+                     "lib/.../libcudart.so* (GPGPU-Sim builds it into "
+                     "lib/<gcc>/<cuda>/release/: build the simulator, or set "
+                     "root to a built tree); without it the program would "
+                     "run on the system's CUDA runtime", c->path, c->sim_line,
+                     c->sim_root);
+    if (!rc)
+        rc = check_programs(c, err);
     return rc;
+}
+
+/* The build string GPGPU-Sim prints in its banner
+ * ("gpgpu-sim_git-commit-<sha>_modified_<n>"), found in the library's
+ * bytes, into out; "" when absent. */
+static void build_string(const char *data, size_t len, char *out, size_t n)
+{
+    static const char tag[] = "gpgpu-sim_git-commit-";
+    out[0] = '\0';
+    for (size_t i = 0; i + sizeof tag - 1 <= len; i++) {
+        if (data[i] != 'g' || memcmp(data + i, tag, sizeof tag - 1) != 0)
+            continue;
+        size_t k = 0;
+        while (i + k < len && k + 1 < n && data[i + k] > ' '
+               && data[i + k] < 127)
+            k++;
+        memcpy(out, data + i, k);
+        out[k] = '\0';
+        return;
+    }
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* "libcudart=NAME SHA256" (and "build=..." when its bytes hold one) for
+ * each distinct libcudart.so* file of one folder, in name order. */
+static void identify_libdir(const char *dir, util_buf *out)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    char *names[32];
+    int nn = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && nn < 32)
+        if (!strncmp(e->d_name, "libcudart.so", 12))
+            names[nn++] = strdup(e->d_name);
+    closedir(d);
+    qsort(names, (size_t)nn, sizeof *names, cmp_str);
+    char seen[32][PATH_MAX];
+    int ns = 0;
+    for (int i = 0; i < nn; i++) {
+        char path[PATH_MAX], real[PATH_MAX], *data = NULL;
+        size_t len = 0;
+        int dup = 0;
+        util_path_join(path, sizeof path, dir, names[i] ? names[i] : "");
+        if (names[i] && realpath(path, real))
+            for (int j = 0; j < ns; j++)
+                dup |= !strcmp(seen[j], real);
+        if (names[i] && !dup && realpath(path, real) && ns < 32
+            && util_read_file(real, &data, &len, NULL) == GD_OK) {
+            char sha[65], build[160];
+            util_strlcpy(seen[ns++], real, PATH_MAX);
+            util_sha256_hex(data, len, sha);
+            build_string(data, len, build, sizeof build);
+            util_buf_printf(out, "libcudart=%s %s\n", names[i], sha);
+            if (build[0])
+                util_buf_printf(out, "build=%s\n", build);
+            free(data);
+        }
+        free(names[i]);
+    }
+}
+
+/* The simulator's identity: every libcudart of the build (its hash, and
+ * the build string GPGPU-Sim prints) and the hash of each config template
+ * file, so that a rebuilt simulator or an edited template never reuses old
+ * results. Missing files are named as missing: the check reports them. */
+static int gpgpusim_identity(const void *camp, util_buf *out, gd_err *err)
+{
+    const camp_campaign *c = camp;
+    char tdir[PATH_MAX], libs[4096];
+    gd_err ignore;
+    if (template_dir(c, tdir, sizeof tdir, &ignore) == GD_OK) {
+        DIR *d = opendir(tdir);
+        char *names[64];
+        int nn = 0;
+        struct dirent *e;
+        while (d && (e = readdir(d)) && nn < 64) {
+            char path[PATH_MAX];
+            util_path_join(path, sizeof path, tdir, e->d_name);
+            if (e->d_name[0] != '.' && !util_is_dir(path))
+                names[nn++] = strdup(e->d_name);
+        }
+        if (d)
+            closedir(d);
+        qsort(names, (size_t)nn, sizeof *names, cmp_str);
+        for (int i = 0; i < nn; i++) {
+            char path[PATH_MAX], sha[65];
+            if (names[i] && util_path_join(path, sizeof path, tdir, names[i])
+                    == GD_OK && util_sha256_file(path, sha, &ignore) == GD_OK)
+                util_buf_printf(out, "template=%s %s\n", names[i], sha);
+            free(names[i]);
+        }
+    }
+    be_gpgpusim_libdirs(c->sim_root, libs, sizeof libs);
+    char *save = NULL;
+    for (char *dir = strtok_r(libs, ":", &save); dir;
+         dir = strtok_r(NULL, ":", &save))
+        identify_libdir(dir, out);
+    if (!libs[0])
+        util_buf_puts(out, "libcudart=missing\n");
+    (void)err;
+    return GD_OK;
+}
+
+/* power_w and energy_j come from GPUWattch: only with
+ * -power_simulation_enabled 1 in the templates' gpgpusim.config. A config
+ * that cannot be read is the check's to report. */
+static int gpgpusim_produces(const void *camp, const char *metric, char *why,
+                             size_t n)
+{
+    if (strcmp(metric, "power_w") && strcmp(metric, "energy_j"))
+        return 1;
+    char tdir[PATH_MAX], path[PATH_MAX], val[64], *text;
+    gd_err ignore;
+    if (template_dir(camp, tdir, sizeof tdir, &ignore) != GD_OK)
+        return 1;
+    util_path_join(path, sizeof path, tdir, GSIM_CONFIG_NAME);
+    if (util_read_file(path, &text, NULL, &ignore) != GD_OK)
+        return 1;
+    int on = gsim_config_value(text, "-power_simulation_enabled", val,
+                                sizeof val) == 0 && !strcmp(val, "1");
+    free(text);
+    if (!on)
+        snprintf(why, n, "%s has no -power_simulation_enabled 1, so "
+                 "GPGPU-Sim writes no power report (GPUWattch)", path);
+    return on;
 }
 
 const be_backend be_gpgpusim = {
     "gpgpusim", "measured", 0, gpgpusim_version, gpgpusim_has_metric, NULL,
-    gpgpusim_prepare, gpgpusim_finish, gpgpusim_check,
+    gpgpusim_prepare, gpgpusim_finish, gpgpusim_check, gpgpusim_produces,
+    gpgpusim_identity, gpgpusim_plan,
 };

@@ -22,7 +22,7 @@ typedef struct {
 } cal_row;
 
 /* Read a CSV whose header names knob columns (any subset of the eight,
- * names of gpgpusim.md) and optionally kernel, design and ipc. kernel !=
+ * names of docs/gpgpusim.md) and optionally kernel, design and ipc. kernel !=
  * NULL keeps only rows of that kernel; need_ipc requires an ipc column with
  * a positive number on every kept row. *rows is malloc'd (caller frees).
  * Errors name FILE:LINE (GD_EINPUT). */

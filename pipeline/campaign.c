@@ -238,6 +238,17 @@ static int sim_fingerprint(ctx_t *x)
         rc = util_sha256_file(c->files[i].template_path, sha, x->err);
         util_buf_printf(&b, "file=%s %s\n", c->files[i].name, sha);
     }
+    /* the simulator build and its config templates (gpgpusim) */
+    const be_backend *eb = be_find(ext_backend(c));
+    util_buf id;
+    util_buf_init(&id);
+    if (!rc && eb && eb->identity)
+        rc = eb->identity(c, &id, x->err);
+    if (id.len) {
+        util_buf_add(&b, id.s, id.len);
+        util_strlcpy(c->sim_identity, id.s, sizeof c->sim_identity);
+    }
+    util_buf_free(&id);
     util_sha256_hex(b.s, b.len, c->sim_fingerprint);
     util_buf_free(&b);
     return rc;
@@ -318,6 +329,8 @@ static int parse_sim_element(ctx_t *x, xmlNodePtr n, char *dst, size_t dstsz)
 {
     char *b = attr(n, "backend"), *root = attr(n, "root"), *cfg = attr(n, "config");
     int rc = GD_OK;
+    if (b && strcmp(b, "analytic") != 0)
+        x->c->sim_line = line_of(n);
     if (!be_find(b))
         rc = fail(x, n, "unknown simulator backend \"%s\" (known: analytic, "
                   "gpgpusim, command)", b, NULL);
@@ -379,6 +392,7 @@ static int parse_verify(ctx_t *x, xmlNodePtr n)
 /* <workload> children for external backends: <command> and <env>. */
 static int parse_wlrun(ctx_t *x, xmlNodePtr n, camp_wlrun *r)
 {
+    r->line = line_of(n);
     for (xmlNodePtr k = n->children; k; k = k->next) {
         if (is_elem(k, "command") && elem_text(k, r->command, sizeof r->command))
             return fail(x, k, "command is too long", NULL, NULL);
@@ -629,12 +643,18 @@ static int parse_objectives(ctx_t *x, xmlNodePtr list)
             int declared = 0;  /* the command backend reports what it declares */
             for (int i = 0; i < x->c->nmetrics; i++)
                 declared |= !strcmp(x->c->metrics[i].name, m);
-            known = known && declared;
+            known = known && (declared || be_config_metric(m));
             why = "command";
         }
+        const be_backend *eb = be_find(ext_backend(x->c));
+        char whynot[512] = "";
         if (!known)
             rc = fail(x, n, "objective on unknown metric \"%s\" (the %s "
                       "backend does not produce it)", m, why);
+        else if (!x->names_only && eb && eb->produces
+                 && !eb->produces(x->c, m, whynot, sizeof whynot))
+            rc = fail(x, n, "objective on metric \"%s\", which this "
+                      "simulator set-up does not produce: %s", m, whynot);
         for (int i = 0; !rc && i < x->c->nobjectives; i++)
             if (strcmp(x->c->obj[i].metric, m) == 0)
                 rc = fail(x, n, "metric \"%s\" is an objective twice", m,

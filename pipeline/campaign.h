@@ -76,6 +76,7 @@ typedef struct {
 /* How a workload runs on an external backend. */
 typedef struct {
     char command[4096];    /* "" when the workload has none */
+    int line;              /* of its <workload>, for messages */
     int nenv;
     camp_env env[CAMP_MAXENV];
 } camp_wlrun;
@@ -105,6 +106,9 @@ typedef struct {
     int nmetrics;
     camp_metric metrics[CAMP_MAXMETRICS];
     char sim_fingerprint[65]; /* sha256 of what defines the simulator: in job keys */
+    int sim_line;          /* of <simulator> (or <verify>), for messages */
+    char sim_identity[4096]; /* "name=value" lines of the simulator build and
+                              * templates (be_backend.identity), "" = none */
     /* Multi-fidelity: screen on the analytic backend, then run the best
      * verify_top configs of each predicted front on verify_backend (whose
      * set-up is in the sim_* fields above). "" when not verifying. */

@@ -30,6 +30,7 @@
 #include "campaign.h"
 #include "report.h"
 #include "batch.h"
+#include "preflight.h"
 #include "strategy.h"
 #include "verify.h"
 
@@ -152,6 +153,39 @@ static void add_libraries(cJSON *m)
     cJSON_AddStringToObject(l, "openssl", OpenSSL_version(OPENSSL_VERSION));
 }
 
+/* The external simulator (the campaign's, or its <verify> backend's): its
+ * fingerprint (in every job key) and the build and template identity it
+ * was made from. */
+static void add_simulator(cJSON *m, const camp_campaign *c)
+{
+    if (c->verify_backend[0]) {
+        cJSON_AddStringToObject(m, "verify_backend", c->verify_backend);
+        cJSON_AddStringToObject(m, "verify_backend_version",
+                                be_find(c->verify_backend)->version());
+        cJSON_AddNumberToObject(m, "verify_top", c->verify_top);
+    }
+    if (!c->sim_identity[0] && strcmp(c->backend, "command") != 0
+        && !c->verify_backend[0])
+        return;
+    cJSON *s = cJSON_AddObjectToObject(m, "simulator");
+    cJSON_AddStringToObject(s, "backend", c->verify_backend[0]
+                            ? c->verify_backend : c->backend);
+    cJSON_AddStringToObject(s, "fingerprint", c->sim_fingerprint);
+    cJSON *id = cJSON_AddObjectToObject(s, "identity");
+    char buf[sizeof c->sim_identity], *save = NULL;
+    util_strlcpy(buf, c->sim_identity, sizeof buf);
+    for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        char *eq = strchr(l, '=');
+        if (!eq)
+            continue;
+        *eq = '\0';
+        cJSON *a = cJSON_GetObjectItemCaseSensitive(id, l);
+        if (!a)
+            a = cJSON_AddArrayToObject(id, l);
+        cJSON_AddItemToArray(a, cJSON_CreateString(eq + 1));
+    }
+}
+
 static int write_manifest(run_t *r, const char *finished, uint64_t ok,
                           uint64_t failed, gd_err *err)
 {
@@ -165,6 +199,7 @@ static int write_manifest(run_t *r, const char *finished, uint64_t ok,
     cJSON_AddStringToObject(m, "backend", r->be->name);
     cJSON_AddStringToObject(m, "backend_version", r->be->version());
     cJSON_AddStringToObject(m, "fidelity", r->be->fidelity);
+    add_simulator(m, &r->c);
     cJSON_AddStringToObject(m, "strategy", r->c.strategy);
     cJSON_AddNumberToObject(m, "budget", (double)r->c.budget);
     cJSON_AddNumberToObject(m, "space_size", (double)space_size(&r->c.space));
@@ -405,11 +440,8 @@ int eng_run(const eng_opts *o, char *rundir, size_t rundirsz, gd_err *err)
     if (rc)
         return rc;
     r.be = be_find(r.c.backend);
-    const be_backend *vb = r.c.verify_backend[0] ? be_find(r.c.verify_backend)
-                                                  : NULL;
-    if (vb && vb->check)
-        rc = vb->check(&r.c, err);
-    if (rc || (r.be->check && (rc = r.be->check(&r.c, err)) != GD_OK)) {
+    rc = preflight_check(&r.c, err);   /* exactly what validate checks */
+    if (rc) {
         camp_free(&r.c);
         return rc;
     }

@@ -1,6 +1,6 @@
 /* gpgpusim: writes a job's gpgpusim.config and interconnect file from the
- * templates for one design point, following the rewrite rules of docs
- * gpgpusim.md, and validates GPGPU-Sim cache configuration strings.
+ * templates for one design point, following the rewrite rules of
+ * docs/gpgpusim.md, and validates GPGPU-Sim cache configuration strings.
  * (Statistics, power and failure classification: gpgpusim_stats.c.) */
 #include "gpgpusim.h"
 

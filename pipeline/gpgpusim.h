@@ -1,6 +1,6 @@
 /* gpgpusim: the process-free half of the GPGPU-Sim backend — writes a job's
  * gpgpusim.config and interconnect file from the templates for one design
- * point (docs gpgpusim.md rules), validates cache strings, parses the
+ * point (docs/gpgpusim.md rules), validates cache strings, parses the
  * simulator's statistics and GPUWattch power report, maps them to gpudse
  * metrics, and classifies a finished run into a store_status. */
 #ifndef GPUDSE_GPGPUSIM_H
@@ -191,6 +191,20 @@ int gsim_classify_exit(int exited, int exit_code, int signaled, int signo,
 /* Name of a signal: "SIGSEGV", or "SIG?" when unknown. */
 const char *gsim_signal_name(int signo);
 
+/* GPGPU-Sim's own fatal message in a run's output, with what it means for
+ * the set-up ("Cannot open config file", "GPGPU-Sim PTX: ERROR", "GPGPU-Sim
+ * ** ERROR", "GPGPU-Sim CUDA API:", cuobjdump not run for want of
+ * CUDA_INSTALL_PATH or CUOBJDUMP_SIM_FILE, a PTX file that cannot be
+ * opened, an unimplemented CUDA call): 1 and "HINT: LINE" in cause, else 0.
+ * Either text may be NULL. */
+int gsim_fatal_cause(const char *stdout_text, const char *stderr_text,
+                     char *cause, size_t n);
+
+/* The last max (at most 4) meaningful lines of text — not blank, not the
+ * configuration dump, not progress or timing lines — joined with " | "
+ * into out; returns how many. */
+int gsim_last_lines(const char *text, int max, char *out, size_t n);
+
 /* Classify a finished GPGPU-Sim job into a store_status, most specific
  * first: deadlock banner ("GPGPU-Sim uArch: ERROR ** deadlock detected",
  * reason "deadlock detected at cycle N ..."); timeout; out of memory
@@ -199,7 +213,10 @@ const char *gsim_signal_name(int signo);
  * fault"/"Aborted" (crashed); a non-zero exit (failed, with the last stderr
  * line); FAIL/FAILED as a word in the program's own output (failed); then
  * the statistics: unparseable numbers (bad-output), none or incomplete
- * (no-stats). stdout_text should hold the end of stdout including the last
+ * (no-stats; failed when a GPGPU-Sim fatal message explains it). A failed,
+ * crashed or no-stats reason ends with the cause: GPGPU-Sim's fatal
+ * message (gsim_fatal_cause), else the last meaningful lines of stderr,
+ * else of stdout. stdout_text should hold the end of stdout including the last
  * statistics dump; either text may be NULL. reason gets one line. */
 int gsim_classify(const char *stdout_text, const char *stderr_text,
                   int exited, int exit_code, int signaled, int signo,

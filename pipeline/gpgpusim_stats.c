@@ -1,5 +1,5 @@
 /* gpgpusim_stats: reads what GPGPU-Sim printed — the statistics dumped after
- * every kernel (per-kernel vs cumulative semantics of docs gpgpusim.md) and
+ * every kernel (per-kernel vs cumulative semantics of docs/gpgpusim.md) and
  * the GPUWattch power report — maps them to gpudse metrics, and classifies
  * a finished run by its failure signatures. */
 #include "gpgpusim.h"
@@ -609,24 +609,142 @@ static void deadlock_reason(const char *banner, char *reason, size_t n)
     snprintf(reason, n, "%s", banner);
 }
 
-/* The last non-blank line of text, trimmed, into line; 1 when found. */
-static int last_line(const char *text, char *line, size_t n)
+/* GPGPU-Sim's own fatal messages (libcuda/cuda_runtime_api.cc,
+ * option_parser.cc, cuda-sim/), each with what it means for the job's set-up;
+ * the first found names the cause of a failed or aborted run. */
+static const struct {
+    const char *needle;
+    const char *hint;
+} fatal_sigs[] = {
+    {"Cannot open config file",
+     "GPGPU-Sim found no config in the job's working directory"},
+    {"Unknown Option", "GPGPU-Sim rejected a config option"},
+    {"cuobjdump: not found",
+     "cuobjdump did not run: set CUDA_INSTALL_PATH (GPGPU-Sim runs "
+     "$CUDA_INSTALL_PATH/bin/cuobjdump) or CUOBJDUMP_SIM_FILE"},
+    {"cuobjdump: No such file",
+     "cuobjdump did not run: set CUDA_INSTALL_PATH (GPGPU-Sim runs "
+     "$CUDA_INSTALL_PATH/bin/cuobjdump) or CUOBJDUMP_SIM_FILE"},
+    {"Error in system command",
+     "a command GPGPU-Sim runs failed (cuobjdump: CUDA_INSTALL_PATH, "
+     "CUOBJDUMP_SIM_FILE)"},
+    {"Failed to execute", "a command GPGPU-Sim runs failed (cuobjdump: "
+     "CUDA_INSTALL_PATH, CUOBJDUMP_SIM_FILE)"},
+    {"CUOBJDUMP_SIM_FILE", "GPGPU-Sim's saved cuobjdump output "
+     "(CUOBJDUMP_SIM_FILE) is missing or wrong"},
+    {"no PTX implementation found", "GPGPU-Sim has no PTX for the kernel "
+     "(the program's PTX was not extracted: CUDA_INSTALL_PATH, the PTX "
+     "files of a -cudart shared build)"},
+    {"Could find/open .ptx file", "GPGPU-Sim found no PTX file (a -cudart "
+     "shared build: PTX_SIM_USE_PTX_FILE with PTX_SIM_KERNELFILE naming it, "
+     "or the .ptx in the job's working directory)"},
+    {"PTX parsing errors detected", "GPGPU-Sim could not parse the PTX"},
+    {"GPGPU-Sim PTX: ERROR", "GPGPU-Sim PTX error"},
+    {"GPGPU-Sim PTX Simulator error", "GPGPU-Sim PTX error"},
+    {"GPGPU-Sim ** ERROR", "GPGPU-Sim error"},
+    {"GPGPU-Sim CUDA API:", "GPGPU-Sim CUDA API error"},
+    {"has not been implemented yet",
+     "the program calls a CUDA function GPGPU-Sim does not implement"},
+};
+
+/* A PTX file that could not be opened (apps built with -cudart shared
+ * read theirs from the working directory). */
+static int find_ptx_missing(const char *text, char *line, size_t n)
 {
-    if (!text)
+    static const char *const miss[] = {"No such file", "cannot open",
+                                       "Cannot open", "Unable to open",
+                                       "not found"};
+    char l[512];
+    for (size_t i = 0; i < sizeof miss / sizeof miss[0]; i++)
+        if (find_line(text, miss[i], l, sizeof l) && strstr(l, ".ptx")) {
+            snprintf(line, n, "%s", l);
+            return 1;
+        }
+    return 0;
+}
+
+int gsim_fatal_cause(const char *stdout_text, const char *stderr_text,
+                     char *cause, size_t n)
+{
+    char line[512];
+    if (find_ptx_missing(stderr_text, line, sizeof line)
+        || find_ptx_missing(stdout_text, line, sizeof line)) {
+        snprintf(cause, n, "PTX file missing (CUOBJDUMP_SIM_FILE, or the "
+                 "PTX of a -cudart shared build beside the job): %s", line);
+        return 1;
+    }
+    for (size_t i = 0; i < sizeof fatal_sigs / sizeof fatal_sigs[0]; i++)
+        if (find_line(stderr_text, fatal_sigs[i].needle, line, sizeof line)
+            || find_line(stdout_text, fatal_sigs[i].needle, line,
+                         sizeof line)) {
+            snprintf(cause, n, "%s: %s", fatal_sigs[i].hint, line);
+            return 1;
+        }
+    return 0;
+}
+
+/* Whether a line says nothing about why a run ended: blank, the config
+ * dump, progress and timing lines. */
+static int is_noise(const char *s, const char *e)
+{
+    static const char *const noise[] = {
+        "instructions simulated", "cycles simulated", "gpgpu_simulation_",
+        "gpgpu_silicon_slowdown", "GPGPU-Sim: synchronize",
+        "GPGPU-Sim: detected inactive", "Destroy streams", "kernel_stream_id",
+    };
+    if (s >= e || *s == '-')
+        return 1;
+    for (size_t i = 0; i < sizeof noise / sizeof noise[0]; i++)
+        if (find_bytes(s, (size_t)(e - s), noise[i], strlen(noise[i])))
+            return 1;
+    return 0;
+}
+
+int gsim_last_lines(const char *text, int max, char *out, size_t n)
+{
+    out[0] = '\0';
+    if (!text || n == 0)
         return 0;
+    const char *lines[4][2];
+    int k = 0;
     const char *e = text + strlen(text);
-    while (e > text && isspace((unsigned char)e[-1]))
-        e--;
-    if (e == text)
-        return 0;
-    const char *s = e;
-    while (s > text && s[-1] != '\n')
-        s--;
-    s = skip_blanks(s, e);
-    size_t len = (size_t)(e - s) < n ? (size_t)(e - s) : n - 1;
-    memcpy(line, s, len);
-    line[len] = '\0';
-    return 1;
+    if (max > 4)
+        max = 4;
+    while (e > text && k < max) {
+        const char *ls = e;
+        while (ls > text && ls[-1] != '\n')
+            ls--;
+        const char *le = e;
+        while (le > ls && isspace((unsigned char)le[-1]))
+            le--;
+        const char *st = skip_blanks(ls, le);
+        if (!is_noise(st, le)) {
+            lines[k][0] = st;
+            lines[k][1] = le;
+            k++;
+        }
+        e = ls > text ? ls - 1 : text;
+    }
+    for (int i = k - 1; i >= 0; i--) {
+        size_t used = strlen(out);
+        snprintf(out + used, n - used, "%s%.*s", used ? " | " : "",
+                 (int)(lines[i][1] - lines[i][0]), lines[i][0]);
+    }
+    return k;
+}
+
+/* ": CAUSE" appended to reason: GPGPU-Sim's fatal message when there is
+ * one, else the last meaningful lines of stderr, else of stdout. */
+static void append_cause(const char *out, const char *errt, char *reason,
+                         size_t n)
+{
+    char cause[512];
+    if (!gsim_fatal_cause(out, errt, cause, sizeof cause)
+        && !gsim_last_lines(errt, 2, cause, sizeof cause)
+        && !gsim_last_lines(out, 2, cause, sizeof cause))
+        return;
+    size_t used = strlen(reason);
+    snprintf(reason + used, n - used, ": %s", cause);
 }
 
 /* Signatures found in the text, most specific first; -1 when none. */
@@ -715,16 +833,10 @@ int gsim_classify(const char *stdout_text, const char *stderr_text,
     if (st >= 0)
         return st;
     st = gsim_classify_exit(exited, exit_code, signaled, signo, 0, reason, n);
-    if (st == ST_FAILED) {
-        if (last_line(stderr_text, line, sizeof line) ||
-            last_line(stdout_text, line, sizeof line)) {
-            size_t used = strlen(reason);
-            snprintf(reason + used, n - used, ": %s", line);
-        }
+    if (st != ST_OK) {
+        append_cause(stdout_text, stderr_text, reason, n);
         return st;
     }
-    if (st != ST_OK)
-        return st;
     if ((st = classify_crash_text(stdout_text, stderr_text, reason, n)) >= 0)
         return st;
     if (find_fail_word(stdout_text, line, sizeof line) ||
@@ -732,5 +844,16 @@ int gsim_classify(const char *stdout_text, const char *stderr_text,
         snprintf(reason, n, "the program's own check failed: %s", line);
         return ST_FAILED;
     }
-    return classify_stats(stdout_text, reason, n);
+    st = classify_stats(stdout_text, reason, n);
+    if (st == ST_NO_STATS) {
+        /* exit 0 without statistics: GPGPU-Sim exits 0 after some of its
+         * own errors */
+        char cause[512];
+        if (gsim_fatal_cause(stdout_text, stderr_text, cause, sizeof cause)) {
+            snprintf(reason, n, "%s", cause);
+            return ST_FAILED;
+        }
+        append_cause(stdout_text, stderr_text, reason, n);
+    }
+    return st;
 }

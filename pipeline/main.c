@@ -19,6 +19,7 @@
 #include "simcmd.h"
 #include "compare.h"
 #include "jobrun.h"
+#include "preflight.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -91,7 +92,12 @@ static const struct {
     {"validate",
      "usage: gpudse validate CAMPAIGN\n"
      "\n"
-     "Check CAMPAIGN and print what it would run; writes nothing.\n"},
+     "Check CAMPAIGN and print what it would run; writes nothing. Makes\n"
+     "every check `gpudse run` makes before its first job (for gpgpusim: the\n"
+     "simulator root and its lib/.../libcudart.so, the config templates,\n"
+     "each workload's program) and prints the first external job (working\n"
+     "directory, environment, command) so that it can be run by hand. A\n"
+     "<split-study> file is checked as by `gpudse split validate`.\n"},
     {"analyze",
      "usage: gpudse analyze DIR\n"
      "\n"
@@ -294,10 +300,30 @@ static int cmd_validate(int argc, char **argv)
 {
     if (argc != 1)
         return usage_error("%s", "validate takes exactly one campaign file");
+    char root[64];
+    if (camp_root_name(argv[0], root, sizeof root, NULL, 0) == 0
+        && !strcmp(root, "split-study")) {
+        /* what run accepts, validate accepts: gpudse split validate */
+        char verb[] = "validate", *args[] = {verb, argv[0]};
+        return cmd_split(2, args);
+    }
     camp_campaign c;
     gd_err err = {0, ""};
     if (camp_load(argv[0], &c, &err) != GD_OK)
         return report_error(&err);
+    if (preflight_check(&c, &err) != GD_OK) {
+        camp_free(&c);
+        return report_error(&err);
+    }
+    char rundir[4096];
+    snprintf(rundir, sizeof rundir, "runs/%s", c.name);
+    util_buf job;
+    util_buf_init(&job);
+    if (preflight_first_job(&c, rundir, &job, &err) != GD_OK) {
+        util_buf_free(&job);
+        camp_free(&c);
+        return report_error(&err);
+    }
     uint64_t size = space_size(&c.space);
     uint64_t per = (uint64_t)c.budget < size ? (uint64_t)c.budget : size;
     printf("%s: ok: campaign %s, backend %s, %d workload(s), %llu points, "
@@ -305,6 +331,9 @@ static int cmd_validate(int argc, char **argv)
            argv[0], c.name, c.backend, c.nworkloads,
            (unsigned long long)size, c.strategy, (unsigned long long)per,
            c.nobjectives);
+    if (job.len)
+        fputs(job.s, stdout);
+    util_buf_free(&job);
     camp_free(&c);
     return 0;
 }

@@ -1,5 +1,5 @@
 /* space: the 8 knobs of the GPGPU-Sim GTX480 design space (values and
- * baseline from docs gpgpusim.md), canonical config text, and mixed-radix
+ * baseline from docs/gpgpusim.md), canonical config text, and mixed-radix
  * enumeration of a campaign's sub-space. */
 #include "space.h"
 

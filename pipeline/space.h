@@ -1,5 +1,5 @@
 /* space: the 8-knob GPGPU-Sim design space — knob names, allowed values and
- * baseline (docs gpgpusim.md), a campaign's sub-space, canonical config text,
+ * baseline (docs/gpgpusim.md), a campaign's sub-space, canonical config text,
  * and enumeration by mixed-radix index. */
 #ifndef GPUDSE_SPACE_H
 #define GPUDSE_SPACE_H

@@ -95,6 +95,22 @@ static void json_num(util_buf *b, double v)
     util_buf_add(b, s, num_g17(v, s));
 }
 
+/* ,"modelled_metrics":["a","b"] from the space-separated names. */
+static void modelled_to_json(util_buf *b, const char *names)
+{
+    util_buf_puts(b, ",\"modelled_metrics\":[");
+    char buf[64], *save = NULL;
+    util_strlcpy(buf, names, sizeof buf);
+    int first = 1;
+    for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+        if (!first)
+            util_buf_add(b, ",", 1);
+        json_str(b, t);
+        first = 0;
+    }
+    util_buf_puts(b, "]");
+}
+
 void store_record_to_json(const store_record *r, util_buf *b)
 {
     util_buf_puts(b, "{\"key\":");
@@ -143,6 +159,8 @@ void store_record_to_json(const store_record *r, util_buf *b)
         util_buf_puts(b, ",\"bottleneck\":");
         json_str(b, r->bottleneck);
     }
+    if (r->modelled[0])
+        modelled_to_json(b, r->modelled);
     util_buf_puts(b, "}");
 }
 
@@ -202,6 +220,27 @@ static int parse_metrics(const cJSON *o, met_set *m)
     return 0;
 }
 
+/* "modelled_metrics": an array of metric names (absent: none). */
+static int parse_modelled(const cJSON *o, char *dst, size_t n)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "modelled_metrics");
+    dst[0] = '\0';
+    if (!a)
+        return 0;
+    if (!cJSON_IsArray(a))
+        return -1;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, a) {
+        size_t l = strlen(dst);
+        if (!cJSON_IsString(v) || !v->valuestring[0]
+            || strchr(v->valuestring, ' ')
+            || l + strlen(v->valuestring) + 2 > n)
+            return -1;
+        snprintf(dst + l, n - l, "%s%s", l ? " " : "", v->valuestring);
+    }
+    return 0;
+}
+
 int store_record_from_json(const char *line, const char *file, int lineno,
                            store_record *r, gd_err *err)
 {
@@ -237,6 +276,8 @@ int store_record_from_json(const char *line, const char *file, int lineno,
         what = "limit";
     else if (get_str(o, "bottleneck", r->bottleneck, sizeof r->bottleneck, 0))
         what = "bottleneck";
+    else if (parse_modelled(o, r->modelled, sizeof r->modelled))
+        what = "modelled_metrics";
     cJSON_Delete(o);
     if (what)
         return gd_errf(err, GD_EINPUT, "%s:%d: record has a missing or bad "

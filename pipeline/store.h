@@ -30,6 +30,12 @@ typedef struct {
     /* Extra per-record facts (binding occupancy limit, bottleneck). */
     char limit[16];
     char bottleneck[24];
+    /* Provenance of a measured record's metrics: the names (space-separated)
+     * that a model attached because they are a function of the config alone
+     * (area_mm2 from the area model, backend.h be_attach_config_metrics);
+     * every other metric was measured. "" when none: JSON "modelled_metrics"
+     * is then left out. */
+    char modelled[64];
 } store_record;
 
 /* One JSON line without the newline, keys in fixed order. */

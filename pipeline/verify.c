@@ -31,6 +31,50 @@ static int cmp_cand(const void *a, const void *b)
     return (x->index > y->index) - (x->index < y->index);
 }
 
+/* With one objective: every ok config of the workload, best first (ties in
+ * space order), into v; returns how many. */
+static size_t workload_ranked(const camp_campaign *c, const char *wl,
+                              const store_record *recs, size_t n, cand *v)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        const store_record *r = &recs[i];
+        double f;
+        if (strcmp(r->workload, wl) || strcmp(r->backend, c->backend)
+            || r->status != ST_OK || !isfinite(f = objective(r, &c->obj[0])))
+            continue;
+        v[m].r = r;
+        v[m].first = f;
+        v[m].index = space_index(&c->space, &r->cfg);
+        m++;
+    }
+    qsort(v, m, sizeof *v, cmp_cand);
+    return m;
+}
+
+/* The top `top` of ranked v (m of them) into out: whole levels of equal
+ * predictions while they fit, then the next level thinned evenly. */
+static size_t take_top(const cand *v, size_t m, size_t top, gpu_config *out)
+{
+    size_t got = 0;
+    for (size_t lo = 0; lo < m && got < top;) {
+        size_t hi = lo + 1;
+        while (hi < m && v[hi].first == v[lo].first)
+            hi++;
+        size_t level = hi - lo, room = top - got;
+        if (level <= room) {
+            for (size_t i = lo; i < hi; i++)
+                out[got++] = v[i].r->cfg;
+        } else {
+            for (size_t i = 0; i < room; i++)
+                out[got++] = v[lo + (room == 1 ? 0
+                                     : i * (level - 1) / (room - 1))].r->cfg;
+        }
+        lo = hi;
+    }
+    return got;
+}
+
 /* The front of one workload, sorted, into v (room for n); returns its size. */
 /* The front's size, or (size_t)-1 when out of memory. */
 static size_t workload_front(const camp_campaign *c, const char *wl,
@@ -80,6 +124,16 @@ int verify_pick(const camp_campaign *c, const store_record *recs, size_t n,
         return gd_errf(err, GD_EENV, "out of memory");
     }
     for (size_t w = 0; w < nw; w++) {
+        if (c->nobjectives == 1) {
+            size_t m = workload_ranked(c, c->workloads[w].name, recs, n, v);
+            (*fixed)[w] = malloc((top ? top : 1) * sizeof ***fixed);
+            if (!(*fixed)[w]) {
+                free(v);
+                return gd_errf(err, GD_EENV, "out of memory");
+            }
+            (*nfixed)[w] = take_top(v, m, top, (*fixed)[w]);
+            continue;
+        }
         size_t nf = workload_front(c, c->workloads[w].name, recs, n, v);
         size_t take = nf < top ? nf : top;
         if (nf != (size_t)-1)

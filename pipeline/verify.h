@@ -11,7 +11,11 @@
 /* From the screening records (backend c->backend, status ok) of each
  * workload: its Pareto front over the objectives, best first on the first
  * objective, thinned to c->verify_top configs spread evenly along it (both
- * ends kept). fixed[i] is malloc'd (free each, then the arrays). */
+ * ends kept). With one objective the "front" is only the configs tied at the
+ * model's best, so instead the top c->verify_top configs by the objective
+ * are taken, level by level of equal predictions; a level larger than the
+ * room left is spread evenly across (both ends kept, in space order).
+ * fixed[i] is malloc'd (free each, then the arrays). */
 int verify_pick(const camp_campaign *c, const store_record *recs, size_t n,
                 gpu_config ***fixed, size_t **nfixed, gd_err *err);
 void verify_free(const camp_campaign *c, gpu_config **fixed, size_t *nfixed);

@@ -1,5 +1,6 @@
 /* csv: results.csv — one row per journal record (key, workload, backend,
- * fidelity, status, reason, the 8 knobs, then every metric seen in the run
+ * fidelity, status, reason, modelled_metrics (the metrics of a measured
+ * record that a model supplied, space-separated), the 8 knobs, then every metric seen in the run
  * in sorted order) for pandas and R. */
 #include "csv.h"
 
@@ -73,7 +74,8 @@ void rep_csv_number(double v, char *out, size_t n)
 
 static void csv_header(util_buf *b, const name_list *ml)
 {
-    util_buf_puts(b, "key,workload,backend,fidelity,status,reason");
+    util_buf_puts(b, "key,workload,backend,fidelity,status,reason,"
+                  "modelled_metrics");
     for (int k = 0; k < SPACE_NKNOBS; k++) {
         util_buf_puts(b, ",");
         csv_field(b, space_knob_get(k)->name);
@@ -87,10 +89,11 @@ static void csv_header(util_buf *b, const name_list *ml)
 
 static void csv_row(util_buf *b, const store_record *r, const name_list *ml)
 {
-    const char *txt[6] = { r->key, r->workload, r->backend, r->fidelity,
-                           store_status_name(r->status), r->reason };
+    const char *txt[7] = { r->key, r->workload, r->backend, r->fidelity,
+                           store_status_name(r->status), r->reason,
+                           r->modelled };
     char buf[64];
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < 7; i++) {
         if (i)
             util_buf_puts(b, ",");
         csv_field(b, txt[i] ? txt[i] : "");

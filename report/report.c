@@ -77,6 +77,35 @@ static void pairs_text(const cJSON *o, const char *sep, char *out, size_t n)
 
 /* ---- title page ------------------------------------------------------- */
 
+/* Appends which metrics of measured records a model supplied (the
+ * records' modelled_metrics, e.g. area_mm2 from the area model). */
+static void modelled_note(const rep_run *run, char *out, size_t n)
+{
+    char names[256] = "";
+    for (size_t i = 0; i < run->nrecs; i++) {
+        const store_record *r = &run->recs[i];
+        if (r->status != ST_OK || !r->modelled[0]
+            || strcmp(r->fidelity, "measured") != 0)
+            continue;
+        char buf[64], *save = NULL;
+        util_strlcpy(buf, r->modelled, sizeof buf);
+        for (char *t = strtok_r(buf, " ", &save); t;
+             t = strtok_r(NULL, " ", &save)) {
+            char pad[80];  /* names holds " a, b," */
+            snprintf(pad, sizeof pad, " %s,", t);
+            if (!strstr(names, pad) && strlen(names) + strlen(pad) < sizeof names)
+                strcat(names, pad);
+        }
+    }
+    if (!names[0])
+        return;
+    names[strlen(names) - 1] = '\0';
+    size_t l = strlen(out);
+    snprintf(out + l, n - l, "; in measured results, %s modelled (area "
+             "model: a function of the config), every other metric measured",
+             names + 1);
+}
+
 static const char *overall_fidelity(const rep_run *run, char *out, size_t n)
 {
     char man[32];
@@ -98,6 +127,7 @@ static const char *overall_fidelity(const rep_run *run, char *out, size_t n)
         snprintf(out, n, "MEASURED");
     else
         snprintf(out, n, "MODELLED");
+    modelled_note(run, out, n);
     return out;
 }
 

@@ -250,7 +250,14 @@ static void calibration_note(const cJSON *e, char *buf, size_t bufsz)
     const cJSON *mape = cJSON_GetObjectItemCaseSensitive(e, "mape");
     const cJSON *rho = cJSON_GetObjectItemCaseSensitive(e, "spearman");
     const cJSON *res = cJSON_GetObjectItemCaseSensitive(e, "rank_resolution");
+    const cJSON *why = cJSON_GetObjectItemCaseSensitive(e, "spearman_note");
     buf[0] = '\0';
+    if (cJSON_IsNumber(n) && cJSON_IsNumber(mape) && cJSON_IsNull(rho)
+        && cJSON_IsString(why)) {
+        snprintf(buf, bufsz, "MAPE %.1f %%, Spearman ρ %s, over %d points.",
+                 100 * mape->valuedouble, why->valuestring, n->valueint);
+        return;
+    }
     if (!cJSON_IsNumber(n) || !cJSON_IsNumber(mape) || !cJSON_IsNumber(rho))
         return;
     int len = snprintf(buf, bufsz, "MAPE %.1f %%, Spearman ρ %.2f over %d "

@@ -791,7 +791,9 @@ START_TEST(classify_crafted_outputs)
                      "failed.");
 
     ck_assert_int_eq(classify(stats, "", 0, SIGSEGV, r), ST_CRASHED);
-    ck_assert_str_eq(r, "signal 11 (SIGSEGV)");
+    /* the cause: the last meaningful lines (stderr is empty: stdout's) */
+    ck_assert_str_eq(r, "signal 11 (SIGSEGV): gpu_tot_sim_insn = 20 | "
+                     "gpu_tot_ipc = 2.0000");
     ck_assert_int_eq(classify(stats, "sh: line 1: 99 Segmentation fault\n",
                               139, 0, r), ST_CRASHED);
     ck_assert_msg(strstr(r, "signal 11") != NULL, "%s", r);
@@ -809,7 +811,8 @@ START_TEST(classify_crafted_outputs)
     ck_assert_msg(strstr(r, "incomplete") != NULL, "%s", r);
 
     ck_assert_int_eq(classify(stats, "", 1, 0, r), ST_FAILED);
-    ck_assert_str_eq(r, "exit code 1: gpu_tot_ipc = 2.0000");
+    ck_assert_str_eq(r, "exit code 1: gpu_tot_sim_insn = 20 | gpu_tot_ipc "
+                     "= 2.0000");
     ck_assert_int_eq(classify(stats, "cudaMalloc: bad\n", 3, 0, r),
                      ST_FAILED);
     ck_assert_str_eq(r, "exit code 3: cudaMalloc: bad");
@@ -904,6 +907,15 @@ START_TEST(fakesim_modes_land_in_their_class)
         {"exit1", ST_FAILED, "exit code 1: fakesim: cudaMalloc failed"},
         {"oom", ST_OOM, "std::bad_alloc"},
         {"assert", ST_ASSERT, "Assertion `m_nset > 0' failed."},
+        /* GPGPU-Sim's own fatal messages name the cause (issue 21.3) */
+        {"noconfig", ST_FAILED, "exit code 1: GPGPU-Sim found no config in "
+         "the job's working directory: GPGPU-Sim ** ERROR: Cannot open "
+         "config file 'gpgpusim.config'"},
+        {"nocuda", ST_CRASHED, "signal 6 (SIGABRT): cuobjdump did not run: "
+         "set CUDA_INSTALL_PATH"},
+        {"noptx", ST_CRASHED, "signal 6 (SIGABRT): PTX file missing "
+         "(CUOBJDUMP_SIM_FILE, or the PTX of a -cudart shared build beside "
+         "the job): vecadd.1.sm_75.ptx: No such file or directory"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char reason[256];

@@ -196,9 +196,9 @@ START_TEST(renders_outputs)
     size_t len;
     char *csv = slurp(dir, "results.csv", &len);
     ck_assert_msg(strncmp(csv, "key,workload,backend,fidelity,status,reason,"
-                          "n_clusters,cores_per_cluster,n_mem,shmem_size,"
+                          "modelled_metrics,n_clusters,cores_per_cluster,n_mem,shmem_size,"
                           "scheduler,num_sched_per_core,l1_sets,l2_sets,"
-                          "area_mm2,ipc,power_w\n", 130) == 0,
+                          "area_mm2,ipc,power_w\n", 147) == 0,
                   "results.csv header: %.200s", csv);
     size_t lines = 0;
     for (size_t i = 0; i < len; i++)

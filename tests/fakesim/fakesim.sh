@@ -26,6 +26,14 @@
 #             (run that only under a memory cap: RLIMIT_AS makes it fail)
 #   assert    print the first 300 lines of LOG and an `Assertion ... failed.`
 #             line on stderr, then SIGABRT itself
+#   noconfig  print LOG's start-up banner, then GPGPU-Sim's "Cannot open
+#             config file 'gpgpusim.config'" on stderr (option_parser.cc's
+#             text), exit 1 — libcudart loaded without a config beside it
+#   nocuda    print LOG up to the PTX extraction, the shell's "not found" for
+#             $CUDA_INSTALL_PATH/bin/cuobjdump with CUDA_INSTALL_PATH unset,
+#             then SIGABRT itself
+#   noptx     print LOG up to "Extracting specific PTX file named ...", a
+#             missing-file error for that .ptx on stderr, then SIGABRT itself
 # Like the real simulator, when the working directory holds gpgpusim.config:
 # a `k` in its interconnect file other than n_clusters + 2*n_mem segfaults
 # (modes replay, fail, fork, bigout), and with -power_simulation_enabled 1
@@ -161,7 +169,21 @@ assert)
     head_log
     echo "gpgpu_ptx_sim__vecadd: gpu-cache.cc:110: void cache_config::init(char*, FuncCache): Assertion \`m_nset > 0' failed." >&2
     kill -ABRT $$ ;;
+noconfig)
+    cat_log | head -n 8
+    printf '\n\nGPGPU-Sim ** ERROR: Cannot open config file '"'"'gpgpusim.config'"'"'\n' >&2
+    exit 1 ;;
+nocuda)
+    cat_log | head -n 250
+    echo 'Running cuobjdump using "$CUDA_INSTALL_PATH/bin/cuobjdump -lptx /sim/run/vecadd"'
+    echo "sh: 1: /bin/cuobjdump: not found" >&2
+    echo "GPGPU-Sim PTX: __cudaRegisterFatBinary, fat_cubin_handle = 1, filename=default"
+    kill -ABRT $$ ;;
+noptx)
+    cat_log | head -n 261
+    echo "vecadd.1.sm_75.ptx: No such file or directory" >&2
+    kill -ABRT $$ ;;
 *)
-    echo "usage: fakesim.sh replay|crash|hang|deadlock|garbage|nostats|fail|exit1|fork|bigout|oom|assert [LOG]" >&2
+    echo "usage: fakesim.sh replay|crash|hang|deadlock|garbage|nostats|fail|exit1|fork|bigout|oom|assert|noconfig|nocuda|noptx [LOG]" >&2
     exit 2 ;;
 esac
