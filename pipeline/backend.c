@@ -218,7 +218,8 @@ static int write_templated_file(const be_job *job, const camp_file *f,
                                 gd_err *err)
 {
     char *tpl;
-    int rc = util_read_file(f->template_path, &tpl, NULL, err);
+    int rc = util_read_input(f->template_path, UTIL_INPUT_MAX, &tpl, NULL,
+                             err);
     if (rc)
         return rc;
     util_buf b;

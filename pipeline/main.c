@@ -34,7 +34,7 @@ static const char usage_text[] =
     "Batch design-space exploration for GPU architecture studies.\n"
     "\n"
     "commands:\n"
-    "  run CAMPAIGN [-o DIR] [-j N] [-q] [--executor local|slurm]\n"
+    "  run CAMPAIGN [-o DIR] [-j N] [-q] [--executor local|slurm] [--force]\n"
     "                      run a campaign to a finished run directory\n"
     "                      (default DIR: runs/<campaign name>/); an existing\n"
     "                      run directory of the same campaign is resumed\n"
@@ -76,12 +76,17 @@ static const struct {
 } command_help[] = {
     {"run",
      "usage: gpudse run CAMPAIGN [-o DIR] [-j N] [-q] [--executor local|slurm]\n"
+     "                  [--force]\n"
      "\n"
      "Run every job of CAMPAIGN to a finished run directory, then analyse and\n"
      "render the report. A run directory that already holds this campaign is\n"
      "resumed: finished jobs are kept, the rest run.\n"
      "\n"
-     "  -o DIR              run directory (default: runs/<campaign name>/)\n"
+     "  -o DIR              run directory (default: runs/<campaign name>/);\n"
+     "                      a non-empty one that holds no gpudse run is\n"
+     "                      refused\n"
+     "  --force             run in such a directory anyway (its files named\n"
+     "                      like a run's are overwritten)\n"
      "  -j N                parallel workers, 1 to 4096 (default: the\n"
      "                      campaign's jobs=, else one per online core)\n"
      "  -q                  no progress lines\n"
@@ -257,6 +262,8 @@ static int cmd_run(int argc, char **argv)
             o.jobs = (int)n;
         } else if (!strcmp(a, "-q")) {
             o.quiet = 1;
+        } else if (!strcmp(a, "--force")) {
+            o.force = 1;
         } else if (a[0] == '-') {
             return usage_error("unknown option %s for run", a);
         } else if (o.campaign_path) {
@@ -271,9 +278,11 @@ static int cmd_run(int argc, char **argv)
     install_signals();
     gd_err err = {0, ""};
     char dir[4096] = "", root[64], name[64];
-    int rc;
-    if (camp_root_name(o.campaign_path, root, sizeof root, name, sizeof name)
-            == 0 && !strcmp(root, "split-study")) {
+    int rc = camp_root_name(o.campaign_path, root, sizeof root, name,
+                        sizeof name, &err);
+    if (rc)
+        return report_error(&err);
+    if (!strcmp(root, "split-study")) {
         /* the multi-GPU split study: its own kind of campaign */
         rc = split_run(o.campaign_path, o.outdir, o.quiet, o.stop, &err);
         if (o.outdir)

@@ -19,6 +19,7 @@
 #include <libxml/relaxng.h>
 #include <libxml/tree.h>
 
+#include "campaign.h"
 #include "machine.h"
 #include "store.h"
 
@@ -288,7 +289,14 @@ static int load_campaign(const char *path, int copy, sp_campaign *c,
         xmlFree(name);
         xmlFree(seed);
         lctx x = {path, c, copy, err};
-        rc = parse_children(&x, root);
+        if (!camp_name_ok(c->name))
+            rc = gd_errf(err, GD_EINPUT, "%s:%d: split study name \"%s\" is "
+                         "not a plain file name (it names the run directory "
+                         "runs/NAME/): use letters, digits, '_', '-' and '.', "
+                         "not first a '.' or '-'", path, line_of(root),
+                         c->name);
+        if (!rc)
+            rc = parse_children(&x, root);
     }
     xmlFreeDoc(doc);
     if (!rc)
