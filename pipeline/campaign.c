@@ -250,7 +250,9 @@ static int check_template(ctx_t *x, xmlNodePtr n, const char *tpl,
     util_buf b;
     util_buf_init(&b);
     gd_err why = {0, ""};
-    int bad = be_expand(tpl, &job, 0, &b, &why);
+    /* a command is expanded as for /bin/sh: a placeholder where no quoting
+     * is safe is reported here */
+    int bad = be_expand(tpl, &job, !strcmp(what, "command"), &b, &why);
     util_buf_free(&b);
     return bad ? fail(x, n, "%s: %s", what, why.msg) : GD_OK;
 }
