@@ -691,6 +691,10 @@ static int parse_search(ctx_t *x, xmlNodePtr n)
     if (!strat_known(s))
         rc = fail(x, n, "unknown search strategy \"%s\" (known: %s)", s,
                   strat_names());
+    else if (util_parse_long(b, LONG_MIN, LONG_MAX, &budget)
+             && b[strspn(b, "+-")] && !b[strspn(b, "+0123456789")])
+        rc = fail(x, n, "budget \"%s\" is out of range: too large (at most "
+                  "9223372036854775807 evaluations per workload)", b, NULL);
     else if (util_parse_long(b, LONG_MIN, LONG_MAX, &budget) || budget < 1)
         rc = fail(x, n, "budget must be at least 1 evaluation per workload "
                   "(got \"%s\")", b, NULL);

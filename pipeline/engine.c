@@ -457,12 +457,17 @@ int eng_run(const eng_opts *o, char *rundir, size_t rundirsz, gd_err *err)
     if (!rc)
         rc = run_jobs(&r, err);
     if (!rc && stopped(&r)) {
+        /* what the journal holds, not what this session added */
         gd_err ignore;
-        store_flush(r.st, &ignore);
+        uint64_t ok = 0, failed = 0;
+        if (store_flush(r.st, &ignore) || count_outcomes(&r, &ok, &failed,
+                                                         &ignore))
+            ok = failed = 0;
         logf_(&r, "interrupted after %" PRIu64 " jobs", r.ran);
         rc = gd_errf(err, GD_EENV, "interrupted: %" PRIu64 " finished jobs "
-                     "are kept in %s/results.jsonl; run the same command "
-                     "again to resume", r.ran, r.dir);
+                     "(%" PRIu64 " of them run by this session) are kept in "
+                     "%s/results.jsonl; run the same command again to "
+                     "resume", ok + failed, r.ran, r.dir);
     } else if (!rc) {
         rc = finish_run(&r, err);
     }

@@ -275,7 +275,6 @@ static int cmd_run(int argc, char **argv)
     }
     if (!o.campaign_path)
         return usage_error("%s", "run needs a campaign file");
-    install_signals();
     gd_err err = {0, ""};
     char dir[4096] = "", root[64], name[64];
     int rc = camp_root_name(o.campaign_path, root, sizeof root, name,
@@ -383,6 +382,10 @@ static const struct {
 
 int main(int argc, char **argv)
 {
+    /* first of all: a run stopped at any point after this is resumable and
+     * says so (exit 3); before it only the dynamic loader has run */
+    if (argc >= 2 && !strcmp(argv[1], "run"))
+        install_signals();
     if (argc < 2)
         return usage_error("%s", "no command given");
     const char *cmd = argv[1];

@@ -493,7 +493,8 @@ int util_edit_distance(const char *a, const char *b)
 
 int util_parse_double(const char *s, double *out)
 {
-    if (!s || !*s)
+    /* decimal only: strtod would take hex ("0x1p4") too */
+    if (!s || !*s || strpbrk(s, "xX"))
         return -1;
     char *end;
     errno = 0;

@@ -105,7 +105,8 @@ int util_datadir(char *out, size_t outsz, gd_err *err);
 /* Levenshtein distance, for did-you-mean suggestions. */
 int util_edit_distance(const char *a, const char *b);
 
-/* Parse a whole string as a finite double / a long in [lo, hi]; 0 on success. */
+/* Parse a whole string as a finite decimal double (no hex) / a decimal long
+ * in [lo, hi]; 0 on success. */
 int util_parse_double(const char *s, double *out);
 int util_parse_long(const char *s, long lo, long hi, long *out);
 
