@@ -168,7 +168,7 @@ int util_read_input(const char *path, size_t cap, char **out, size_t *len,
     }
     if ((uint64_t)st.st_size > (uint64_t)cap) {
         close(fd);
-        return gd_errf(err, GD_EINPUT, "%s: %lld bytes, larger than the "
+        return gd_errf(err, GD_EINPUT, "%s:1: %lld bytes, larger than the "
                        "%zu MiB an input file may have", path,
                        (long long)st.st_size, cap >> 20);
     }
@@ -181,7 +181,7 @@ int util_read_input(const char *path, size_t cap, char **out, size_t *len,
         util_buf_free(&b);
         return bad ? gd_errf(err, GD_EENV, "%s: read error: %s", path,
                              strerror(e))
-                   : gd_errf(err, GD_EINPUT, "%s: grew past the %zu MiB an "
+                   : gd_errf(err, GD_EINPUT, "%s:1: grew past the %zu MiB an "
                              "input file may have while it was read", path,
                              cap >> 20);
     }
