@@ -89,7 +89,9 @@ static void squote_escape(util_buf *b, const char *v)
 
 /* Where a command template's text stands for /bin/sh, read left to right:
  * a stack of contexts (plain words and $(...) are 'T' and '(', double
- * quotes '"', backquotes '`'), inside '...' or $'...', in a comment, after a
+ * quotes '"', backquotes '`', $((...)) 'A' and 'a' for parentheses inside
+ * it), inside '...' or $'...', in a
+ * comment, after a
  * here-document's <<. A placeholder's value is quoted for the context it
  * stands in, so no value is ever read as shell code. */
 typedef struct {
@@ -149,23 +151,40 @@ static size_t sh_step(sh_state *s, const char *start, const char *p)
         s->depth--;
     else if (*p == '`')
         sh_push(s, '`');
-    else if (p[0] == '$' && p[1] == '(') {
+    else if (p[0] == '$' && p[1] == '(' && p[2] == '(') {
+        sh_push(s, 'A');
+        return 3;
+    } else if (p[0] == '$' && p[1] == '(') {
         sh_push(s, '(');
         return 2;
     } else if (*p == '(' && top == '(')
         sh_push(s, '(');
-    else if (*p == ')' && top == '(')
+    else if (*p == '(' && (top == 'A' || top == 'a'))
+        sh_push(s, 'a');  /* parentheses inside arithmetic */
+    else if (*p == ')' && (top == '(' || top == 'a'))
         s->depth--;
+    else if (p[0] == ')' && p[1] == ')' && top == 'A') {
+        s->depth--;
+        return 2;
+    }
     return 1;
 }
 
 /* The value v quoted for where s stands; -1 (and why) where no quoting is
- * safe: inside backquotes, $'...' or a here-document. */
+ * safe: inside backquotes, $'...' or a here-document, or in $((...))
+ * arithmetic unless v is a whole number (which stands there bare). */
 static int sh_quote(const sh_state *s, util_buf *b, const char *v,
                     const char **why)
 {
     char top = s->stack[s->depth];
-    if (s->heredoc)
+    int arith = (top == 'A' || top == 'a') && !s->single;
+    if (arith && *v && !v[strspn(v, "0123456789")]) {
+        util_buf_puts(b, v);
+        return 0;
+    }
+    if (arith)
+        *why = "$((...)) arithmetic (only a whole number may stand there)";
+    else if (s->heredoc)
         *why = "a here-document (<<)";
     else if (s->ansi)
         *why = "$'...' quotes";

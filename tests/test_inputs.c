@@ -302,6 +302,8 @@ START_TEST(placeholders_run_no_shell_code)
         "echo IPC=1.5\"{campaign_dir}\"'{campaign_dir}'{campaign_dir}",
         "echo IPC=1.5 # it's a comment {campaign_dir}\n"
         "echo '{campaign_dir}'",
+        "echo IPC=$(( ({n_clusters} - 7) * 2 )).5 \"$(( {n_clusters} ))\" "
+        "{campaign_dir}",
     };
     for (size_t i = 0; i < sizeof contexts / sizeof contexts[0]; i++) {
         char cmd[1024];
@@ -338,7 +340,8 @@ START_TEST(placeholders_run_no_shell_code)
     /* where no quoting is safe: refused at validate with FILE:LINE */
     const char *unsafe[] = {"echo `echo {campaign_dir}`",
                             "echo $'{campaign_dir}'",
-                            "cat &lt;&lt;EOF\n{campaign_dir}\nEOF"};
+                            "cat &lt;&lt;EOF\n{campaign_dir}\nEOF",
+                            "echo $(( {campaign_dir} ))"};
     for (size_t i = 0; i < sizeof unsafe / sizeof unsafe[0]; i++) {
         write_command_campaign(camp, unsafe[i], "",
                                "<knob name=\"n_clusters\" values=\"8\"/>",
