@@ -4,7 +4,6 @@
  * yet in the journal, then runs analysis and report. */
 #include "engine.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -93,23 +92,6 @@ static void say(run_t *r, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Does dir hold anything but what a run writes before its campaign.xml
- * (the lock and run.log of a run stopped at its very start)? */
-static int holds_foreign_files(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    int foreign = 0;
-    struct dirent *e;
-    while (!foreign && (e = readdir(d)))
-        foreign = strcmp(e->d_name, ".") && strcmp(e->d_name, "..")
-                  && strcmp(e->d_name, ".lock")
-                  && strcmp(e->d_name, "run.log");
-    closedir(d);
-    return foreign;
-}
-
 /* A directory holding files but no campaign.xml is not ours: refuse it
  * (unless --force). */
 static int check_dir_is_ours(run_t *r, gd_err *err)
@@ -138,7 +120,7 @@ static int check_dir_is_ours(run_t *r, gd_err *err)
     if (util_path_exists(journal))
         return gd_errf(err, GD_EINPUT, "%s: has a journal but no "
                        "campaign.xml; not resuming an unknown run", r->dir);
-    if (!r->o->force && holds_foreign_files(r->dir))
+    if (!r->o->force && util_dir_holds_others(r->dir))
         return gd_errf(err, GD_EINPUT, "%s: is not empty and holds no gpudse "
                        "run; its files could be overwritten (report.pdf, "
                        "results.csv, figures/): choose another directory "

@@ -141,12 +141,15 @@ static const struct {
      "  --seed S            seed of the measurement order (default 1)\n"
      "  -v                  print every measured point\n"},
     {"split",
-     "usage: gpudse split run CAMPAIGN [-o DIR] [-q]\n"
+     "usage: gpudse split run CAMPAIGN [-o DIR] [-q] [--force]\n"
      "       gpudse split validate CAMPAIGN\n"
      "\n"
      "Run or check a <split-study> campaign (docs/split.md).\n"
      "\n"
-     "  -o DIR              run directory (default: runs/<campaign name>/)\n"
+     "  -o DIR              run directory (default: runs/<campaign name>/);\n"
+     "                      a non-empty one that holds no gpudse run is\n"
+     "                      refused\n"
+     "  --force             run in such a directory anyway\n"
      "  -q                  no progress lines\n"},
     {"workload",
      "usage: gpudse workload from-log LOG -o W.xml [--name NAME]\n"
@@ -283,7 +286,8 @@ static int cmd_run(int argc, char **argv)
         return report_error(&err);
     if (!strcmp(root, "split-study")) {
         /* the multi-GPU split study: its own kind of campaign */
-        rc = split_run(o.campaign_path, o.outdir, o.quiet, o.stop, &err);
+        rc = split_run_force(o.campaign_path, o.outdir, o.quiet, o.force,
+                             o.stop, &err);
         if (o.outdir)
             snprintf(dir, sizeof dir, "%s", o.outdir);
         else

@@ -2,6 +2,7 @@
  * string helpers used by every module. */
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -361,6 +362,20 @@ int util_path_exists(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0;
+}
+
+int util_dir_holds_others(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int other = 0;
+    struct dirent *e;
+    while (!other && (e = readdir(d)))
+        other = strcmp(e->d_name, ".") && strcmp(e->d_name, "..")
+                && strcmp(e->d_name, ".lock") && strcmp(e->d_name, "run.log");
+    closedir(d);
+    return other;
 }
 
 int util_is_dir(const char *path)

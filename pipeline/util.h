@@ -84,6 +84,12 @@ int util_mkdir_p(const char *path, char *at, size_t atsz);
 int util_path_exists(const char *path);
 int util_is_dir(const char *path);
 
+/* Does directory dir hold anything but what a run writes before its
+ * campaign.xml (the .lock and run.log of a run stopped at its very start)?
+ * A run refuses such a directory unless told --force: its files are not
+ * ours to overwrite. 0 when dir does not exist. */
+int util_dir_holds_others(const char *dir);
+
 /* Join dir and name into out (size outsz); returns GD_EENV when too long. */
 int util_path_join(char *out, size_t outsz, const char *dir, const char *name);
 

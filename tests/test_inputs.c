@@ -253,6 +253,18 @@ START_TEST(foreign_directory_needs_force)
     /* a run directory of its own is resumed without --force */
     rc = sh("%s run '%s' -o '%s/mine' -q", tu_bin(), camp, T);
     ck_assert_msg(rc == 0, "resume: exit %d: %s", rc, outbuf);
+    /* a split study, through run and through split run */
+    ck_assert_int_eq(sh("mkdir -p '%s/mine2'", T), 0);
+    snprintf(pdf, sizeof pdf, "%s/mine2/report.pdf", T);
+    tu_write(pdf, "my paper\n");
+    const char *how[] = {"run", "split run"};
+    for (int i = 0; i < 2; i++) {
+        rc = sh("%s %s campaigns/split-hetero4.xml -o '%s/mine2' -q",
+                tu_bin(), how[i], T);
+        ck_assert_msg(rc == 2 && strstr(outbuf, "--force"),
+                      "split study (%s): exit %d: %s", how[i], rc, outbuf);
+        ck_assert_int_eq(sh("grep -qx 'my paper' '%s'", pdf), 0);
+    }
     /* an empty directory is fine */
     rc = sh("mkdir -p '%s/empty' && %s run '%s' -o '%s/empty' -q", T,
             tu_bin(), camp, T);
