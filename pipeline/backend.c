@@ -90,10 +90,9 @@ static void squote_escape(util_buf *b, const char *v)
 /* Where a command template's text stands for /bin/sh, read left to right:
  * a stack of contexts (plain words and $(...) are 'T' and '(', double
  * quotes '"', backquotes '`', $((...)) 'A' and 'a' for parentheses inside
- * it), inside '...' or $'...', in a
- * comment, after a
- * here-document's <<. A placeholder's value is quoted for the context it
- * stands in, so no value is ever read as shell code. */
+ * it), inside '...' or $'...', in a comment, after a here-document's <<.
+ * A placeholder's value is quoted for the context it stands in, so no value
+ * is ever read as shell code. */
 typedef struct {
     char stack[64];
     int depth;
@@ -136,7 +135,7 @@ static size_t sh_step(sh_state *s, const char *start, const char *p)
             s->ansi = 1;
             return 2;
         }
-        if (p[0] == '<' && p[1] == '<')
+        if (p[0] == '<' && p[1] == '<' && (top == 'T' || top == '('))
             s->heredoc = 1;
         if (*p == '#' && (p == start || strchr(" \t\n;&|()", p[-1]))) {
             s->comment = 1;
@@ -261,7 +260,12 @@ int be_expand(const char *tpl, const be_job *job, int quote, util_buf *out,
                            "knob name, {workload}, {job_dir}, {campaign_dir} "
                            "or {seed} (and {{ for a literal brace)", name);
         const char *why = NULL;
-        if (quote && sh_quote(&sh, out, val, &why) != 0)
+        /* right after a backslash or a $ the quoting itself would be
+         * escaped or expanded ("\'", "$'...'", "$(" from the value) */
+        if (quote && (skip || (p > tpl && p[-1] == '$')))
+            why = skip ? "an escape (right after a backslash)"
+                       : "an expansion (right after a $)";
+        if (quote && (why || sh_quote(&sh, out, val, &why) != 0))
             return gd_errf(err, GD_EINPUT, "placeholder {%s} inside %s: its "
                            "value cannot be quoted there; move it out",
                            name, why);

@@ -353,7 +353,11 @@ START_TEST(placeholders_run_no_shell_code)
     const char *unsafe[] = {"echo `echo {campaign_dir}`",
                             "echo $'{campaign_dir}'",
                             "cat &lt;&lt;EOF\n{campaign_dir}\nEOF",
-                            "echo $(( {campaign_dir} ))"};
+                            "echo $(( {campaign_dir} ))",
+                            "echo \\{campaign_dir}",
+                            "echo \"\\{campaign_dir}\"",
+                            "echo ${campaign_dir}",
+                            "echo \"${campaign_dir}\""};
     for (size_t i = 0; i < sizeof unsafe / sizeof unsafe[0]; i++) {
         write_command_campaign(camp, unsafe[i], "",
                                "<knob name=\"n_clusters\" values=\"8\"/>",
