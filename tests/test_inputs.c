@@ -411,14 +411,17 @@ START_TEST(interrupted_counts_the_journal)
                            "jobs=\"1\" timeout=\"60\"");
     for (int session = 0; session < 2; session++) {
         char cmd[4 * PATH_MAX];
+        /* SIGTERM once this session has started (run.log says so) and
+         * the journal holds the 3 quick jobs */
         snprintf(cmd, sizeof cmd, "touch '%s/slow' && { %s run '%s' -o "
-                 "'%s/run' -q & p=$!; i=0; while [ $i -lt 600 ] && ! "
-                 "ls '%s'/run/jobs/*/stdout.log >/dev/null 2>&1; do sleep "
-                 "0.05; i=$((i+1)); done; while [ $i -lt 600 ] && "
+                 "'%s/run' -q & p=$!; i=0; while [ $i -lt 1200 ] && "
+                 "[ \"$(grep -c 'start campaign' '%s/run/run.log' "
+                 "2>/dev/null)\" != %d ]; do sleep 0.05; i=$((i+1)); done; "
+                 "while [ $i -lt 1200 ] && "
                  "[ \"$(cat '%s/run/results.jsonl' 2>/dev/null | wc -l)\" "
                  "-lt 3 ]; do sleep 0.05; i=$((i+1)); done; sleep 0.3; "
                  "kill -TERM $p; rm -f '%s/slow'; wait $p; }",
-                 T, tu_bin(), camp, T, T, T, T);
+                 T, tu_bin(), camp, T, T, session + 1, T, T);
         int rc = sh("%s", cmd);
         ck_assert_msg(rc == 3, "session %d: exit %d, want 3: %s", session,
                       rc, outbuf);
