@@ -468,6 +468,8 @@ int ana_run(const char *rundir, gd_err *err)
     size_t n = 0;
     if (util_path_exists(jpath))
         rc = store_load_all(jpath, &recs, &n, err);
+    if (!rc)
+        store_sort_canonical(recs, n);
     manifest_info mi;
     read_manifest(rundir, &mi);
     if (!rc) {

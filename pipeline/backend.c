@@ -66,6 +66,145 @@ static void shell_quote(util_buf *b, const char *v)
     util_buf_add(b, "'", 1);
 }
 
+/* Inside double quotes only $ ` " \ are special: each gets a backslash. */
+static void dquote_escape(util_buf *b, const char *v)
+{
+    for (const char *p = v; *p; p++) {
+        if (strchr("$`\"\\", *p))
+            util_buf_add(b, "\\", 1);
+        util_buf_add(b, p, 1);
+    }
+}
+
+/* Inside single quotes: close them, an escaped quote, reopen ('\''). */
+static void squote_escape(util_buf *b, const char *v)
+{
+    for (const char *p = v; *p; p++) {
+        if (*p == '\'')
+            util_buf_puts(b, "'\\''");
+        else
+            util_buf_add(b, p, 1);
+    }
+}
+
+/* Where a command template's text stands for /bin/sh, read left to right:
+ * a stack of contexts (plain words and $(...) are 'T' and '(', double
+ * quotes '"', backquotes '`', $((...)) 'A' and 'a' for parentheses inside
+ * it), inside '...' or $'...', in a comment, after a here-document's <<.
+ * A placeholder's value is quoted for the context it stands in, so no value
+ * is ever read as shell code. */
+typedef struct {
+    char stack[64];
+    int depth;
+    int single, ansi, comment, heredoc;
+} sh_state;
+
+static void sh_push(sh_state *s, char c)
+{
+    if (s->depth + 1 < (int)sizeof s->stack)
+        s->stack[++s->depth] = c;
+}
+
+/* Advance over the template's literal text at p (of which start is the
+ * first char); returns how many chars were read. */
+static size_t sh_step(sh_state *s, const char *start, const char *p)
+{
+    char top = s->stack[s->depth];
+    if (s->comment) {
+        s->comment = *p != '\n';
+        return 1;
+    }
+    if (s->single) {
+        s->single = *p != '\'';
+        return 1;
+    }
+    if (s->ansi) {
+        if (*p == '\\' && p[1])
+            return 2;
+        s->ansi = *p != '\'';
+        return 1;
+    }
+    if (*p == '\\' && p[1])
+        return 2;
+    if (top != '"') {
+        if (*p == '\'') {
+            s->single = 1;
+            return 1;
+        }
+        if (p[0] == '$' && p[1] == '\'') {
+            s->ansi = 1;
+            return 2;
+        }
+        if (p[0] == '<' && p[1] == '<' && (top == 'T' || top == '('))
+            s->heredoc = 1;
+        if (*p == '#' && (p == start || strchr(" \t\n;&|()", p[-1]))) {
+            s->comment = 1;
+            return 1;
+        }
+    }
+    if (*p == '"' && top == '"')
+        s->depth--;
+    else if (*p == '"')
+        sh_push(s, '"');
+    else if (*p == '`' && top == '`')
+        s->depth--;
+    else if (*p == '`')
+        sh_push(s, '`');
+    else if (p[0] == '$' && p[1] == '(' && p[2] == '(') {
+        sh_push(s, 'A');
+        return 3;
+    } else if (p[0] == '$' && p[1] == '(') {
+        sh_push(s, '(');
+        return 2;
+    } else if (*p == '(' && top == '(')
+        sh_push(s, '(');
+    else if (*p == '(' && (top == 'A' || top == 'a'))
+        sh_push(s, 'a');  /* parentheses inside arithmetic */
+    else if (*p == ')' && (top == '(' || top == 'a'))
+        s->depth--;
+    else if (p[0] == ')' && p[1] == ')' && top == 'A') {
+        s->depth--;
+        return 2;
+    }
+    return 1;
+}
+
+/* The value v quoted for where s stands; -1 (and why) where no quoting is
+ * safe: inside backquotes, $'...' or a here-document, or in $((...))
+ * arithmetic unless v is a whole number (which stands there bare). */
+static int sh_quote(const sh_state *s, util_buf *b, const char *v,
+                    const char **why)
+{
+    char top = s->stack[s->depth];
+    int arith = (top == 'A' || top == 'a') && !s->single;
+    if (arith && *v && !v[strspn(v, "0123456789")]) {
+        util_buf_puts(b, v);
+        return 0;
+    }
+    if (arith)
+        *why = "$((...)) arithmetic (only a whole number may stand there)";
+    else if (s->heredoc)
+        *why = "a here-document (<<)";
+    else if (s->ansi)
+        *why = "$'...' quotes";
+    else if (top == '`')
+        *why = "backquotes (use $(...))";
+    else
+        *why = NULL;
+    for (int i = 1; !*why && i <= s->depth; i++)
+        if (s->stack[i] == '`')
+            *why = "backquotes (use $(...))";
+    if (*why)
+        return -1;
+    if (s->single)
+        squote_escape(b, v);
+    else if (top == '"')
+        dquote_escape(b, v);
+    else
+        shell_quote(b, v);
+    return 0;
+}
+
 /* Value of placeholder name for job into buf; -1 when unknown. */
 static int placeholder(const char *name, const be_job *job, char *buf,
                        size_t n)
@@ -90,14 +229,22 @@ static int placeholder(const char *name, const be_job *job, char *buf,
 int be_expand(const char *tpl, const be_job *job, int quote, util_buf *out,
               gd_err *err)
 {
+    sh_state sh = {.stack = {'T'}};
+    size_t skip = 0;  /* chars of an escape sh_step already read */
     for (const char *p = tpl; *p; p++) {
         if (p[0] == '{' && p[1] == '{') {
             util_buf_add(out, "{", 1);
+            if (quote && !skip)
+                sh_step(&sh, tpl, "{");
+            skip -= skip > 0;
             p++;
             continue;
         }
         if (p[0] != '{') {
             util_buf_add(out, p, 1);
+            if (quote && !skip)
+                skip = sh_step(&sh, tpl, p);
+            skip -= skip > 0;
             continue;
         }
         const char *end = strchr(p, '}');
@@ -112,11 +259,20 @@ int be_expand(const char *tpl, const be_job *job, int quote, util_buf *out,
             return gd_errf(err, GD_EINPUT, "unknown placeholder {%s}: use a "
                            "knob name, {workload}, {job_dir}, {campaign_dir} "
                            "or {seed} (and {{ for a literal brace)", name);
-        if (quote)
-            shell_quote(out, val);
-        else
+        const char *why = NULL;
+        /* right after a backslash or a $ the quoting itself would be
+         * escaped or expanded ("\'", "$'...'", "$(" from the value) */
+        if (quote && (skip || (p > tpl && p[-1] == '$')))
+            why = skip ? "an escape (right after a backslash)"
+                       : "an expansion (right after a $)";
+        if (quote && (why || sh_quote(&sh, out, val, &why) != 0))
+            return gd_errf(err, GD_EINPUT, "placeholder {%s} inside %s: its "
+                           "value cannot be quoted there; move it out",
+                           name, why);
+        if (!quote)
             util_buf_puts(out, val);
         p = end;
+        skip = 0;
     }
     return GD_OK;
 }
@@ -224,7 +380,8 @@ static int write_templated_file(const be_job *job, const camp_file *f,
                                 gd_err *err)
 {
     char *tpl;
-    int rc = util_read_file(f->template_path, &tpl, NULL, err);
+    int rc = util_read_input(f->template_path, UTIL_INPUT_MAX, &tpl, NULL,
+                             err);
     if (rc)
         return rc;
     util_buf b;

@@ -94,7 +94,11 @@ void be_job_key(const be_backend *b, const char *sim_fingerprint,
 
 /* Expand {placeholders} of a command or file template: every knob,
  * {workload}, {job_dir}, {campaign_dir}; "{{" is a literal "{". With quote
- * set, values are shell-quoted. GD_EINPUT names an unknown placeholder. */
+ * set (a /bin/sh command), each value is quoted for the context it stands
+ * in — plain words '...', inside "..." with backslashes, inside '...' by
+ * closing and reopening — so no value runs as shell code; a placeholder
+ * inside backquotes, $'...' or after << is GD_EINPUT. GD_EINPUT also names
+ * an unknown placeholder. */
 int be_expand(const char *tpl, const be_job *job, int quote, util_buf *out,
               gd_err *err);
 

@@ -9,7 +9,6 @@
 #include <unistd.h>
 #include <regex.h>
 #include <libxml/parser.h>
-#include <libxml/xmlreader.h>
 #include <libxml/relaxng.h>
 #include <libxml/tree.h>
 
@@ -19,14 +18,6 @@
 #include "store.h"
 #include "strategy.h"
 #include "xmlsafe.h"
-
-static void ignore_error(void *ctx, xmlErrorPtr e)
-{
-    (void)ctx;
-    (void)e;
-}
-
-static const int XML_SAFE = XML_PARSE_NONET | XML_PARSE_NOCDATA;
 
 /* Which elements may appear inside which. RELAX NG's own message for a
  * stray element inside an interleave points at the parent and talks about a
@@ -270,7 +261,9 @@ static int check_template(ctx_t *x, xmlNodePtr n, const char *tpl,
     util_buf b;
     util_buf_init(&b);
     gd_err why = {0, ""};
-    int bad = be_expand(tpl, &job, 0, &b, &why);
+    /* a command is expanded as for /bin/sh: a placeholder where no quoting
+     * is safe is reported here */
+    int bad = be_expand(tpl, &job, !strcmp(what, "command"), &b, &why);
     util_buf_free(&b);
     return bad ? fail(x, n, "%s: %s", what, why.msg) : GD_OK;
 }
@@ -278,9 +271,13 @@ static int check_template(ctx_t *x, xmlNodePtr n, const char *tpl,
 static int check_file_template(ctx_t *x, xmlNodePtr n, const camp_file *f)
 {
     char *text;
-    int rc = util_read_file(f->template_path, &text, NULL, x->err);
-    if (rc)
-        return fail(x, n, "cannot read template %s", f->template_path, NULL);
+    int rc = util_read_input(f->template_path, UTIL_INPUT_MAX, &text, NULL,
+                             x->err);
+    if (rc) {
+        char why[sizeof x->err->msg];
+        util_strlcpy(why, x->err->msg, sizeof why);
+        return fail(x, n, "cannot read the template: %s", why, NULL);
+    }
     char what[300];
     snprintf(what, sizeof what, "template %s", f->template_path);
     rc = check_template(x, n, text, what);
@@ -714,6 +711,10 @@ static int parse_search(ctx_t *x, xmlNodePtr n)
     if (!strat_known(s))
         rc = fail(x, n, "unknown search strategy \"%s\" (known: %s)", s,
                   strat_names());
+    else if (util_parse_long(b, LONG_MIN, LONG_MAX, &budget)
+             && b[strspn(b, "+-")] && !b[strspn(b, "+0123456789")])
+        rc = fail(x, n, "budget \"%s\" is out of range: too large (at most "
+                  "9223372036854775807 evaluations per workload)", b, NULL);
     else if (util_parse_long(b, LONG_MIN, LONG_MAX, &budget) || budget < 1)
         rc = fail(x, n, "budget must be at least 1 evaluation per workload "
                   "(got \"%s\")", b, NULL);
@@ -1017,6 +1018,11 @@ static int check_meaning(ctx_t *x, xmlNodePtr root)
         x->c->seed = strtoull(seed, NULL, 10);
     xmlFree(name);
     xmlFree(seed);
+    if (!camp_name_ok(x->c->name))
+        return fail(x, root, "campaign name \"%s\" is not a plain file name "
+                    "(it names the run directory runs/NAME/): use letters, "
+                    "digits, '_', '-' and '.', not first a '.' or '-'",
+                    x->c->name, NULL);
     const char *order[] = {"simulator", "workloads", "space", "objectives",
                            "search", "execution", "report", "agents",
                            "regression", "verify"};
@@ -1068,11 +1074,15 @@ static int load(const char *path, int names_only, camp_campaign *c,
     if (realpath(c->dir, abs))
         util_strlcpy(c->dir, abs, sizeof c->dir);
     xmlDocPtr doc = NULL;
-    int rc = util_sha256_file(path, c->sha256, err);
+    /* one read: the bytes hashed are the bytes parsed */
+    char *text;
+    size_t len;
+    int rc = util_read_input(path, UTIL_INPUT_MAX, &text, &len, err);
     if (rc)
-        return rc == GD_EINPUT
-                   ? gd_errf(err, GD_EINPUT, "%s: no such file", path) : rc;
-    rc = xs_read(path, "campaign", &doc, err);
+        return rc;
+    util_sha256_hex(text, len, c->sha256);
+    rc = xs_read_buf(path, text, len, "campaign", &doc, err);
+    free(text);
     if (!rc && strcmp((const char *)xmlDocGetRootElement(doc)->name,
                       "campaign") != 0)
         rc = gd_errf(err, GD_EINPUT, "%s:%ld: the root element is <%s>; a "
@@ -1093,29 +1103,35 @@ static int load(const char *path, int names_only, camp_campaign *c,
     return rc;
 }
 
+int camp_name_ok(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n > 63 || name[0] == '.' || name[0] == '-')
+        return 0;
+    return strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                        "0123456789_.-") == n;
+}
+
 int camp_root_name(const char *path, char *out, size_t n, char *name,
-                   size_t nn)
+                   size_t nn, gd_err *err)
 {
     out[0] = '\0';
     if (name)
         name[0] = '\0';
-    xmlTextReaderPtr rd = xmlReaderForFile(path, NULL, XML_SAFE);
-    if (!rd)
-        return -1;
-    xmlSetStructuredErrorFunc(NULL, ignore_error);
-    int found = -1;
-    while (found < 0 && xmlTextReaderRead(rd) == 1)
-        if (xmlTextReaderNodeType(rd) == XML_READER_TYPE_ELEMENT) {
-            util_strlcpy(out, (const char *)xmlTextReaderConstName(rd), n);
-            xmlChar *v = xmlTextReaderGetAttribute(rd, (const xmlChar *)"name");
-            if (name && v)
-                util_strlcpy(name, (const char *)v, nn);
-            xmlFree(v);
-            found = 0;
-        }
-    xmlSetStructuredErrorFunc(NULL, NULL);
-    xmlFreeTextReader(rd);
-    return found;
+    /* the parse of camp_load: a DOCTYPE is refused before any entity is
+     * declared, special files and huge ones before anything is read */
+    xmlDocPtr doc;
+    int rc = xs_read(path, "campaign", &doc, err);
+    if (rc)
+        return rc;
+    xmlNodePtr root = xmlDocGetRootElement(doc);
+    util_strlcpy(out, root ? (const char *)root->name : "", n);
+    char *v = root ? attr(root, "name") : NULL;
+    if (name && v)
+        util_strlcpy(name, v, nn);
+    xmlFree(v);
+    xmlFreeDoc(doc);
+    return GD_OK;
 }
 
 int camp_load(const char *path, camp_campaign *c, gd_err *err)

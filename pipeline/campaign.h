@@ -158,11 +158,17 @@ int camp_load(const char *path, camp_campaign *c, gd_err *err);
 int camp_load_meta(const char *path, camp_campaign *c, gd_err *err);
 void camp_free(camp_campaign *c);
 
+/* Is name a plain file name fit for runs/NAME/ (1)? Letters, digits, '_',
+ * '-', '.', 1 to 63 of them, not "." or "..", no leading '.' or '-'. */
+int camp_name_ok(const char *name);
+
 /* Name of the root element of an XML file ("campaign", "split-study") and
  * its name="" attribute (name may be NULL), for dispatching on the kind of
- * campaign; -1 when it cannot be read (camp_load then says why). */
+ * campaign. Read as camp_load reads (xs_read: regular files only, a DOCTYPE
+ * refused before anything is expanded); GD_EINPUT with FILE:LINE when it
+ * cannot be. */
 int camp_root_name(const char *path, char *out, size_t n, char *name,
-                   size_t nn);
+                   size_t nn, gd_err *err);
 
 /* The identity of a workload on an external backend (its name, command and
  * environment), hashed into job keys in place of a descriptor's hash. */

@@ -93,7 +93,8 @@ static void say(run_t *r, const char *fmt, ...)
     va_end(ap);
 }
 
-/* A directory holding files but no campaign.xml is not ours: refuse it. */
+/* A directory holding files but no campaign.xml is not ours: refuse it
+ * (unless --force). */
 static int check_dir_is_ours(run_t *r, gd_err *err)
 {
     char cpath[PATH_MAX];
@@ -120,6 +121,12 @@ static int check_dir_is_ours(run_t *r, gd_err *err)
     if (util_path_exists(journal))
         return gd_errf(err, GD_EINPUT, "%s: has a journal but no "
                        "campaign.xml; not resuming an unknown run", r->dir);
+    if (!r->o->force && util_dir_holds_others(r->dir))
+        return gd_errf(err, GD_EINPUT, "%s: is not empty and holds no gpudse "
+                       "run; its files could be overwritten (report.pdf, "
+                       "results.csv, figures/): choose another directory "
+                       "with -o DIR, or use --force to run there anyway",
+                       r->dir);
     return GD_OK;
 }
 
@@ -464,12 +471,17 @@ int eng_run(const eng_opts *o, char *rundir, size_t rundirsz, gd_err *err)
     if (!rc)
         rc = run_jobs(&r, err);
     if (!rc && stopped(&r)) {
+        /* what the journal holds, not what this session added */
         gd_err ignore;
-        store_flush(r.st, &ignore);
+        uint64_t ok = 0, failed = 0;
+        if (store_flush(r.st, &ignore) || count_outcomes(&r, &ok, &failed,
+                                                         &ignore))
+            ok = failed = 0;
         logf_(&r, "interrupted after %" PRIu64 " jobs", r.ran);
         rc = gd_errf(err, GD_EENV, "interrupted: %" PRIu64 " finished jobs "
-                     "are kept in %s/results.jsonl; run the same command "
-                     "again to resume", r.ran, r.dir);
+                     "(%" PRIu64 " of them run by this session) are kept in "
+                     "%s/results.jsonl; run the same command again to "
+                     "resume", ok + failed, r.ran, r.dir);
     } else if (!rc) {
         rc = finish_run(&r, err);
     }

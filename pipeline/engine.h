@@ -21,6 +21,8 @@ typedef struct {
     volatile sig_atomic_t *stop;
     /* "local" or "slurm" (slurm.h); NULL: the campaign's executor. */
     const char *executor;
+    /* --force: run in a non-empty directory that holds no gpudse run */
+    int force;
 } eng_opts;
 
 /* Returns GD_OK, GD_EJOBS when any job failed, GD_EINPUT, GD_EENV.

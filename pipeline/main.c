@@ -35,7 +35,7 @@ static const char usage_text[] =
     "Batch design-space exploration for GPU architecture studies.\n"
     "\n"
     "commands:\n"
-    "  run CAMPAIGN [-o DIR] [-j N] [-q] [--executor local|slurm]\n"
+    "  run CAMPAIGN [-o DIR] [-j N] [-q] [--executor local|slurm] [--force]\n"
     "                      run a campaign to a finished run directory\n"
     "                      (default DIR: runs/<campaign name>/); an existing\n"
     "                      run directory of the same campaign is resumed\n"
@@ -77,12 +77,17 @@ static const struct {
 } command_help[] = {
     {"run",
      "usage: gpudse run CAMPAIGN [-o DIR] [-j N] [-q] [--executor local|slurm]\n"
+     "                  [--force]\n"
      "\n"
      "Run every job of CAMPAIGN to a finished run directory, then analyse and\n"
      "render the report. A run directory that already holds this campaign is\n"
      "resumed: finished jobs are kept, the rest run.\n"
      "\n"
-     "  -o DIR              run directory (default: runs/<campaign name>/)\n"
+     "  -o DIR              run directory (default: runs/<campaign name>/);\n"
+     "                      a non-empty one that holds no gpudse run is\n"
+     "                      refused\n"
+     "  --force             run in such a directory anyway (its files named\n"
+     "                      like a run's are overwritten)\n"
      "  -j N                parallel workers, 1 to 4096 (default: the\n"
      "                      campaign's jobs=, else one per online core)\n"
      "  -q                  no progress lines\n"
@@ -142,12 +147,15 @@ static const struct {
      "  --seed S            seed of the measurement order (default 1)\n"
      "  -v                  print every measured point\n"},
     {"split",
-     "usage: gpudse split run CAMPAIGN [-o DIR] [-q]\n"
+     "usage: gpudse split run CAMPAIGN [-o DIR] [-q] [--force]\n"
      "       gpudse split validate CAMPAIGN\n"
      "\n"
      "Run or check a <split-study> campaign (docs/split.md).\n"
      "\n"
-     "  -o DIR              run directory (default: runs/<campaign name>/)\n"
+     "  -o DIR              run directory (default: runs/<campaign name>/);\n"
+     "                      a non-empty one that holds no gpudse run is\n"
+     "                      refused\n"
+     "  --force             run in such a directory anyway\n"
      "  -q                  no progress lines\n"},
     {"workload",
      "usage: gpudse workload from-log LOG -o W.xml [--name NAME]\n"
@@ -263,6 +271,8 @@ static int cmd_run(int argc, char **argv)
             o.jobs = (int)n;
         } else if (!strcmp(a, "-q")) {
             o.quiet = 1;
+        } else if (!strcmp(a, "--force")) {
+            o.force = 1;
         } else if (a[0] == '-') {
             return usage_error("unknown option %s for run", a);
         } else if (o.campaign_path) {
@@ -274,14 +284,16 @@ static int cmd_run(int argc, char **argv)
     }
     if (!o.campaign_path)
         return usage_error("%s", "run needs a campaign file");
-    install_signals();
     gd_err err = {0, ""};
     char dir[4096] = "", root[64], name[64];
-    int rc;
-    if (camp_root_name(o.campaign_path, root, sizeof root, name, sizeof name)
-            == 0 && !strcmp(root, "split-study")) {
+    int rc = camp_root_name(o.campaign_path, root, sizeof root, name,
+                        sizeof name, &err);
+    if (rc)
+        return report_error(&err);
+    if (!strcmp(root, "split-study")) {
         /* the multi-GPU split study: its own kind of campaign */
-        rc = split_run(o.campaign_path, o.outdir, o.quiet, o.stop, &err);
+        rc = split_run_force(o.campaign_path, o.outdir, o.quiet, o.force,
+                             o.stop, &err);
         if (o.outdir)
             snprintf(dir, sizeof dir, "%s", o.outdir);
         else
@@ -403,6 +415,10 @@ static const struct {
 
 int main(int argc, char **argv)
 {
+    /* first of all: a run stopped at any point after this is resumable and
+     * says so (exit 3); before it only the dynamic loader has run */
+    if (argc >= 2 && !strcmp(argv[1], "run"))
+        install_signals();
     if (argc < 2)
         return usage_error("%s", "no command given");
     const char *cmd = argv[1];

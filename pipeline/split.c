@@ -19,6 +19,7 @@
 #include <libxml/relaxng.h>
 #include <libxml/tree.h>
 
+#include "campaign.h"
 #include "machine.h"
 #include "store.h"
 
@@ -288,7 +289,14 @@ static int load_campaign(const char *path, int copy, sp_campaign *c,
         xmlFree(name);
         xmlFree(seed);
         lctx x = {path, c, copy, err};
-        rc = parse_children(&x, root);
+        if (!camp_name_ok(c->name))
+            rc = gd_errf(err, GD_EINPUT, "%s:%d: split study name \"%s\" is "
+                         "not a plain file name (it names the run directory "
+                         "runs/NAME/): use letters, digits, '_', '-' and '.', "
+                         "not first a '.' or '-'", path, line_of(root),
+                         c->name);
+        if (!rc)
+            rc = parse_children(&x, root);
     }
     xmlFreeDoc(doc);
     if (!rc)
@@ -322,7 +330,7 @@ typedef struct {
     const sp_campaign *c;
     sp_run run;
     const char *dir;
-    int quiet;
+    int quiet, force;
     volatile sig_atomic_t *stop;
     store *st;                     /* the run's journal, results.jsonl */
     int lock_fd;
@@ -1148,6 +1156,11 @@ static int check_dir(const runner *r, gd_err *err)
     if (util_path_exists(path))
         return gd_errf(err, GD_EINPUT, "%s: has a journal but no campaign.xml; "
                        "not resuming an unknown run", r->dir);
+    if (!r->force && util_dir_holds_others(r->dir))
+        return gd_errf(err, GD_EINPUT, "%s: is not empty and holds no gpudse "
+                       "run; its files could be overwritten (report.pdf, "
+                       "figures/): choose another directory with -o DIR, or "
+                       "use --force to run there anyway", r->dir);
     return GD_OK;
 }
 
@@ -1206,6 +1219,12 @@ static void close_dir(runner *r)
 int split_run(const char *campaign_path, const char *outdir, int quiet,
               volatile sig_atomic_t *stop, gd_err *err)
 {
+    return split_run_force(campaign_path, outdir, quiet, 0, stop, err);
+}
+
+int split_run_force(const char *campaign_path, const char *outdir, int quiet,
+                    int force, volatile sig_atomic_t *stop, gd_err *err)
+{
     sp_campaign *c = malloc(sizeof *c);
     runner *r = calloc(1, sizeof *r);
     if (!c || !r) {
@@ -1226,6 +1245,7 @@ int split_run(const char *campaign_path, const char *outdir, int quiet,
         r->run.c = c;
         r->dir = dir;
         r->quiet = quiet;
+        r->force = force;
         r->stop = stop;
         rc = precheck_machines(c, err);
     }
@@ -1259,7 +1279,7 @@ int split_run(const char *campaign_path, const char *outdir, int quiet,
 int cmd_split(int argc, char **argv)
 {
     const char *camp = NULL, *out = NULL;
-    int quiet = 0, validate = 0;
+    int quiet = 0, validate = 0, force = 0;
     if (argc >= 1 && (!strcmp(argv[0], "run") || !strcmp(argv[0], "validate"))) {
         validate = argv[0][0] == 'v';
         argc--;
@@ -1272,13 +1292,16 @@ int cmd_split(int argc, char **argv)
             out = argv[++i];
         else if (!strcmp(argv[i], "-q"))
             quiet = 1;
+        else if (!strcmp(argv[i], "--force"))
+            force = 1;
         else if (argv[i][0] != '-' && !camp)
             camp = argv[i];
         else
             camp = NULL, argc = -1;
     }
     if (!camp) {
-        fprintf(stderr, "usage: gpudse split run CAMPAIGN [-o DIR] [-q]\n"
+        fprintf(stderr, "usage: gpudse split run CAMPAIGN [-o DIR] [-q] "
+                "[--force]\n"
                 "       gpudse split validate CAMPAIGN\n");
         return GD_EINPUT;
     }
@@ -1295,7 +1318,7 @@ int cmd_split(int argc, char **argv)
             fprintf(stderr, "gpudse: %s\n", err.msg);
         return rc;
     }
-    int rc = split_run(camp, out, quiet, NULL, &err);
+    int rc = split_run_force(camp, out, quiet, force, NULL, &err);
     if (rc) {
         fprintf(stderr, "gpudse: %s\n", err.msg);
         return rc;

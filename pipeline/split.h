@@ -106,6 +106,10 @@ typedef struct {
  * the same directory without taking a finished measurement again. */
 int split_run(const char *campaign_path, const char *outdir, int quiet,
               volatile sig_atomic_t *stop, gd_err *err);
+/* The same; force set: run in a non-empty directory that holds no gpudse
+ * run (refused otherwise: its files are not ours to overwrite). */
+int split_run_force(const char *campaign_path, const char *outdir, int quiet,
+                    int force, volatile sig_atomic_t *stop, gd_err *err);
 
 /* splitdir.c: a finished split run read back from its files alone —
  * campaign.xml, manifest.json, results.jsonl, split-analysis.json and

@@ -22,7 +22,7 @@ int sp_is_run_dir(const char *dir)
     if (util_path_join(path, sizeof path, dir, "campaign.xml") ||
         !util_path_exists(path))
         return 0;
-    return camp_root_name(path, root, sizeof root, NULL, 0) == 0 &&
+    return camp_root_name(path, root, sizeof root, NULL, 0, NULL) == 0 &&
            !strcmp(root, "split-study");
 }
 

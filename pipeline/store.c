@@ -703,3 +703,23 @@ void store_unlock(int fd)
     if (fd >= 0)
         close(fd);          /* releases the flock */
 }
+
+/* Workload, backend, each knob's value in knob order, then the key. */
+static int canonical_cmp(const void *pa, const void *pb)
+{
+    const store_record *a = pa, *b = pb;
+    int c = strcmp(a->workload, b->workload);
+    if (!c)
+        c = strcmp(a->backend, b->backend);
+    for (int k = 0; !c && k < SPACE_NKNOBS; k++) {
+        int va = space_get(&a->cfg, k), vb = space_get(&b->cfg, k);
+        c = (va > vb) - (va < vb);
+    }
+    return c ? c : strcmp(a->key, b->key);
+}
+
+void store_sort_canonical(store_record *recs, size_t n)
+{
+    if (n > 1)
+        qsort(recs, n, sizeof *recs, canonical_cmp);
+}

@@ -82,4 +82,11 @@ void store_unlock(int fd);
 int store_load_all(const char *path, store_record **recs, size_t *n,
                    gd_err *err);
 
+/* Records in one order whatever order jobs finished in (results.jsonl keeps
+ * completion order): by workload, backend, config (knob by knob), key.
+ * Every file derived from the journal (analysis.json, annotations.json,
+ * results.csv, figures) reads records in this order, so two runs of a
+ * campaign give byte-identical derived files with any number of workers. */
+void store_sort_canonical(store_record *recs, size_t n);
+
 #endif

@@ -2,10 +2,12 @@
  * string helpers used by every module. */
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +108,83 @@ int util_read_file(const char *path, char **out, size_t *len, gd_err *err)
     if (bad) {
         util_buf_free(&b);
         return gd_errf(err, GD_EENV, "%s: read error", path);
+    }
+    *out = b.s;
+    if (len)
+        *len = b.len;
+    return GD_OK;
+}
+
+/* What kind of file st is, for a refusal. */
+static const char *not_regular(const struct stat *st)
+{
+    if (S_ISDIR(st->st_mode))
+        return "is a directory, not a file";
+    if (S_ISFIFO(st->st_mode))
+        return "is a FIFO, not a regular file";
+    if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode))
+        return "is a device, not a regular file";
+    return "is not a regular file";
+}
+
+/* Up to cap + 1 bytes of fd into b (one byte more tells a file that grew
+ * past cap since fstat). */
+static int read_capped(int fd, size_t cap, util_buf *b)
+{
+    char chunk[65536];
+    while (b->len <= cap) {
+        size_t want = cap + 1 - b->len;
+        ssize_t n = read(fd, chunk, want < sizeof chunk ? want : sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        if (n == 0)
+            break;
+        util_buf_add(b, chunk, (size_t)n);
+    }
+    return 0;
+}
+
+int util_read_input(const char *path, size_t cap, char **out, size_t *len,
+                    gd_err *err)
+{
+    /* O_NONBLOCK: opening a FIFO with no writer must not wait */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ENOENT
+                   ? gd_errf(err, GD_EINPUT, "%s: no such file", path)
+                   : gd_errf(err, errno == EISDIR ? GD_EINPUT : GD_EENV,
+                             "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return gd_errf(err, GD_EENV, "%s: cannot stat: %s", path,
+                       strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return gd_errf(err, GD_EINPUT, "%s: %s", path, not_regular(&st));
+    }
+    if ((uint64_t)st.st_size > (uint64_t)cap) {
+        close(fd);
+        return gd_errf(err, GD_EINPUT, "%s:1: %lld bytes, larger than the "
+                       "%zu MiB an input file may have", path,
+                       (long long)st.st_size, cap >> 20);
+    }
+    util_buf b;
+    util_buf_init(&b);
+    buf_reserve(&b, (size_t)st.st_size);
+    int bad = read_capped(fd, cap, &b), e = errno;
+    close(fd);
+    if (bad || b.len > cap) {
+        util_buf_free(&b);
+        return bad ? gd_errf(err, GD_EENV, "%s: read error: %s", path,
+                             strerror(e))
+                   : gd_errf(err, GD_EINPUT, "%s:1: grew past the %zu MiB an "
+                             "input file may have while it was read", path,
+                             cap >> 20);
     }
     *out = b.s;
     if (len)
@@ -285,6 +364,20 @@ int util_path_exists(const char *path)
     return stat(path, &st) == 0;
 }
 
+int util_dir_holds_others(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int other = 0;
+    struct dirent *e;
+    while (!other && (e = readdir(d)))
+        other = strcmp(e->d_name, ".") && strcmp(e->d_name, "..")
+                && strcmp(e->d_name, ".lock") && strcmp(e->d_name, "run.log");
+    closedir(d);
+    return other;
+}
+
 int util_is_dir(const char *path)
 {
     struct stat st;
@@ -340,7 +433,7 @@ int util_sha256_file(const char *path, char out[65], gd_err *err)
 {
     char *data;
     size_t len;
-    int rc = util_read_file(path, &data, &len, err);
+    int rc = util_read_input(path, UTIL_INPUT_MAX, &data, &len, err);
     if (rc)
         return rc;
     util_sha256_hex(data, len, out);
@@ -370,9 +463,11 @@ int util_datadir(char *out, size_t outsz, gd_err *err)
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n > 0) {
         exe[n] = '\0';
-        /* A source-tree build keeps templates/ beside ./gpudse; an install
-         * keeps PREFIX/share/gpudse beside PREFIX/bin, wherever it moved. */
-        static const char *const rel[] = {"templates", "../share/gpudse"};
+        /* A source-tree build keeps templates/ beside ./gpudse (and
+         * build-san/gpudse one level down); an install keeps
+         * PREFIX/share/gpudse beside PREFIX/bin, wherever it moved. */
+        static const char *const rel[] = {"templates", "../templates",
+                                          "../share/gpudse"};
         char dir[PATH_MAX], cand[PATH_MAX];
         util_dirname(dir, sizeof dir, exe);
         for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++)
@@ -413,7 +508,8 @@ int util_edit_distance(const char *a, const char *b)
 
 int util_parse_double(const char *s, double *out)
 {
-    if (!s || !*s)
+    /* decimal only: strtod would take hex ("0x1p4") too */
+    if (!s || !*s || strpbrk(s, "xX"))
         return -1;
     char *end;
     errno = 0;

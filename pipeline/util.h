@@ -43,6 +43,15 @@ void util_buf_printf(util_buf *b, const char *fmt, ...)
 /* Read a whole file into a NUL-terminated malloc'd buffer. */
 int util_read_file(const char *path, char **out, size_t *len, gd_err *err);
 
+/* Read a file a user names as input (a campaign, a workload descriptor, a
+ * template, a layout): a regular file only, of at most cap bytes. A
+ * directory, a FIFO, a device (/dev/zero) or a socket is refused with
+ * GD_EINPUT before anything is read (a FIFO is opened without blocking), as
+ * is a larger file; a missing file is GD_EINPUT "no such file". */
+#define UTIL_INPUT_MAX ((size_t)16 << 20)
+int util_read_input(const char *path, size_t cap, char **out, size_t *len,
+                    gd_err *err);
+
 /* Write a file atomically: PATH.tmp.<pid>, fsync, rename over PATH. A reader
  * sees the old file or the new one, never half of one. */
 int util_write_file_atomic(const char *path, const void *data, size_t len,
@@ -75,6 +84,12 @@ int util_mkdir_p(const char *path, char *at, size_t atsz);
 int util_path_exists(const char *path);
 int util_is_dir(const char *path);
 
+/* Does directory dir hold anything but what a run writes before its
+ * campaign.xml (the .lock and run.log of a run stopped at its very start)?
+ * A run refuses such a directory unless told --force: its files are not
+ * ours to overwrite. 0 when dir does not exist. */
+int util_dir_holds_others(const char *dir);
+
 /* Join dir and name into out (size outsz); returns GD_EENV when too long. */
 int util_path_join(char *out, size_t outsz, const char *dir, const char *name);
 
@@ -83,17 +98,21 @@ void util_dirname(char *out, size_t outsz, const char *path);
 
 /* SHA-256 of data as 64 lowercase hex characters plus NUL. */
 void util_sha256_hex(const void *data, size_t len, char out[65]);
+/* (of an input file: util_read_input's rules and cap) */
 int util_sha256_file(const char *path, char out[65], gd_err *err);
 
 /* The folder holding gpudse's data files (the templates/ tree): $GPUDSE_DATA
  * when set, else templates/ beside the executable (a source-tree build), else
- * ../share/gpudse beside it (an install), else the compiled-in location. Written into out; GD_EENV if none exists. */
+ * ../templates beside it (a build in a subfolder such as build-san/), else
+ * ../share/gpudse beside it (an install), else the compiled-in location.
+ * Written into out; GD_EENV if none exists. */
 int util_datadir(char *out, size_t outsz, gd_err *err);
 
 /* Levenshtein distance, for did-you-mean suggestions. */
 int util_edit_distance(const char *a, const char *b);
 
-/* Parse a whole string as a finite double / a long in [lo, hi]; 0 on success. */
+/* Parse a whole string as a finite decimal double (no hex) / a decimal long
+ * in [lo, hi]; 0 on success. */
 int util_parse_double(const char *s, double *out);
 int util_parse_long(const char *s, long lo, long hi, long *out);
 

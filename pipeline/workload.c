@@ -344,7 +344,7 @@ int wl_load_file(const char *path, wl_workload *out, gd_err *err)
 {
     char *buf = NULL;
     size_t len = 0;
-    int rc = util_read_file(path, &buf, &len, err);
+    int rc = util_read_input(path, UTIL_INPUT_MAX, &buf, &len, err);
     if (rc) {
         /* A missing or unreadable descriptor is bad input from the user. */
         if (err && err->code != GD_EINPUT)

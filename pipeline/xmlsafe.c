@@ -5,6 +5,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <libxml/parser.h>
 #include <libxml/relaxng.h>
@@ -40,18 +41,54 @@ static void capture_error(void *ctx, xmlErrorPtr e)
 /* No XML_PARSE_NOENT (entities stay unexpanded), no DTDLOAD, no network. */
 static const int XML_SAFE = XML_PARSE_NONET | XML_PARSE_NOCDATA;
 
-int xs_read(const char *path, const char *what, xmlDocPtr *out, gd_err *err)
+/* Line of a DOCTYPE the parser met (0: none), set by on_doctype. */
+typedef struct {
+    int line;
+} doctype_seen;
+
+/* SAX start of a DOCTYPE: stop the parser there, before the internal
+ * subset (entity declarations) is read, so nothing is ever expanded. */
+static void on_doctype(void *ctx, const xmlChar *name, const xmlChar *ext,
+                       const xmlChar *sys)
 {
-    if (!util_path_exists(path))
-        return gd_errf(err, GD_EINPUT, "%s: no such file", path);
+    (void)name;
+    (void)ext;
+    (void)sys;
+    xmlParserCtxtPtr p = ctx;
+    doctype_seen *d = p->_private;
+    d->line = p->input ? p->input->line : 1;
+    xmlStopParser(p);
+}
+
+static int refuse_doctype(const char *path, long line, const char *what,
+                          gd_err *err)
+{
+    return gd_errf(err, GD_EINPUT, "%s:%ld: a DOCTYPE is not allowed in a "
+                   "%s (entities are never expanded)", path,
+                   line > 0 ? line : 1, what);
+}
+
+int xs_read_buf(const char *path, const char *buf, size_t len,
+                const char *what, xmlDocPtr *out, gd_err *err)
+{
+    if (len > INT_MAX)
+        return gd_errf(err, GD_EINPUT, "%s:1: file too large", path);
     first_error fe = {0};
+    doctype_seen dt = {0};
     xmlParserCtxtPtr ctx = xmlNewParserCtxt();
     if (!ctx)
         return gd_errf(err, GD_EENV, "out of memory");
+    ctx->_private = &dt;
+    ctx->sax->internalSubset = on_doctype;
     xmlSetStructuredErrorFunc(&fe, capture_error);
-    xmlDocPtr doc = xmlCtxtReadFile(ctx, path, NULL, XML_SAFE);
+    xmlDocPtr doc = xmlCtxtReadMemory(ctx, buf, (int)len, path, NULL,
+                                      XML_SAFE);
     xmlSetStructuredErrorFunc(NULL, NULL);
     xmlFreeParserCtxt(ctx);
+    if (dt.line) {
+        xmlFreeDoc(doc);
+        return refuse_doctype(path, dt.line, what, err);
+    }
     if (!doc || fe.seen) {
         xmlFreeDoc(doc);
         return gd_errf(err, GD_EINPUT, "%s:%d: not well-formed XML: %s", path,
@@ -62,12 +99,22 @@ int xs_read(const char *path, const char *what, xmlDocPtr *out, gd_err *err)
         long line = doc->intSubset ? xmlGetLineNo((xmlNodePtr)doc->intSubset)
                                    : 1;
         xmlFreeDoc(doc);
-        return gd_errf(err, GD_EINPUT, "%s:%ld: a DOCTYPE is not allowed in "
-                       "a %s (entities are never expanded)", path,
-                       line > 0 ? line : 1, what);
+        return refuse_doctype(path, line, what, err);
     }
     *out = doc;
     return GD_OK;
+}
+
+int xs_read(const char *path, const char *what, xmlDocPtr *out, gd_err *err)
+{
+    char *buf;
+    size_t len;
+    int rc = util_read_input(path, UTIL_INPUT_MAX, &buf, &len, err);
+    if (rc)
+        return rc;
+    rc = xs_read_buf(path, buf, len, what, out, err);
+    free(buf);
+    return rc;
 }
 
 int xs_validate(const char *path, xmlDocPtr doc, const char *schema,

@@ -8,8 +8,14 @@
 #include <libxml/tree.h>
 #include "util.h"
 
-/* Parse path; what names the kind of file in messages ("campaign"). */
+/* Parse path (util_read_input: a regular file of at most UTIL_INPUT_MAX
+ * bytes); what names the kind of file in messages ("campaign"). A DOCTYPE
+ * stops the parser where it starts, before any entity is declared. */
 int xs_read(const char *path, const char *what, xmlDocPtr *out, gd_err *err);
+
+/* The same on the bytes of path already read (len of buf). */
+int xs_read_buf(const char *path, const char *buf, size_t len,
+                const char *what, xmlDocPtr *out, gd_err *err);
 
 /* Validate doc against DATADIR/schema (e.g. "campaign.rng"). */
 int xs_validate(const char *path, xmlDocPtr doc, const char *schema,

@@ -337,7 +337,7 @@ static void pareto_titles(const rep_run *run, char *xt, char *yt, size_t n)
     if (run->nobj >= 2)
         axis_title_sense(&run->obj[1], xt, n);
     else
-        snprintf(xt, n, "Job (order in results.jsonl)");
+        snprintf(xt, n, "Job (configs in knob order)");
 }
 
 /* Small fronts: each point labelled with its row number in the front

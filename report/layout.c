@@ -5,6 +5,8 @@
  * supplies the built-in default. */
 #include "layout.h"
 
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -222,8 +224,15 @@ int rep_layout_load(const char *path, rep_layout *l, gd_err *err)
     memset(l, 0, sizeof *l);
     if (!util_path_exists(path))
         return gd_errf(err, GD_EINPUT, "%s: layout file not found", path);
-    xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR
-                              | XML_PARSE_NOWARNING);
+    char *text;
+    size_t len;
+    int rc = util_read_input(path, UTIL_INPUT_MAX, &text, &len, err);
+    if (rc)
+        return rc;
+    xmlDoc *doc = len > INT_MAX ? NULL
+                  : xmlReadMemory(text, (int)len, path, NULL, XML_PARSE_NONET
+                                  | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    free(text);
     if (!doc) {
         const xmlError *e = xmlGetLastError();
         char msg[256];
@@ -241,7 +250,7 @@ int rep_layout_load(const char *path, rep_layout *l, gd_err *err)
         return gd_errf(err, GD_EINPUT, "%s:%ld: a DOCTYPE is not allowed in "
                        "a report layout", path, line > 0 ? line : 1);
     }
-    int rc = parse_root(xmlDocGetRootElement(doc), l, path, err);
+    rc = parse_root(xmlDocGetRootElement(doc), l, path, err);
     xmlFreeDoc(doc);
     return rc;
 }

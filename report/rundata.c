@@ -194,7 +194,10 @@ static int load_results(rep_run *run, gd_err *err)
     if (!util_path_exists(path))
         return gd_errf(err, GD_EINPUT, "%s: not found (the report needs the "
                        "files of a finished run directory)", path);
-    return store_load_all(path, &run->recs, &run->nrecs, err);
+    rc = store_load_all(path, &run->recs, &run->nrecs, err);
+    if (!rc)
+        store_sort_canonical(run->recs, run->nrecs);
+    return rc;
 }
 
 /* Optional DIR/annotations.json (written by the annotator): absent is

@@ -624,7 +624,9 @@ START_TEST(job_directory_cannot_be_created)
                            "8 60");
     run_sh("rm -rf %s/jd-run && mkdir -p %s/jd-run && : > %s/jd-run/jobs",
            T, T, T);
-    int rc = run_sh("%s run %s/jd.xml -o %s/jd-run -q", tu_bin(), T, T);
+    /* --force: a directory holding a stray file is not a run of ours */
+    int rc = run_sh("%s run %s/jd.xml -o %s/jd-run -q --force", tu_bin(), T,
+                    T);
     ck_assert_msg(rc == 3, "exit %d, want 3: %s", rc, outbuf);
     const char *m = strstr(outbuf, "cannot create job directory");
     ck_assert_msg(m && strstr(m, "jd-run/jobs/")

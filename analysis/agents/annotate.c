@@ -61,6 +61,7 @@ static int load_facts(ctx_t *x, gd_err *err)
     int rc = store_load_all(path, &recs, &n, err);
     if (rc)
         return rc;
+    store_sort_canonical(recs, n);
     x->facts = calloc(n ? n : 1, sizeof *x->facts);
     if (!x->facts) {
         free(recs);
