@@ -313,14 +313,15 @@ static int cmd_validate(int argc, char **argv)
     if (argc != 1)
         return usage_error("%s", "validate takes exactly one campaign file");
     char root[64];
-    if (camp_root_name(argv[0], root, sizeof root, NULL, 0) == 0
-        && !strcmp(root, "split-study")) {
+    gd_err err = {0, ""};
+    if (camp_root_name(argv[0], root, sizeof root, NULL, 0, &err) != 0)
+        return report_error(&err);
+    if (!strcmp(root, "split-study")) {
         /* what run accepts, validate accepts: gpudse split validate */
         char verb[] = "validate", *args[] = {verb, argv[0]};
         return cmd_split(2, args);
     }
     camp_campaign c;
-    gd_err err = {0, ""};
     if (camp_load(argv[0], &c, &err) != GD_OK)
         return report_error(&err);
     if (preflight_check(&c, &err) != GD_OK) {
