@@ -47,6 +47,7 @@
 #define LAT_ATOM 20.0          /* ROP read-modify-write on top of an L2 hit */
 #define CONST_MSHR 2.0         /* -gpgpu_const_cache:l1 N:64:64:2,L:R:f:N:L,S:2:32: 2 MSHR entries */
 #define CONST_SECTORS 2.0      /* 32-B L2 sectors per 64-B constant line (L2 CONST_ACC_R accesses 150 for 75 requests) */
+#define INST_SECTORS 4.0       /* 32-B L2 sectors per 128-B il1 line (reduction 240 SMs: INST_ACC_R 1440 requests, 5760 L2 accesses and 40-B replies) */
 #define LAT_SYNC 60.0          /* barrier: drain of the last warp's accesses + release + refetch; fitted */
 
 /* ---- Efficiencies ---- */
@@ -90,7 +91,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.29";
+    return "analytic-3.0";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
@@ -612,13 +613,20 @@ static double pipelined_sm_time(const double *per_cta, int cmax,
  * (line 0 at launch is in the fitted fill and drain). The MEM pipe is not
  * a cover: its work comes in bursts that every warp reaches together. */
 static double icache_exposed(const wl_kernel *k, const kfacts *f, double N,
-                             double t_serve)
+                             double t_serve, double active)
 {
-    if (k->code_lines <= 1)
+    if (k->code_lines < 1)
         return 0;
-    double fetch = LAT_L2 + LAT_DRAM;
+    /* analytic-3.0: every active SM fetches each line at about the same
+     * time (same code, same start) from the one L2 slice that holds it;
+     * the slice returns INST_SECTORS sector replies per request, one per
+     * cycle, so the mean request waits half that drain (the queue of
+     * const_exposed). Line 0's round trip is in the fill; its queue is
+     * not. */
+    double queue = 0.5 * active * INST_SECTORS;
+    double fetch = LAT_L2 + LAT_DRAM + queue;
     double cover = (N - 1) * (t_serve / f->wpc) / k->code_lines;
-    return (k->code_lines - 1) * maxf(0.0, fetch - cover);
+    return queue + (k->code_lines - 1) * maxf(0.0, fetch - cover);
 }
 
 /* Exposed cold-constant-cache time of a launch. GPGPU-Sim's constant
@@ -993,7 +1001,8 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
      * serving), and exposed for the rest. Cold constant cache
      * (analytic-2.15): the lines after the parameter line, CONST_MSHR per
      * round trip that every warp waits for. */
-    double t_icache = icache_exposed(k, f, N, maxf(per_cta[0], per_cta[2]));
+    double t_icache = icache_exposed(k, f, N, maxf(per_cta[0], per_cta[2]),
+                                     active);
     double t_const = const_exposed(k, active);
     sm_times st = {per_cta, NULL, cmax, nr, fill_drain,
                    f->I * f->dep / k->ilp, f->wpc, L, t_bw, t_icache, t_const,
