@@ -799,8 +799,13 @@ static void print_metrics(const char *label, const cal_row *rows, size_t n,
         }
     cm_metrics cm;
     char line[512] = "no predictions";
-    if (m > 0 && cm_compute(ref, p, m, &cm) == 0)
+    if (m > 0 && cm_compute(ref, p, m, &cm) == 0) {
         cm_format(&cm, line, sizeof line);
+        if (cm_is_flat(ref, m))   /* rho says little over near-equal rows */
+            snprintf(line + strlen(line), sizeof line - strlen(line),
+                     " (flat: real IPC varies < %.0f%%, rho not asked; "
+                     "MAPE is the measure)", 100 * CM_FLAT_REL);
+    }
     printf("  %-22s %s\n", label, line);
     free(ref);
     free(p);

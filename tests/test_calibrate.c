@@ -103,6 +103,24 @@ END_TEST
  * the references' log spacing matters, so doubling the spacing doubles it
  * (same draws, so exactly up to the bisection's width and the rank ties
  * within CM_TIE_REL, which are not scale-free in sigma); ties lower it. */
+/* Issue 23: rho is not asked of rows whose real values vary < 20%
+ * (histogram's 69-75 IPC); MAPE is the measure there. */
+START_TEST(flat_rows_detected)
+{
+    const double hist[] = {69.0, 75.0, 72.0, 70.5};     /* 8.7% apart */
+    const double edge[] = {100.0, 119.9};
+    const double wide[] = {100.0, 120.0, 110.0};
+    const double bad[] = {100.0, NAN};
+    const double neg[] = {-1.0, -1.1};
+    ck_assert_int_eq(cm_is_flat(hist, 4), 1);
+    ck_assert_int_eq(cm_is_flat(edge, 2), 1);
+    ck_assert_int_eq(cm_is_flat(wide, 3), 0);
+    ck_assert_int_eq(cm_is_flat(hist, 1), 0);
+    ck_assert_int_eq(cm_is_flat(bad, 2), 0);
+    ck_assert_int_eq(cm_is_flat(neg, 2), 0);
+}
+END_TEST
+
 START_TEST(rank_resolution)
 {
     double spaced[26], wide[26], tied[26], flat[5] = {3, 3, 3, 3, 3};
@@ -381,6 +399,7 @@ static Suite *calibrate_suite(void)
     TCase *t = tcase_create("core");
     tcase_set_timeout(t, 60);
     tcase_add_test(t, metrics_hand_computed);
+    tcase_add_test(t, flat_rows_detected);
     tcase_add_test(t, rank_resolution);
     tcase_add_test(t, csv_reader);
     tcase_add_test(t, recovers_known_parameters);
