@@ -855,6 +855,44 @@ static void print_identified(const wl_workload *w, const cal_row *rows,
            kept, *dropped ? dropped : "none");
 }
 
+/* Record in every kernel of fit where it was calibrated: the rows' count,
+ * the held-out RMS of log(modelled / measured IPC) (pred: the held-out
+ * predictions; NAN rows skipped) and each size knob's range over the rows
+ * (model_interval widens the interval and flags a config outside it). */
+static void record_region(wl_workload *fit, const cal_row *rows, size_t n,
+                          const double *pred)
+{
+    double ss = 0, lo[4], hi[4];
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        const gpu_config *c = &rows[i].c;
+        double v[4] = {c->n_clusters * c->cores_per_cluster, c->n_mem,
+                       c->l1_sets, c->l2_sets};
+        for (int j = 0; j < 4; j++) {
+            lo[j] = i == 0 || v[j] < lo[j] ? v[j] : lo[j];
+            hi[j] = i == 0 || v[j] > hi[j] ? v[j] : hi[j];
+        }
+        if (isfinite(pred[i]) && pred[i] > 0) {
+            double r = log(pred[i] / rows[i].ipc);
+            ss += r * r;
+            m++;
+        }
+    }
+    for (int ki = 0; n > 0 && ki < fit->nkernels; ki++) {
+        wl_kernel *k = &fit->k[ki];
+        k->cal_rows = (double)n;
+        k->cal_log_sd = m ? sqrt(ss / m) : 0;
+        k->cal_sm_min = lo[0];
+        k->cal_sm_max = hi[0];
+        k->cal_mem_min = lo[1];
+        k->cal_mem_max = hi[1];
+        k->cal_l1_min = lo[2];
+        k->cal_l1_max = hi[2];
+        k->cal_l2_min = lo[3];
+        k->cal_l2_max = hi[3];
+    }
+}
+
 /* Write the fitted descriptor with a comment saying where it came from. */
 static int write_fitted(const cal_args *a, const wl_workload *fitted,
                         const wl_workload *orig, size_t n,
@@ -942,6 +980,7 @@ static int run_calibrate(const cal_args *a, gd_err *err)
             snprintf(label, sizeof label, "held-out (%s):", folds_txt);
             print_metrics(label, rows, n, pred);
             print_rank_resolution(rows, n);
+            record_region(fit, rows, n, pred);
             cm_metrics held;
             double *ref = malloc(n * sizeof *ref);
             size_t m = 0;

@@ -1228,6 +1228,53 @@ void model_to_metrics(const model_out *o, met_set *m)
     met_put(m, "time_s", o->time_s);
 }
 
+/* Prediction interval (analytic-3.0). SIGMA_UNCAL: RMS of log(modelled /
+ * measured IPC) of the seven from-log descriptors, uncalibrated, over the
+ * 168 stratified rows (8-240 SMs; make bench, 0.101). K_SM: make bench's
+ * leave-one-SM-count-out error at 240 SMs (+14.8% mean, calibrated up to
+ * 120 SMs: ln 2 beyond) per unit of ln distance, 0.21. K_SIZE: channels
+ * and cache sets (estimate: the reference rows span those knobs' whole
+ * range, so no held-out measure exists). Z: 95% for normal log errors. */
+#define PI_Z 1.96
+#define PI_SIGMA_UNCAL 0.10
+#define PI_SIGMA_FLOOR 0.01
+#define PI_K_SM 0.21
+#define PI_K_SIZE 0.10
+
+/* ln distance of x outside [lo, hi] (0 inside, or when lo is 0: unknown). */
+static double outside(double x, double lo, double hi)
+{
+    if (lo <= 0 || hi <= 0 || x <= 0)
+        return 0;
+    return x < lo ? log(lo / x) : x > hi ? log(x / hi) : 0;
+}
+
+void model_interval(const wl_workload *w, const gpu_config *c, double ipc,
+                    model_pi *out)
+{
+    const wl_kernel *k = &w->k[0];   /* calibrate records all kernels alike */
+    double sig = PI_SIGMA_UNCAL, ext2 = 0;
+    out->extrapolated = 0;
+    if (k->cal_rows > 0) {
+        sig = maxf(k->cal_log_sd, PI_SIGMA_FLOOR);
+        double d[4] = {
+            outside(c->n_clusters * c->cores_per_cluster, k->cal_sm_min,
+                    k->cal_sm_max),
+            outside(c->n_mem, k->cal_mem_min, k->cal_mem_max),
+            outside(c->l1_sets, k->cal_l1_min, k->cal_l1_max),
+            outside(c->l2_sets, k->cal_l2_min, k->cal_l2_max),
+        };
+        for (int i = 0; i < 4; i++) {
+            double kk = i == 0 ? PI_K_SM : PI_K_SIZE;
+            ext2 += kk * d[i] * kk * d[i];
+            out->extrapolated |= d[i] > 0;
+        }
+    }
+    out->sigma = sqrt(sig * sig + ext2);
+    out->lo = ipc * exp(-PI_Z * out->sigma);
+    out->hi = ipc * exp(PI_Z * out->sigma);
+}
+
 const char *model_limit_name(int limit)
 {
     switch (limit) {

@@ -345,6 +345,19 @@ START_TEST(cli_calibrate)
     ck_assert_msg(wl_load_file(TMP "/out.xml", &w, &e) == GD_OK, "%s",
                   e.msg);
     ck_assert_str_eq(w.name, "sfu");
+    /* analytic-3.0: where it was calibrated, for the prediction interval:
+     * the 26 rows span 8-60 SMs, 4-12 channels, L1 16-128, L2 32-128 sets */
+    ck_assert(w.k[0].cal_rows == 26 && w.k[0].cal_log_sd > 0);
+    ck_assert(w.k[0].cal_sm_min == 8 && w.k[0].cal_sm_max == 60);
+    ck_assert(w.k[0].cal_mem_min == 4 && w.k[0].cal_mem_max == 12);
+    ck_assert(w.k[0].cal_l1_min == 16 && w.k[0].cal_l2_max == 128);
+    /* an uncalibrated descriptor writes no calibration record */
+    wl_workload b;
+    char *xml = NULL;
+    ck_assert_int_eq(wl_load_builtin("sfu", &b, &e), GD_OK);
+    ck_assert_int_eq(wl_to_xml(&b, NULL, &xml, &e), GD_OK);
+    ck_assert(strstr(xml, "cal_") == NULL);
+    free(xml);
     /* Bad input: exit 2, nothing written. */
     unlink(TMP "/bad.xml");
     char *a1[] = {"-w", "sfu", "-r", REF_CSV, "-o", TMP "/bad.xml",

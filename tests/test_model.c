@@ -1314,6 +1314,56 @@ END_TEST
  * GPGPU-Sim gives exactly the same cycles (reference rows: shmem_size for
  * every kernel without 16-KB CTAs of shared memory, l1_sets for kernels
  * that never hit L1, l2_sets for kernels whose data fit the smallest L2). */
+/* analytic-3.0: the prediction interval. Uncalibrated: the model's own
+ * error over the stratified rows (sigma 0.10), never extrapolated (no
+ * region recorded). Calibrated: the residuals' sigma inside the rows'
+ * region; outside it (SM count, channels, cache sets) flagged and wider
+ * the farther out. */
+START_TEST(prediction_interval_and_extrapolation)
+{
+    wl_workload w;
+    load("sfu", &w);
+    gpu_config c = space_baseline();
+    model_pi pi;
+    model_interval(&w, &c, 100, &pi);
+    ck_assert_int_eq(pi.extrapolated, 0);
+    ck_assert(fabs(pi.sigma - 0.10) < 1e-12);
+    ck_assert(pi.lo < 100 && pi.hi > 100);
+    ck_assert(fabs(pi.lo * pi.hi - 100 * 100) < 1e-9);   /* symmetric in log */
+    for (int i = 0; i < w.nkernels; i++) {
+        wl_kernel *k = &w.k[i];
+        k->cal_rows = 26;
+        k->cal_log_sd = 0.03;
+        k->cal_sm_min = 8;
+        k->cal_sm_max = 60;
+        k->cal_mem_min = 4;
+        k->cal_mem_max = 8;
+        k->cal_l1_min = 16;
+        k->cal_l1_max = 128;
+        k->cal_l2_min = 32;
+        k->cal_l2_max = 128;
+    }
+    model_interval(&w, &c, 100, &pi);                      /* 15 SMs, 6 ch */
+    ck_assert_int_eq(pi.extrapolated, 0);
+    ck_assert(fabs(pi.sigma - 0.03) < 1e-12);
+    double prev = pi.sigma;
+    static const int sms[][2] = {{30, 4}, {60, 4}};        /* 120, 240 SMs */
+    for (int j = 0; j < 2; j++) {
+        c.n_clusters = sms[j][0];
+        c.cores_per_cluster = sms[j][1];
+        model_interval(&w, &c, 100, &pi);
+        ck_assert_int_eq(pi.extrapolated, 1);
+        ck_assert_msg(pi.sigma > prev, "%g <= %g", pi.sigma, prev);
+        prev = pi.sigma;
+    }
+    c = space_baseline();
+    c.n_mem = 12;                                          /* unseen channels */
+    model_interval(&w, &c, 100, &pi);
+    ck_assert_int_eq(pi.extrapolated, 1);
+    ck_assert(pi.sigma > 0.03);
+}
+END_TEST
+
 START_TEST(inert_knobs_tie_exactly)
 {
     static const struct { const char *w; int knob; int v; } inert[] = {
@@ -1523,6 +1573,7 @@ static Suite *model_suite(void)
     tcase_add_test(t, barrier_waits_whole_drain);
     tcase_add_test(t, last_cta_issue_inside_drain);
     tcase_add_test(t, cold_icache_hidden_by_issue_work);
+    tcase_add_test(t, prediction_interval_and_extrapolation);
     tcase_add_test(t, cold_constant_cache_rounds);
     tcase_add_test(t, saturated_sfu_serves_to_the_end);
     tcase_add_test(t, reply_crossbar_bounds_l2_hits);
