@@ -286,9 +286,10 @@ static int sm_class(int sm)
 }
 
 /* Metrics of pred over the rows with use[i] set (all when use is NULL):
- * MAPE, Spearman rho (NAN when the real IPC varies < 20%: flat) and the
- * mean signed error per SM-count class into sum/cnt. */
-static void strat_line(const char *kernel, const char *what,
+ * MAPE, Spearman rho (not asked when the real IPC varies < 20%: flat) and
+ * the mean signed error per SM-count class into sum/cnt. Returns rho, NAN
+ * when flat or not computed. */
+static double strat_line(const char *kernel, const char *what,
                        const cal_row *rows, size_t n, const double *pred,
                        const int *use, double *sum, int *cnt)
 {
@@ -306,7 +307,7 @@ static void strat_line(const char *kernel, const char *what,
         }
     cm_metrics cm;
     if (!m || cm_compute(ref, p, m, &cm))
-        return;
+        return NAN;
     char rho[16] = "  flat";
     if (!cm_is_flat(ref, m))
         snprintf(rho, sizeof rho, "%6.3f", cm.spearman_rho);
@@ -323,6 +324,7 @@ static void strat_line(const char *kernel, const char *what,
         }
     }
     printf("\n");
+    return cm_is_flat(ref, m) ? NAN : cm.spearman_rho;
 }
 
 /* Rows of one kernel from the reference CSV and the stratified CSV. */
@@ -383,6 +385,11 @@ static void strat_table(const char *ref_csv, const char *strat_csv,
     };
     double sum[P_N][NCLASS] = {{0}};
     int cnt[P_N][NCLASS] = {{0}};
+    double rho_sum[P_N] = {0};
+    int rho_n[P_N] = {0};
+    double r;
+#define RHO(pi, expr) do { r = (expr); if (isfinite(r)) { \
+        rho_sum[pi] += r; rho_n[pi]++; } } while (0)
     double loso_mape = 0;
     int nk = 0;
     for (size_t k = 0; k < NK; k++) {
@@ -399,15 +406,15 @@ static void strat_table(const char *ref_csv, const char *strat_csv,
         double pred[MAXROWS];
         int train[MAXROWS], test[MAXROWS];
         cal_predict(&w, rows, n, pred);
-        strat_line(kernels[k], pname[P_RAW], rows, n, pred, NULL,
-                   sum[P_RAW], cnt[P_RAW]);
+        RHO(P_RAW, strat_line(kernels[k], pname[P_RAW], rows, n, pred, NULL,
+                              sum[P_RAW], cnt[P_RAW]));
         for (size_t i = 0; i < n; i++)
             train[i] = 1;
         wl_workload fit = w;
         if (cal_fit(&fit, rows, n, &o, NULL, &e) == GD_OK) {
             cal_predict(&fit, rows, n, pred);
-            strat_line(kernels[k], pname[P_FIT], rows, n, pred, NULL,
-                       sum[P_FIT], cnt[P_FIT]);
+            RHO(P_FIT, strat_line(kernels[k], pname[P_FIT], rows, n, pred,
+                                  NULL, sum[P_FIT], cnt[P_FIT]));
         }
         /* calibrated on the baseline and one-factor rows, as a new user
          * would; the random and stratified rows held out */
@@ -417,8 +424,8 @@ static void strat_table(const char *ref_csv, const char *strat_csv,
             test[i] = !train[i];
         }
         if (fit_predict(&w, rows, n, train, &o, pred) == 0)
-            strat_line(kernels[k], pname[P_OFAT], rows, n, pred, test,
-                       sum[P_OFAT], cnt[P_OFAT]);
+            RHO(P_OFAT, strat_line(kernels[k], pname[P_OFAT], rows, n, pred,
+                                   test, sum[P_OFAT], cnt[P_OFAT]));
         /* leave one SM count out */
         int ok = 1;
         for (size_t i = 0; i < n; i++)
@@ -432,8 +439,8 @@ static void strat_table(const char *ref_csv, const char *strat_csv,
             ok = fit_predict(&w, rows, n, train, &o, pred) == 0;
         }
         if (ok) {
-            strat_line(kernels[k], pname[P_LOSO], rows, n, pred, NULL,
-                       sum[P_LOSO], cnt[P_LOSO]);
+            RHO(P_LOSO, strat_line(kernels[k], pname[P_LOSO], rows, n, pred,
+                                   NULL, sum[P_LOSO], cnt[P_LOSO]));
             double a = 0;
             for (size_t i = 0; i < n; i++)
                 a += fabs(pred[i] / rows[i].ipc - 1);
@@ -449,8 +456,12 @@ static void strat_table(const char *ref_csv, const char *strat_csv,
                 printf(" %+6.1f%%", 100 * sum[p][c] / cnt[p][c]);
             else
                 printf(" %7s", "-");
+        if (rho_n[p])
+            printf("   mean rho %.3f over %d non-flat kernels",
+                   rho_sum[p] / rho_n[p], rho_n[p]);
         printf("\n");
     }
+#undef RHO
     if (nk)
         printf("mean leave-one-SM-count-out MAPE over %d kernels: %.1f%%\n",
                nk, 100 * loso_mape / nk);
