@@ -91,7 +91,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-3.0";
+    return "analytic-3.1";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
@@ -901,6 +901,29 @@ static double two_level_atom_start(const wl_kernel *k, const kfacts *f,
     return param + maxf(0.0, round - (LAT_L1 + LAT_L2));
 }
 
+/* two_level_active with a lone CTA whose warps overflow the pool
+ * (analytic-3.1). order_warps (two_level_active_scheduler, shader.cc)
+ * keeps TWO_LEVEL_POOL warps per scheduler active and promotes a pending
+ * warp only when an active one is demoted (a long-op operand, a barrier,
+ * or done). With one CTA on the SM (nr = 1) and wpc > POOL·s, the other
+ * wpc − POOL·s warps run each stretch after the pool's: at every barrier
+ * the pool waits for them, with no other CTA to fill the SM, and a
+ * stretch with neither waits until the pool's warps finish. Each part
+ * takes the larger of its busy time (b per warp) and one warp's latency L:
+ * extra = max(P·b, L) + max(E·b, L) − max(wpc·b, L). strat-a23 against
+ * strat-a22 (60x4, one scheduler, one 8-warp CTA per SM; two-level vs
+ * LRR): sfu +1240 cycles (W0_Idle per SM 2385 -> 3309, the SFU never
+ * stalled), sgemm +4671, dct8x8 +780, transpose +490, vecadd +584. */
+static double lone_cta_pool_tail(const gpu_config *c, double wpc,
+                                 double t_busy, double L, int nr)
+{
+    double pool = TWO_LEVEL_POOL * c->num_sched_per_core;
+    if (c->scheduler != SCHED_TWO_LEVEL || nr != 1 || wpc <= pool)
+        return 0;
+    double b = t_busy / wpc, e = wpc - pool;
+    return maxf(pool * b, L) + maxf(e * b, L) - maxf(wpc * b, L);
+}
+
 /* One launch: G CTAs over S SMs, n resident per SM at most. The busiest SM
  * runs cmax CTAs, nr at a time. Time = smooth max of the throughput bounds
  * over the launch plus one CTA's latency (fill and drain are not hidden). */
@@ -1036,6 +1059,7 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
     }
     if (p_fe != p || moved)
         o->t = launch_time(&st, p_fe, &t_busy, &t_rounds);
+    o->t += cmax * lone_cta_pool_tail(c, f->wpc, t_busy, L, nr);
     o->t_comp = cmax * t_busy;
     o->t_mem_lat = cmax * per_cta[4] + t_rounds + fill_drain;
     o->t_mem_bw = maxf(t_bw, t_atom);
@@ -1231,14 +1255,15 @@ void model_to_metrics(const model_out *o, met_set *m)
 /* Prediction interval (analytic-3.0). SIGMA_UNCAL: RMS of log(modelled /
  * measured IPC) of the seven from-log descriptors, uncalibrated, over the
  * 168 stratified rows (8-240 SMs; make bench, 0.101). K_SM: make bench's
- * leave-one-SM-count-out error at 240 SMs (+14.8% mean, calibrated up to
- * 120 SMs: ln 2 beyond) per unit of ln distance, 0.21. K_SIZE: channels
+ * leave-one-SM-count-out error at 240 SMs (analytic-3.1: per kernel mean
+ * |error| 7.0%, calibrated up to 120 SMs: ln 2 beyond) per unit of ln
+ * distance, 0.10. K_SIZE: channels
  * and cache sets (estimate: the reference rows span those knobs' whole
  * range, so no held-out measure exists). Z: 95% for normal log errors. */
 #define PI_Z 1.96
 #define PI_SIGMA_UNCAL 0.10
 #define PI_SIGMA_FLOOR 0.01
-#define PI_K_SM 0.21
+#define PI_K_SM 0.10
 #define PI_K_SIZE 0.10
 
 /* ln distance of x outside [lo, hi] (0 inside, or when lo is 0: unknown). */

@@ -1364,6 +1364,36 @@ START_TEST(prediction_interval_and_extrapolation)
 }
 END_TEST
 
+/* analytic-3.1: a lone CTA whose warps overflow two_level_active's pool
+ * (8 warps, one scheduler, pool 6) runs the two left over after the
+ * pool's stretch. GPGPU-Sim, sfu at 60x4 (strat-a23 vs a22): +1240 cycles
+ * over LRR; the model +1475 (analytic-3.0: +3). Two schedulers (pool 12)
+ * hold all 8: no tail. */
+START_TEST(lone_cta_waits_for_two_level_pool)
+{
+    wl_workload w;
+    load("sfu", &w);
+    gpu_config c = space_baseline();
+    c.n_clusters = 60;
+    c.cores_per_cluster = 4;
+    c.n_mem = 12;
+    c.l1_sets = 32;
+    c.l2_sets = 32;
+    double d[3];
+    for (int s = 1; s <= 2; s++) {
+        c.num_sched_per_core = s;
+        c.scheduler = SCHED_LRR;
+        double lrr = eval_out(&w, &c).cycles;
+        c.scheduler = SCHED_TWO_LEVEL;
+        d[s] = eval_out(&w, &c).cycles - lrr;
+    }
+    printf("sfu 60x4, two-level over LRR: %.0f cycles at one scheduler "
+           "(GPGPU-Sim +1240), %.0f at two\n", d[1], d[2]);
+    ck_assert_msg(d[1] > 1000 && d[1] < 2000, "%.1f", d[1]);
+    ck_assert_msg(fabs(d[2]) < 1, "%.1f", d[2]);
+}
+END_TEST
+
 START_TEST(inert_knobs_tie_exactly)
 {
     static const struct { const char *w; int knob; int v; } inert[] = {
@@ -1574,6 +1604,7 @@ static Suite *model_suite(void)
     tcase_add_test(t, last_cta_issue_inside_drain);
     tcase_add_test(t, cold_icache_hidden_by_issue_work);
     tcase_add_test(t, prediction_interval_and_extrapolation);
+    tcase_add_test(t, lone_cta_waits_for_two_level_pool);
     tcase_add_test(t, cold_constant_cache_rounds);
     tcase_add_test(t, saturated_sfu_serves_to_the_end);
     tcase_add_test(t, reply_crossbar_bounds_l2_hits);
