@@ -282,3 +282,17 @@ void cm_format(const cm_metrics *m, char *buf, size_t bufsz)
              m->spearman_rho, m->kendall_tau, 100 * m->nrmse, m->n_under_10,
              100 * m->max_ape, 100 * m->median_ape, 100 * m->p90_ape);
 }
+
+int cm_is_flat(const double *ref, size_t n)
+{
+    if (n < 2)
+        return 0;
+    double lo = ref[0], hi = ref[0];
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(ref[i]) || ref[i] <= 0)
+            return 0;
+        lo = ref[i] < lo ? ref[i] : lo;
+        hi = ref[i] > hi ? ref[i] : hi;
+    }
+    return hi < (1 + CM_FLAT_REL) * lo;
+}

@@ -53,6 +53,13 @@ double cm_kendall_tau_b(const double *x, const double *y, size_t n);
  * 0 says little. 0 when n == 0. */
 double cm_mae(const double *ref, const double *pred, size_t n);
 
+/* 1 when the reference values vary by less than CM_FLAT_REL (max < (1 +
+ * CM_FLAT_REL)·min, all positive): a rank correlation over them says
+ * little, so rho is not asked of them and MAPE is the measure. 0 otherwise
+ * (also when n < 2 or a value is not positive and finite). */
+#define CM_FLAT_REL 0.2
+int cm_is_flat(const double *ref, size_t n);
+
 /* Rank resolution of a set of reference values: the relative row error
  * sigma at which a model whose only error is random, p_i = r_i·exp(sigma·z_i)
  * with z_i standard normal and independent per row, reaches a mean

@@ -357,6 +357,13 @@ static int analytic_run(const be_job *job, store_record *out, gd_err *err)
     }
     out->status = ST_OK;
     model_to_metrics(&mo, &out->metrics);
+    /* The prediction interval and the extrapolation flag (analytic-3.0,
+     * docs/model.md "Uncertainty"), with every modelled record. */
+    model_pi pi;
+    model_interval(job->workload, &job->cfg, mo.ipc, &pi);
+    met_put(&out->metrics, "ipc_lo", pi.lo);
+    met_put(&out->metrics, "ipc_hi", pi.hi);
+    met_put(&out->metrics, "extrapolated", pi.extrapolated);
     util_strlcpy(out->limit, model_limit_name(mo.limit), sizeof out->limit);
     util_strlcpy(out->bottleneck, model_bottleneck_name(mo.bottleneck),
                  sizeof out->bottleneck);

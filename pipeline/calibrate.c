@@ -799,8 +799,13 @@ static void print_metrics(const char *label, const cal_row *rows, size_t n,
         }
     cm_metrics cm;
     char line[512] = "no predictions";
-    if (m > 0 && cm_compute(ref, p, m, &cm) == 0)
+    if (m > 0 && cm_compute(ref, p, m, &cm) == 0) {
         cm_format(&cm, line, sizeof line);
+        if (cm_is_flat(ref, m))   /* rho says little over near-equal rows */
+            snprintf(line + strlen(line), sizeof line - strlen(line),
+                     " (flat: real IPC varies < %.0f%%, rho not asked; "
+                     "MAPE is the measure)", 100 * CM_FLAT_REL);
+    }
     printf("  %-22s %s\n", label, line);
     free(ref);
     free(p);
@@ -848,6 +853,44 @@ static void print_identified(const wl_workload *w, const cal_row *rows,
         return;
     printf("  identified (fitted): %s; kept at the descriptor's value: %s\n",
            kept, *dropped ? dropped : "none");
+}
+
+/* Record in every kernel of fit where it was calibrated: the rows' count,
+ * the held-out RMS of log(modelled / measured IPC) (pred: the held-out
+ * predictions; NAN rows skipped) and each size knob's range over the rows
+ * (model_interval widens the interval and flags a config outside it). */
+static void record_region(wl_workload *fit, const cal_row *rows, size_t n,
+                          const double *pred)
+{
+    double ss = 0, lo[4], hi[4];
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        const gpu_config *c = &rows[i].c;
+        double v[4] = {c->n_clusters * c->cores_per_cluster, c->n_mem,
+                       c->l1_sets, c->l2_sets};
+        for (int j = 0; j < 4; j++) {
+            lo[j] = i == 0 || v[j] < lo[j] ? v[j] : lo[j];
+            hi[j] = i == 0 || v[j] > hi[j] ? v[j] : hi[j];
+        }
+        if (isfinite(pred[i]) && pred[i] > 0) {
+            double r = log(pred[i] / rows[i].ipc);
+            ss += r * r;
+            m++;
+        }
+    }
+    for (int ki = 0; n > 0 && ki < fit->nkernels; ki++) {
+        wl_kernel *k = &fit->k[ki];
+        k->cal_rows = (double)n;
+        k->cal_log_sd = m ? sqrt(ss / m) : 0;
+        k->cal_sm_min = lo[0];
+        k->cal_sm_max = hi[0];
+        k->cal_mem_min = lo[1];
+        k->cal_mem_max = hi[1];
+        k->cal_l1_min = lo[2];
+        k->cal_l1_max = hi[2];
+        k->cal_l2_min = lo[3];
+        k->cal_l2_max = hi[3];
+    }
 }
 
 /* Write the fitted descriptor with a comment saying where it came from. */
@@ -937,6 +980,7 @@ static int run_calibrate(const cal_args *a, gd_err *err)
             snprintf(label, sizeof label, "held-out (%s):", folds_txt);
             print_metrics(label, rows, n, pred);
             print_rank_resolution(rows, n);
+            record_region(fit, rows, n, pred);
             cm_metrics held;
             double *ref = malloc(n * sizeof *ref);
             size_t m = 0;

@@ -196,7 +196,13 @@ static const struct {
      "\n"
      "  -w W.xml            descriptor file or built-in workload name\n"
      "  --config k=v,...    one point, from the baseline: JSON on stdout\n"
-     "  --configs FILE      a CSV with knob columns: a CSV row per config\n"},
+     "  --configs FILE      a CSV with knob columns: a CSV row per config\n"
+     "\n"
+     "Each prediction carries ipc_lo..ipc_hi, a 95% interval from the\n"
+     "descriptor's calibration residuals (uncalibrated: the model's own\n"
+     "error), widened outside the region its calibration rows covered (SM\n"
+     "count, channels, L1/L2 sets), and extrapolated: true there\n"
+     "(docs/model.md, \"Uncertainty\").\n"},
     {"job-run",
      "usage: gpudse job-run JOBDIR\n"
      "\n"

@@ -47,6 +47,7 @@
 #define LAT_ATOM 20.0          /* ROP read-modify-write on top of an L2 hit */
 #define CONST_MSHR 2.0         /* -gpgpu_const_cache:l1 N:64:64:2,L:R:f:N:L,S:2:32: 2 MSHR entries */
 #define CONST_SECTORS 2.0      /* 32-B L2 sectors per 64-B constant line (L2 CONST_ACC_R accesses 150 for 75 requests) */
+#define INST_SECTORS 4.0       /* 32-B L2 sectors per 128-B il1 line (reduction 240 SMs: INST_ACC_R 1440 requests, 5760 L2 accesses and 40-B replies) */
 #define LAT_SYNC 60.0          /* barrier: drain of the last warp's accesses + release + refetch; fitted */
 
 /* ---- Efficiencies ---- */
@@ -90,7 +91,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-2.29";
+    return "analytic-3.1";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
@@ -612,13 +613,20 @@ static double pipelined_sm_time(const double *per_cta, int cmax,
  * (line 0 at launch is in the fitted fill and drain). The MEM pipe is not
  * a cover: its work comes in bursts that every warp reaches together. */
 static double icache_exposed(const wl_kernel *k, const kfacts *f, double N,
-                             double t_serve)
+                             double t_serve, double active)
 {
-    if (k->code_lines <= 1)
+    if (k->code_lines < 1)
         return 0;
-    double fetch = LAT_L2 + LAT_DRAM;
+    /* analytic-3.0: every active SM fetches each line at about the same
+     * time (same code, same start) from the one L2 slice that holds it;
+     * the slice returns INST_SECTORS sector replies per request, one per
+     * cycle, so the mean request waits half that drain (the queue of
+     * const_exposed). Line 0's round trip is in the fill; its queue is
+     * not. */
+    double queue = 0.5 * active * INST_SECTORS;
+    double fetch = LAT_L2 + LAT_DRAM + queue;
     double cover = (N - 1) * (t_serve / f->wpc) / k->code_lines;
-    return (k->code_lines - 1) * maxf(0.0, fetch - cover);
+    return queue + (k->code_lines - 1) * maxf(0.0, fetch - cover);
 }
 
 /* Exposed cold-constant-cache time of a launch. GPGPU-Sim's constant
@@ -893,6 +901,29 @@ static double two_level_atom_start(const wl_kernel *k, const kfacts *f,
     return param + maxf(0.0, round - (LAT_L1 + LAT_L2));
 }
 
+/* two_level_active with a lone CTA whose warps overflow the pool
+ * (analytic-3.1). order_warps (two_level_active_scheduler, shader.cc)
+ * keeps TWO_LEVEL_POOL warps per scheduler active and promotes a pending
+ * warp only when an active one is demoted (a long-op operand, a barrier,
+ * or done). With one CTA on the SM (nr = 1) and wpc > POOL·s, the other
+ * wpc − POOL·s warps run each stretch after the pool's: at every barrier
+ * the pool waits for them, with no other CTA to fill the SM, and a
+ * stretch with neither waits until the pool's warps finish. Each part
+ * takes the larger of its busy time (b per warp) and one warp's latency L:
+ * extra = max(P·b, L) + max(E·b, L) − max(wpc·b, L). strat-a23 against
+ * strat-a22 (60x4, one scheduler, one 8-warp CTA per SM; two-level vs
+ * LRR): sfu +1240 cycles (W0_Idle per SM 2385 -> 3309, the SFU never
+ * stalled), sgemm +4671, dct8x8 +780, transpose +490, vecadd +584. */
+static double lone_cta_pool_tail(const gpu_config *c, double wpc,
+                                 double t_busy, double L, int nr)
+{
+    double pool = TWO_LEVEL_POOL * c->num_sched_per_core;
+    if (c->scheduler != SCHED_TWO_LEVEL || nr != 1 || wpc <= pool)
+        return 0;
+    double b = t_busy / wpc, e = wpc - pool;
+    return maxf(pool * b, L) + maxf(e * b, L) - maxf(wpc * b, L);
+}
+
 /* One launch: G CTAs over S SMs, n resident per SM at most. The busiest SM
  * runs cmax CTAs, nr at a time. Time = smooth max of the throughput bounds
  * over the launch plus one CTA's latency (fill and drain are not hidden). */
@@ -993,7 +1024,8 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
      * serving), and exposed for the rest. Cold constant cache
      * (analytic-2.15): the lines after the parameter line, CONST_MSHR per
      * round trip that every warp waits for. */
-    double t_icache = icache_exposed(k, f, N, maxf(per_cta[0], per_cta[2]));
+    double t_icache = icache_exposed(k, f, N, maxf(per_cta[0], per_cta[2]),
+                                     active);
     double t_const = const_exposed(k, active);
     sm_times st = {per_cta, NULL, cmax, nr, fill_drain,
                    f->I * f->dep / k->ilp, f->wpc, L, t_bw, t_icache, t_const,
@@ -1027,6 +1059,7 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
     }
     if (p_fe != p || moved)
         o->t = launch_time(&st, p_fe, &t_busy, &t_rounds);
+    o->t += cmax * lone_cta_pool_tail(c, f->wpc, t_busy, L, nr);
     o->t_comp = cmax * t_busy;
     o->t_mem_lat = cmax * per_cta[4] + t_rounds + fill_drain;
     o->t_mem_bw = maxf(t_bw, t_atom);
@@ -1217,6 +1250,54 @@ void model_to_metrics(const model_out *o, met_set *m)
     met_put(m, "area_mm2", o->area_mm2);
     met_put(m, "energy_j", o->energy_j);
     met_put(m, "time_s", o->time_s);
+}
+
+/* Prediction interval (analytic-3.0). SIGMA_UNCAL: RMS of log(modelled /
+ * measured IPC) of the seven from-log descriptors, uncalibrated, over the
+ * 168 stratified rows (8-240 SMs; make bench, 0.101). K_SM: make bench's
+ * leave-one-SM-count-out error at 240 SMs (analytic-3.1: per kernel mean
+ * |error| 7.0%, calibrated up to 120 SMs: ln 2 beyond) per unit of ln
+ * distance, 0.10. K_SIZE: channels
+ * and cache sets (estimate: the reference rows span those knobs' whole
+ * range, so no held-out measure exists). Z: 95% for normal log errors. */
+#define PI_Z 1.96
+#define PI_SIGMA_UNCAL 0.10
+#define PI_SIGMA_FLOOR 0.01
+#define PI_K_SM 0.10
+#define PI_K_SIZE 0.10
+
+/* ln distance of x outside [lo, hi] (0 inside, or when lo is 0: unknown). */
+static double outside(double x, double lo, double hi)
+{
+    if (lo <= 0 || hi <= 0 || x <= 0)
+        return 0;
+    return x < lo ? log(lo / x) : x > hi ? log(x / hi) : 0;
+}
+
+void model_interval(const wl_workload *w, const gpu_config *c, double ipc,
+                    model_pi *out)
+{
+    const wl_kernel *k = &w->k[0];   /* calibrate records all kernels alike */
+    double sig = PI_SIGMA_UNCAL, ext2 = 0;
+    out->extrapolated = 0;
+    if (k->cal_rows > 0) {
+        sig = maxf(k->cal_log_sd, PI_SIGMA_FLOOR);
+        double d[4] = {
+            outside(c->n_clusters * c->cores_per_cluster, k->cal_sm_min,
+                    k->cal_sm_max),
+            outside(c->n_mem, k->cal_mem_min, k->cal_mem_max),
+            outside(c->l1_sets, k->cal_l1_min, k->cal_l1_max),
+            outside(c->l2_sets, k->cal_l2_min, k->cal_l2_max),
+        };
+        for (int i = 0; i < 4; i++) {
+            double kk = i == 0 ? PI_K_SM : PI_K_SIZE;
+            ext2 += kk * d[i] * kk * d[i];
+            out->extrapolated |= d[i] > 0;
+        }
+    }
+    out->sigma = sqrt(sig * sig + ext2);
+    out->lo = ipc * exp(-PI_Z * out->sigma);
+    out->hi = ipc * exp(PI_Z * out->sigma);
 }
 
 const char *model_limit_name(int limit)

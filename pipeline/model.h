@@ -34,6 +34,19 @@ const char *model_version(void);
 int model_eval(const wl_workload *w, const gpu_config *c, model_out *out,
                gd_err *err);
 
+/* A modelled IPC's prediction interval (docs/model.md, "Uncertainty"):
+ * lo..hi = ipc·exp(∓Z·sigma), sigma from the descriptor's calibration
+ * residuals (cal_log_sd; uncalibrated: the model's own error) widened by
+ * how far c lies outside the calibrated region (SM count, channels, L1 and
+ * L2 sets never seen in the calibration rows); extrapolated = 1 when c lies
+ * outside that region in any of them. */
+typedef struct {
+    double lo, hi, sigma;
+    int extrapolated;
+} model_pi;
+void model_interval(const wl_workload *w, const gpu_config *c, double ipc,
+                    model_pi *out);
+
 /* Effective number of L2 slices (of 2·n_mem) the stores of `window`
  * consecutive CTAs of kernel k reach under GPGPU-Sim's address mapping
  * (partition camping); 2·n_mem for contiguous or unknown strides. */

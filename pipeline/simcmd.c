@@ -91,9 +91,13 @@ static void print_json(const wl_workload *w, const gpu_config *c,
     printf("}");
     for (size_t i = 0; i < N_METRICS; i++)
         printf(", \"%s\": %.9g", metric_names[i], metric_of(o, i));
+    model_pi pi;
+    model_interval(w, c, o->ipc, &pi);
     printf(", \"ctas_per_sm\": %d, \"occupancy_limit\": \"%s\", "
-           "\"bottleneck\": \"%s\"}\n", o->ctas_per_sm,
-           model_limit_name(o->limit), model_bottleneck_name(o->bottleneck));
+           "\"bottleneck\": \"%s\", \"ipc_lo\": %.9g, \"ipc_hi\": %.9g, "
+           "\"extrapolated\": %s}\n", o->ctas_per_sm,
+           model_limit_name(o->limit), model_bottleneck_name(o->bottleneck),
+           pi.lo, pi.hi, pi.extrapolated ? "true" : "false");
 }
 
 static void print_csv_header(void)
@@ -104,10 +108,12 @@ static void print_csv_header(void)
     printf(",fidelity,status");
     for (size_t i = 0; i < N_METRICS; i++)
         printf(",%s", metric_names[i]);
-    printf(",ctas_per_sm,occupancy_limit,bottleneck\n");
+    printf(",ctas_per_sm,occupancy_limit,bottleneck,ipc_lo,ipc_hi,"
+           "extrapolated\n");
 }
 
-static void print_csv_row(const cal_row *r, int ok, const model_out *o)
+static void print_csv_row(const wl_workload *w, const cal_row *r, int ok,
+                          const model_out *o)
 {
     printf("%d", r->line);
     for (int k = 0; k < SPACE_NKNOBS; k++) {
@@ -121,11 +127,16 @@ static void print_csv_row(const cal_row *r, int ok, const model_out *o)
         else
             printf(",");
     }
-    if (ok)
-        printf(",%d,%s,%s\n", o->ctas_per_sm, model_limit_name(o->limit),
-               model_bottleneck_name(o->bottleneck));
-    else
-        printf(",,,\n");
+    if (ok) {
+        model_pi pi;
+        model_interval(w, &r->c, o->ipc, &pi);
+        printf(",%d,%s,%s,%.9g,%.9g,%d\n", o->ctas_per_sm,
+               model_limit_name(o->limit),
+               model_bottleneck_name(o->bottleneck), pi.lo, pi.hi,
+               pi.extrapolated);
+    } else {
+        printf(",,,,,,\n");
+    }
 }
 
 static int run_configs(const wl_workload *w, const char *csv, gd_err *err)
@@ -139,7 +150,7 @@ static int run_configs(const wl_workload *w, const char *csv, gd_err *err)
     for (size_t i = 0; i < n; i++) {
         model_out o;
         int ok = model_eval(w, &rows[i].c, &o, NULL) == 0;
-        print_csv_row(&rows[i], ok, &o);
+        print_csv_row(w, &rows[i], ok, &o);
     }
     free(rows);
     return GD_OK;

@@ -24,44 +24,55 @@ typedef struct {
     int required;
     double lo, hi;         /* allowed closed range */
     double def;            /* default when optional and absent */
+    int omit_default;      /* written only when not def (calibration record) */
 } wl_field;
 
 #define KF(f) offsetof(wl_kernel, f)
 static const wl_field wl_fields[] = {
-    {"kernel", "grid_ctas", KF(grid_ctas), 1, 1, 1, 1 << 30, 0},
-    {"kernel", "threads_per_cta", KF(threads_per_cta), 1, 1, 1, 1536, 0},
-    {"kernel", "launches", KF(launches), 1, 0, 1, 1 << 20, 1},
-    {"kernel", "regs_per_thread", KF(regs_per_thread), 1, 1, 0, 255, 0},
-    {"kernel", "smem_per_cta", KF(smem_per_cta), 1, 1, 0, 1 << 20, 0},
-    {"mix", "thread_insns", KF(thread_insns), 0, 1, 1e-9, 1e12, 0},
-    {"mix", "warp_insns", KF(warp_insns), 0, 1, 1e-9, 1e12, 0},
-    {"mix", "sfu", KF(insn_sfu), 0, 0, 0, 1e12, 0},
-    {"mix", "ld_global", KF(insn_ld_global), 0, 0, 0, 1e12, 0},
-    {"mix", "st_global", KF(insn_st_global), 0, 0, 0, 1e12, 0},
-    {"mix", "shared", KF(insn_shared), 0, 0, 0, 1e12, 0},
-    {"mix", "const", KF(insn_const), 0, 0, 0, 1e12, 0},
-    {"mix", "atomic", KF(insn_atomic), 0, 0, 0, 1e12, 0},
-    {"mix", "sync", KF(insn_sync), 0, 0, 0, 1e12, 0},
-    {"params", "ld_tx", KF(ld_tx), 0, 0, 1, 32, 1},
-    {"params", "st_tx", KF(st_tx), 0, 0, 1, 32, 1},
-    {"params", "st_sectors", KF(st_sectors), 0, 0, 1, 4, 4},
-    {"params", "atom_tx", KF(atom_tx), 0, 0, 1, 32, 1},
-    {"params", "atom_hot", KF(atom_hot), 0, 0, 0, 1, 0.1},
-    {"params", "shared_conflict", KF(shared_conflict), 0, 0, 1, 32, 1},
-    {"params", "const_conflict", KF(const_conflict), 0, 0, 1, 32, 1},
-    {"params", "code_lines", KF(code_lines), 0, 0, 0, 1 << 16, 0},
-    {"params", "const_lines", KF(const_lines), 0, 0, 0, 1 << 16, 0},
-    {"params", "fetches", KF(fetches), 0, 0, 0, 1e12, 0},
-    {"params", "l1_reuse", KF(l1_reuse), 0, 0, 0, 1, 0},
-    {"params", "footprint_kb_per_cta", KF(footprint_kb_per_cta), 0, 0, 0, 1e9, 0},
-    {"params", "l2_reuse", KF(l2_reuse), 0, 0, 0, 1, 0},
-    {"params", "footprint_kb_total", KF(footprint_kb_total), 0, 0, 0, 1e12, 0},
-    {"params", "read_share", KF(read_share), 0, 0, 0, 1, 0},
-    {"params", "st_stride", KF(st_stride), 0, 0, 0, 1 << 20, 0},
-    {"params", "st_group", KF(st_group), 0, 0, 0, 1 << 30, 0},
-    {"params", "ilp", KF(ilp), 0, 0, 1, 64, 1},
-    {"params", "mem_waits", KF(mem_waits), 0, 0, 0, 1e12, 0},
-    {"params", "mem_eff", KF(mem_eff), 0, 0, 0.05, 1, 1},
+    {"kernel", "grid_ctas", KF(grid_ctas), 1, 1, 1, 1 << 30, 0, 0},
+    {"kernel", "threads_per_cta", KF(threads_per_cta), 1, 1, 1, 1536, 0, 0},
+    {"kernel", "launches", KF(launches), 1, 0, 1, 1 << 20, 1, 0},
+    {"kernel", "regs_per_thread", KF(regs_per_thread), 1, 1, 0, 255, 0, 0},
+    {"kernel", "smem_per_cta", KF(smem_per_cta), 1, 1, 0, 1 << 20, 0, 0},
+    {"mix", "thread_insns", KF(thread_insns), 0, 1, 1e-9, 1e12, 0, 0},
+    {"mix", "warp_insns", KF(warp_insns), 0, 1, 1e-9, 1e12, 0, 0},
+    {"mix", "sfu", KF(insn_sfu), 0, 0, 0, 1e12, 0, 0},
+    {"mix", "ld_global", KF(insn_ld_global), 0, 0, 0, 1e12, 0, 0},
+    {"mix", "st_global", KF(insn_st_global), 0, 0, 0, 1e12, 0, 0},
+    {"mix", "shared", KF(insn_shared), 0, 0, 0, 1e12, 0, 0},
+    {"mix", "const", KF(insn_const), 0, 0, 0, 1e12, 0, 0},
+    {"mix", "atomic", KF(insn_atomic), 0, 0, 0, 1e12, 0, 0},
+    {"mix", "sync", KF(insn_sync), 0, 0, 0, 1e12, 0, 0},
+    {"params", "ld_tx", KF(ld_tx), 0, 0, 1, 32, 1, 0},
+    {"params", "st_tx", KF(st_tx), 0, 0, 1, 32, 1, 0},
+    {"params", "st_sectors", KF(st_sectors), 0, 0, 1, 4, 4, 0},
+    {"params", "atom_tx", KF(atom_tx), 0, 0, 1, 32, 1, 0},
+    {"params", "atom_hot", KF(atom_hot), 0, 0, 0, 1, 0.1, 0},
+    {"params", "shared_conflict", KF(shared_conflict), 0, 0, 1, 32, 1, 0},
+    {"params", "const_conflict", KF(const_conflict), 0, 0, 1, 32, 1, 0},
+    {"params", "code_lines", KF(code_lines), 0, 0, 0, 1 << 16, 0, 0},
+    {"params", "const_lines", KF(const_lines), 0, 0, 0, 1 << 16, 0, 0},
+    {"params", "fetches", KF(fetches), 0, 0, 0, 1e12, 0, 0},
+    {"params", "l1_reuse", KF(l1_reuse), 0, 0, 0, 1, 0, 0},
+    {"params", "footprint_kb_per_cta", KF(footprint_kb_per_cta), 0, 0, 0, 1e9, 0, 0},
+    {"params", "l2_reuse", KF(l2_reuse), 0, 0, 0, 1, 0, 0},
+    {"params", "footprint_kb_total", KF(footprint_kb_total), 0, 0, 0, 1e12, 0, 0},
+    {"params", "read_share", KF(read_share), 0, 0, 0, 1, 0, 0},
+    {"params", "st_stride", KF(st_stride), 0, 0, 0, 1 << 20, 0, 0},
+    {"params", "st_group", KF(st_group), 0, 0, 0, 1 << 30, 0, 0},
+    {"params", "ilp", KF(ilp), 0, 0, 1, 64, 1, 0},
+    {"params", "mem_waits", KF(mem_waits), 0, 0, 0, 1e12, 0, 0},
+    {"params", "mem_eff", KF(mem_eff), 0, 0, 0.05, 1, 1, 0},
+    {"params", "cal_rows", KF(cal_rows), 0, 0, 0, 1e9, 0, 1},
+    {"params", "cal_log_sd", KF(cal_log_sd), 0, 0, 0, 10, 0, 1},
+    {"params", "cal_sm_min", KF(cal_sm_min), 0, 0, 0, 1e6, 0, 1},
+    {"params", "cal_sm_max", KF(cal_sm_max), 0, 0, 0, 1e6, 0, 1},
+    {"params", "cal_mem_min", KF(cal_mem_min), 0, 0, 0, 1e6, 0, 1},
+    {"params", "cal_mem_max", KF(cal_mem_max), 0, 0, 0, 1e6, 0, 1},
+    {"params", "cal_l1_min", KF(cal_l1_min), 0, 0, 0, 1e6, 0, 1},
+    {"params", "cal_l1_max", KF(cal_l1_max), 0, 0, 0, 1e6, 0, 1},
+    {"params", "cal_l2_min", KF(cal_l2_min), 0, 0, 0, 1e6, 0, 1},
+    {"params", "cal_l2_max", KF(cal_l2_max), 0, 0, 0, 1e6, 0, 1},
 };
 #undef KF
 #define WL_NFIELDS (sizeof wl_fields / sizeof wl_fields[0])
@@ -390,6 +401,8 @@ static void put_fields(FILE *fp, const wl_kernel *k, const char *elem)
         if (strcmp(f->elem, elem) != 0)
             continue;
         const char *p = (const char *)k + f->off;
+        if (f->omit_default && !f->is_int && *(const double *)p == f->def)
+            continue;
         if (col++ && col % 6 == 1)
             fputs("\n     ", fp);
         if (f->is_int)

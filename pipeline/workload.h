@@ -49,6 +49,12 @@ typedef struct {
     double ilp;                /* independent instructions per warp (issue overlap) */
     double mem_waits;          /* dependent global-memory round trips per warp */
     double mem_eff;            /* achieved share of peak L2/DRAM bandwidth (address pattern) */
+    /* Where gpudse calibrate fitted it (written only when cal_rows > 0):
+     * the rows' count, the held-out RMS of log(modelled / measured IPC),
+     * and the range of each size knob the rows covered. 0 = uncalibrated. */
+    double cal_rows, cal_log_sd;
+    double cal_sm_min, cal_sm_max, cal_mem_min, cal_mem_max;
+    double cal_l1_min, cal_l1_max, cal_l2_min, cal_l2_max;
 } wl_kernel;
 
 typedef struct {

@@ -407,16 +407,32 @@ static void front_table(rep_doc *d, const rep_run *run, int wl)
     }
     if (w->has_baseline)
         front_row(&t, run, &w->baseline, ndec, "base", 1);
+    size_t n_extra = 0;
     for (size_t i = 0; i < w->nfront; i++) {
+        /* a modelled point outside its descriptor's calibrated region
+         * (docs/model.md, "Uncertainty") is marked with a star */
+        double x;
+        int extra = met_get(&w->front[i].metrics, "extrapolated", &x) == 0
+                    && x > 0;
         char idx[24];
-        snprintf(idx, sizeof idx, "%zu", i + 1);
+        snprintf(idx, sizeof idx, "%zu%s", i + 1, extra ? "*" : "");
+        n_extra += extra;
         front_row(&t, run, &w->front[i], ndec, idx, 0);
     }
-    if (w->nfront == 0 && !w->has_baseline)
+    if (w->nfront == 0 && !w->has_baseline) {
         rep_doc_text(d, "The Pareto front is empty (no successful jobs).",
                      9, CHART_REGULAR);
-    else
+    } else {
         rep_table_draw(d, &t);
+        if (n_extra) {
+            char note[200];
+            snprintf(note, sizeof note, "* %zu of %zu front points are "
+                     "extrapolated: modelled outside the region the "
+                     "workload was calibrated on (wider IPC interval).",
+                     n_extra, w->nfront);
+            rep_doc_text(d, note, 9, CHART_REGULAR);
+        }
+    }
     rep_table_free(&t);
 }
 

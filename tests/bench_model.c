@@ -3,7 +3,11 @@
  * of the built-in descriptor (uncalibrated), of a descriptor from the
  * kernel's baseline log alone, and held out of a calibration (leave-one-out
  * over the kernel's reference runs), and the error of the other outputs
- * that results.csv also measures. Usage: bench_model REF.csv LOGDIR
+ * that results.csv also measures; with STRAT.csv (the stratified rows, 8
+ * to 240 SMs) also, per kernel over both files: the fit on all rows, the
+ * rows held out of a baseline+one-factor calibration, leave-one-SM-count-
+ * out, and the mean signed error by SM-count class.
+ * Usage: bench_model REF.csv LOGDIR [STRAT.csv]
  * (LOGDIR holds the gunzipped KERNEL-baseline.log files). */
 #include <math.h>
 #include <stdio.h>
@@ -31,13 +35,22 @@ static double now(void)
     return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
+/* This thread's CPU seconds: on a shared machine the wall clock counts
+ * the time other processes hold the core. */
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
 /* Evaluations per second over the whole space, every reference kernel. */
 static void speed(void)
 {
     space_def s;
     space_def_full(&s);
     uint64_t size = space_size(&s);
-    double sink = 0, t0 = now();
+    double sink = 0, t0 = now(), c0 = cpu_now();
     long n = 0;
     for (int rep = 0; rep < 3; rep++)
         for (size_t k = 0; k < NK; k++) {
@@ -52,10 +65,11 @@ static void speed(void)
                     sink += o.ipc;
             }
         }
-    double dt = now() - t0;
+    double dt = now() - t0, dc = cpu_now() - c0;
     printf("model %s: %.0f evaluations/s on one core (%ld evaluations: 7 "
-           "reference kernels x 15,552 configs x 3; checksum %.6g)\n\n",
-           model_version(), n / dt, n, sink);
+           "reference kernels x 15,552 configs x 3; checksum %.6g); %.0f "
+           "per CPU-second of this thread\n\n", model_version(), n / dt, n,
+           sink, n / dc);
 }
 
 static void row(const char *kernel, const char *what, const cal_row *rows,
@@ -260,10 +274,219 @@ static void other_table(const char *ref_csv)
         free(col[m]);
 }
 
+/* ---- Across the SM counts: the reference rows plus the stratified rows ---- */
+
+#define MAXROWS 64
+
+static int sm_count(const cal_row *r)
+{
+    return r->c.n_clusters * r->c.cores_per_cluster;
+}
+
+/* SM-count classes of the signed-error table (the issue's). */
+static const int sm_class_lo[] = {8, 15, 30, 60, 120, 240};
+#define NCLASS (sizeof sm_class_lo / sizeof sm_class_lo[0])
+static int sm_class(int sm)
+{
+    int c = 0;
+    for (size_t i = 0; i < NCLASS; i++)
+        if (sm >= sm_class_lo[i])
+            c = (int)i;
+    return c;
+}
+
+/* Metrics of pred over the rows with use[i] set (all when use is NULL):
+ * MAPE, Spearman rho (not asked when the real IPC varies < 20%: flat) and
+ * the mean signed error per SM-count class into sum/cnt. Returns rho, NAN
+ * when flat or not computed. */
+static double strat_line(const char *kernel, const char *what,
+                       const cal_row *rows, size_t n, const double *pred,
+                       const int *use, double *sum, int *cnt)
+{
+    double ref[MAXROWS], p[MAXROWS];
+    size_t m = 0;
+    double cls[NCLASS] = {0};
+    int ccnt[NCLASS] = {0};
+    for (size_t i = 0; i < n && m < MAXROWS; i++)
+        if ((!use || use[i]) && isfinite(pred[i])) {
+            ref[m] = rows[i].ipc;
+            p[m++] = pred[i];
+            int c = sm_class(sm_count(&rows[i]));
+            cls[c] += pred[i] / rows[i].ipc - 1;
+            ccnt[c]++;
+        }
+    cm_metrics cm;
+    if (!m || cm_compute(ref, p, m, &cm))
+        return NAN;
+    char rho[16] = "  flat";
+    if (!cm_is_flat(ref, m))
+        snprintf(rho, sizeof rho, "%6.3f", cm.spearman_rho);
+    printf("%-10s %-16s %3zu %6.1f%% %s %6.1f%%", kernel, what, cm.n,
+           100 * cm.mape, rho, 100 * cm.max_ape);
+    for (size_t c = 0; c < NCLASS; c++) {
+        if (ccnt[c])
+            printf(" %+6.1f%%", 100 * cls[c] / ccnt[c]);
+        else
+            printf(" %7s", "-");
+        if (sum) {
+            sum[c] += cls[c];
+            cnt[c] += ccnt[c];
+        }
+    }
+    printf("\n");
+    return cm_is_flat(ref, m) ? NAN : cm.spearman_rho;
+}
+
+/* Rows of one kernel from the reference CSV and the stratified CSV. */
+static size_t strat_rows(const char *ref_csv, const char *strat_csv,
+                         const char *kernel, cal_row *out, gd_err *e)
+{
+    size_t total = 0;
+    const char *files[2] = {ref_csv, strat_csv};
+    for (int f = 0; f < 2; f++) {
+        cal_row *rows = NULL;
+        size_t n = 0;
+        if (cal_read_csv(files[f], kernel, 1, &rows, &n, e))
+            return 0;
+        for (size_t i = 0; i < n && total < MAXROWS; i++)
+            out[total++] = rows[i];
+        free(rows);
+    }
+    return total;
+}
+
+/* Fit a copy of w on the rows with train[i] set, predict the others. */
+static int fit_predict(const wl_workload *w, const cal_row *rows, size_t n,
+                       const int *train, const cal_opts *o, double *pred)
+{
+    cal_row tr[MAXROWS] = {{"", "", 0, {0}, 0}};
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (train[i])
+            tr[m++] = rows[i];
+    wl_workload fit = *w;
+    gd_err e = {0, ""};
+    if (cal_fit(&fit, tr, m, o, NULL, &e))
+        return -1;
+    double all[MAXROWS];
+    cal_predict(&fit, rows, n, all);
+    for (size_t i = 0; i < n; i++)
+        if (!train[i])
+            pred[i] = all[i];
+    return 0;
+}
+
+static void strat_table(const char *ref_csv, const char *strat_csv,
+                        const char *logdir)
+{
+    printf("\nIPC across the SM counts: %s (26 rows per kernel) + %s "
+           "(24 stratified rows per kernel, 8 to 240 SMs)\n", ref_csv,
+           strat_csv);
+    printf("%-10s %-16s %3s %7s %6s %7s", "kernel", "prediction", "n",
+           "MAPE", "rho", "max");
+    for (size_t c = 0; c < NCLASS; c++)
+        printf(" %5dSM", sm_class_lo[c]);
+    printf("   (mean signed error by SM-count class)\n");
+    cal_opts o;
+    cal_opts_default(&o);
+    enum { P_RAW, P_FIT, P_OFAT, P_LOSO, P_N };
+    static const char *const pname[P_N] = {
+        "from-log", "fit all 50", "held:ofat-cal", "held:LOSO"
+    };
+    double sum[P_N][NCLASS] = {{0}};
+    int cnt[P_N][NCLASS] = {{0}};
+    double rho_sum[P_N] = {0};
+    int rho_n[P_N] = {0};
+    double r;
+#define RHO(pi, expr) do { r = (expr); if (isfinite(r)) { \
+        rho_sum[pi] += r; rho_n[pi]++; } } while (0)
+    double loso_mape = 0;
+    int nk = 0;
+    for (size_t k = 0; k < NK; k++) {
+        cal_row rows[MAXROWS];
+        gd_err e = {0, ""};
+        size_t n = strat_rows(ref_csv, strat_csv, kernels[k], rows, &e);
+        wl_workload w;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s-baseline.log", logdir, kernels[k]);
+        if (!n || fl_from_file(path, kernels[k], NULL, &w, NULL, &e)) {
+            printf("%-10s %s\n", kernels[k], e.msg);
+            continue;
+        }
+        double pred[MAXROWS];
+        int train[MAXROWS], test[MAXROWS];
+        cal_predict(&w, rows, n, pred);
+        RHO(P_RAW, strat_line(kernels[k], pname[P_RAW], rows, n, pred, NULL,
+                              sum[P_RAW], cnt[P_RAW]));
+        for (size_t i = 0; i < n; i++)
+            train[i] = 1;
+        wl_workload fit = w;
+        if (cal_fit(&fit, rows, n, &o, NULL, &e) == GD_OK) {
+            cal_predict(&fit, rows, n, pred);
+            RHO(P_FIT, strat_line(kernels[k], pname[P_FIT], rows, n, pred,
+                                  NULL, sum[P_FIT], cnt[P_FIT]));
+        }
+        /* calibrated on the baseline and one-factor rows, as a new user
+         * would; the random and stratified rows held out */
+        for (size_t i = 0; i < n; i++) {
+            train[i] = !strcmp(rows[i].design, "baseline")
+                || !strncmp(rows[i].design, "ofat", 4);
+            test[i] = !train[i];
+        }
+        if (fit_predict(&w, rows, n, train, &o, pred) == 0)
+            RHO(P_OFAT, strat_line(kernels[k], pname[P_OFAT], rows, n, pred,
+                                   test, sum[P_OFAT], cnt[P_OFAT]));
+        /* leave one SM count out */
+        int ok = 1;
+        for (size_t i = 0; i < n; i++)
+            pred[i] = NAN;
+        for (size_t j = 0; j < n && ok; j++) {
+            if (isfinite(pred[j]))
+                continue;
+            int sm = sm_count(&rows[j]);
+            for (size_t i = 0; i < n; i++)
+                train[i] = sm_count(&rows[i]) != sm;
+            ok = fit_predict(&w, rows, n, train, &o, pred) == 0;
+        }
+        if (ok) {
+            RHO(P_LOSO, strat_line(kernels[k], pname[P_LOSO], rows, n, pred,
+                                   NULL, sum[P_LOSO], cnt[P_LOSO]));
+            double a = 0;
+            for (size_t i = 0; i < n; i++)
+                a += fabs(pred[i] / rows[i].ipc - 1);
+            loso_mape += a / n;
+            nk++;
+        }
+    }
+    for (int p = 0; p < P_N; p++) {
+        printf("%-10s %-16s %3s %7s %6s %7s", "all", pname[p], "", "", "",
+               "");
+        for (size_t c = 0; c < NCLASS; c++)
+            if (cnt[p][c])
+                printf(" %+6.1f%%", 100 * sum[p][c] / cnt[p][c]);
+            else
+                printf(" %7s", "-");
+        if (rho_n[p])
+            printf("   mean rho %.3f over %d non-flat kernels",
+                   rho_sum[p] / rho_n[p], rho_n[p]);
+        printf("\n");
+    }
+#undef RHO
+    if (nk)
+        printf("mean leave-one-SM-count-out MAPE over %d kernels: %.1f%%\n",
+               nk, 100 * loso_mape / nk);
+    printf("(descriptors: gpudse workload from-log of each baseline log; "
+           "classes: 8 = 8 SMs, 15 = 15-16, 30 = 30-32, 60, 120, 240; "
+           "ofat-cal: calibrated on the baseline and 19 one-factor rows, "
+           "the 30 others predicted; LOSO: every row of one SM count "
+           "predicted by a calibration on the other SM counts; rho 'flat': "
+           "real IPC varies < 20%% over the rows, MAPE only)\n");
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: bench_model REF.csv LOGDIR\n");
+    if (argc != 3 && argc != 4) {
+        fprintf(stderr, "usage: bench_model REF.csv LOGDIR [STRAT.csv]\n");
         return 2;
     }
     speed();
@@ -271,5 +494,10 @@ int main(int argc, char **argv)
     table(argv[1], argv[2]);
     printf("calibration table computed in %.1f s\n", now() - t0);
     other_table(argv[1]);
+    if (argc == 4) {
+        t0 = now();
+        strat_table(argv[1], argv[3], argv[2]);
+        printf("SM-count table computed in %.1f s\n", now() - t0);
+    }
     return 0;
 }

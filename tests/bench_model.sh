@@ -12,6 +12,6 @@ for f in tests/data/gpgpusim/*-baseline.log.gz; do
     gzip -dc "$f" > "$dir/$(basename "$f" .gz)"
 done
 GPUDSE_DATA="$(pwd)/templates" taskset -c 0 build/tests/bench_model \
-    tests/data/reference_results.csv "$dir" 2>/dev/null \
+    tests/data/reference_results.csv "$dir" tests/data/reference_results_strat.csv 2>/dev/null \
   || GPUDSE_DATA="$(pwd)/templates" build/tests/bench_model \
-    tests/data/reference_results.csv "$dir"
+    tests/data/reference_results.csv "$dir" tests/data/reference_results_strat.csv

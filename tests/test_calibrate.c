@@ -103,6 +103,24 @@ END_TEST
  * the references' log spacing matters, so doubling the spacing doubles it
  * (same draws, so exactly up to the bisection's width and the rank ties
  * within CM_TIE_REL, which are not scale-free in sigma); ties lower it. */
+/* Issue 23: rho is not asked of rows whose real values vary < 20%
+ * (histogram's 69-75 IPC); MAPE is the measure there. */
+START_TEST(flat_rows_detected)
+{
+    const double hist[] = {69.0, 75.0, 72.0, 70.5};     /* 8.7% apart */
+    const double edge[] = {100.0, 119.9};
+    const double wide[] = {100.0, 120.0, 110.0};
+    const double bad[] = {100.0, NAN};
+    const double neg[] = {-1.0, -1.1};
+    ck_assert_int_eq(cm_is_flat(hist, 4), 1);
+    ck_assert_int_eq(cm_is_flat(edge, 2), 1);
+    ck_assert_int_eq(cm_is_flat(wide, 3), 0);
+    ck_assert_int_eq(cm_is_flat(hist, 1), 0);
+    ck_assert_int_eq(cm_is_flat(bad, 2), 0);
+    ck_assert_int_eq(cm_is_flat(neg, 2), 0);
+}
+END_TEST
+
 START_TEST(rank_resolution)
 {
     double spaced[26], wide[26], tied[26], flat[5] = {3, 3, 3, 3, 3};
@@ -327,6 +345,19 @@ START_TEST(cli_calibrate)
     ck_assert_msg(wl_load_file(TMP "/out.xml", &w, &e) == GD_OK, "%s",
                   e.msg);
     ck_assert_str_eq(w.name, "sfu");
+    /* analytic-3.0: where it was calibrated, for the prediction interval:
+     * the 26 rows span 8-60 SMs, 4-12 channels, L1 16-128, L2 32-128 sets */
+    ck_assert(w.k[0].cal_rows == 26 && w.k[0].cal_log_sd > 0);
+    ck_assert(w.k[0].cal_sm_min == 8 && w.k[0].cal_sm_max == 60);
+    ck_assert(w.k[0].cal_mem_min == 4 && w.k[0].cal_mem_max == 12);
+    ck_assert(w.k[0].cal_l1_min == 16 && w.k[0].cal_l2_max == 128);
+    /* an uncalibrated descriptor writes no calibration record */
+    wl_workload b;
+    char *xml = NULL;
+    ck_assert_int_eq(wl_load_builtin("sfu", &b, &e), GD_OK);
+    ck_assert_int_eq(wl_to_xml(&b, NULL, &xml, &e), GD_OK);
+    ck_assert(strstr(xml, "cal_") == NULL);
+    free(xml);
     /* Bad input: exit 2, nothing written. */
     unlink(TMP "/bad.xml");
     char *a1[] = {"-w", "sfu", "-r", REF_CSV, "-o", TMP "/bad.xml",
@@ -381,6 +412,7 @@ static Suite *calibrate_suite(void)
     TCase *t = tcase_create("core");
     tcase_set_timeout(t, 60);
     tcase_add_test(t, metrics_hand_computed);
+    tcase_add_test(t, flat_rows_detected);
     tcase_add_test(t, rank_resolution);
     tcase_add_test(t, csv_reader);
     tcase_add_test(t, recovers_known_parameters);

@@ -17,7 +17,8 @@
 #include "engine.h"
 #include "util.h"
 
-#define NCHECKS 16      /* status, coverage, front + 13 analytic metrics */
+#define NCHECKS 19      /* status, coverage, front + 13 analytic metrics + the
+                         * interval (ipc_lo, ipc_hi, extrapolated; analytic-3.0) */
 
 static char T[128];     /* tests/tmp/compare-<pid> */
 static char BASE[256];

@@ -722,8 +722,11 @@ START_TEST(last_cta_issue_inside_drain)
     printf("dct8x8 30x1, one vs two schedulers: %.1f%% more cycles "
            "(GPGPU-Sim -0.1%%; analytic-2.7 17.7%%)\n",
            100 * (one.cycles / two.cycles - 1));
-    ck_assert(one.cycles > two.cycles);
-    ck_assert(one.cycles < 1.12 * two.cycles);
+    /* analytic-3.0: the code lines' queue at their slice is the same at
+     * both scheduler counts; one scheduler's longer per-line work covers
+     * more of it, so one is now within 2% of two either way (-1.0%;
+     * analytic-2.29 +4.5%) */
+    ck_assert(fabs(one.cycles / two.cycles - 1) < 0.02);
     /* One CTA per SM: 144 CTAs on 144 SMs (36 clusters of 4). */
     c.n_clusters = 36;
     c.cores_per_cluster = 4;
@@ -749,6 +752,7 @@ START_TEST(cold_icache_hidden_by_issue_work)
     gpu_config c = space_baseline();
     c.n_clusters = 60;
     model_out o, o0;
+    double d1 = 0;
     for (int s = 1; s <= 2; s++) {
         c.num_sched_per_core = s;
         w.k[0].code_lines = 6;
@@ -758,10 +762,17 @@ START_TEST(cold_icache_hidden_by_issue_work)
         double d = o.cycles - o0.cycles;
         printf("dct8x8 60x1, %d scheduler(s): cold il1 exposes %.0f cycles\n",
                s, d);
-        if (s == 1)
-            ck_assert_msg(fabs(d) < 1, "%.1f", d);
-        else
-            ck_assert_msg(d > 400 && d < 600, "%.1f", d);
+        /* analytic-3.0: each code line also waits in the queue of the
+         * 60 SMs' requests at its one slice (0.5 x 60 x 4 = 120 cycles),
+         * line 0 included, so nothing hides all of it: at least line 0's
+         * queue, at most every line's whole fetch, 6 x (277 + 120); one
+         * scheduler's longer per-line work covers more (the one-SM toy
+         * of docs/model-history.md, "Tried after analytic-2.23", without
+         * the slice queue: 465 at one scheduler, 469 at two). */
+        ck_assert_msg(d >= 120 && d <= 6 * (277 + 120), "%.1f", d);
+        if (s == 2)
+            ck_assert_msg(d > d1, "%.1f <= %.1f", d, d1);
+        d1 = d;
     }
 }
 END_TEST
@@ -1095,8 +1106,12 @@ START_TEST(hot_slice_reply_deficit_and_first_wave_loads)
     o = eval_out(&w, &c);
     printf("histogram 15 x 2: IPC %.3f vs 15 x 1 %.3f (GPGPU-Sim 72.84 vs "
            "72.77)\n", o.ipc, base_ipc);
-    ck_assert_msg(o.ipc > base_ipc, "15 x 2 %.3f <= 15 x 1 %.3f", o.ipc,
-                  base_ipc);
+    /* analytic-3.0: 30 active SMs queue 60 more cycles than 15 for the
+     * two code lines at their slice, about the first wave's gain: the two
+     * stay within 0.5% of each other (GPGPU-Sim +0.1%; analytic-2.29
+     * +0.01%) */
+    ck_assert_msg(fabs(o.ipc / base_ipc - 1) < 0.005,
+                  "15 x 2 %.3f vs 15 x 1 %.3f", o.ipc, base_ipc);
 }
 END_TEST
 
@@ -1299,6 +1314,86 @@ END_TEST
  * GPGPU-Sim gives exactly the same cycles (reference rows: shmem_size for
  * every kernel without 16-KB CTAs of shared memory, l1_sets for kernels
  * that never hit L1, l2_sets for kernels whose data fit the smallest L2). */
+/* analytic-3.0: the prediction interval. Uncalibrated: the model's own
+ * error over the stratified rows (sigma 0.10), never extrapolated (no
+ * region recorded). Calibrated: the residuals' sigma inside the rows'
+ * region; outside it (SM count, channels, cache sets) flagged and wider
+ * the farther out. */
+START_TEST(prediction_interval_and_extrapolation)
+{
+    wl_workload w;
+    load("sfu", &w);
+    gpu_config c = space_baseline();
+    model_pi pi;
+    model_interval(&w, &c, 100, &pi);
+    ck_assert_int_eq(pi.extrapolated, 0);
+    ck_assert(fabs(pi.sigma - 0.10) < 1e-12);
+    ck_assert(pi.lo < 100 && pi.hi > 100);
+    ck_assert(fabs(pi.lo * pi.hi - 100 * 100) < 1e-9);   /* symmetric in log */
+    for (int i = 0; i < w.nkernels; i++) {
+        wl_kernel *k = &w.k[i];
+        k->cal_rows = 26;
+        k->cal_log_sd = 0.03;
+        k->cal_sm_min = 8;
+        k->cal_sm_max = 60;
+        k->cal_mem_min = 4;
+        k->cal_mem_max = 8;
+        k->cal_l1_min = 16;
+        k->cal_l1_max = 128;
+        k->cal_l2_min = 32;
+        k->cal_l2_max = 128;
+    }
+    model_interval(&w, &c, 100, &pi);                      /* 15 SMs, 6 ch */
+    ck_assert_int_eq(pi.extrapolated, 0);
+    ck_assert(fabs(pi.sigma - 0.03) < 1e-12);
+    double prev = pi.sigma;
+    static const int sms[][2] = {{30, 4}, {60, 4}};        /* 120, 240 SMs */
+    for (int j = 0; j < 2; j++) {
+        c.n_clusters = sms[j][0];
+        c.cores_per_cluster = sms[j][1];
+        model_interval(&w, &c, 100, &pi);
+        ck_assert_int_eq(pi.extrapolated, 1);
+        ck_assert_msg(pi.sigma > prev, "%g <= %g", pi.sigma, prev);
+        prev = pi.sigma;
+    }
+    c = space_baseline();
+    c.n_mem = 12;                                          /* unseen channels */
+    model_interval(&w, &c, 100, &pi);
+    ck_assert_int_eq(pi.extrapolated, 1);
+    ck_assert(pi.sigma > 0.03);
+}
+END_TEST
+
+/* analytic-3.1: a lone CTA whose warps overflow two_level_active's pool
+ * (8 warps, one scheduler, pool 6) runs the two left over after the
+ * pool's stretch. GPGPU-Sim, sfu at 60x4 (strat-a23 vs a22): +1240 cycles
+ * over LRR; the model +1475 (analytic-3.0: +3). Two schedulers (pool 12)
+ * hold all 8: no tail. */
+START_TEST(lone_cta_waits_for_two_level_pool)
+{
+    wl_workload w;
+    load("sfu", &w);
+    gpu_config c = space_baseline();
+    c.n_clusters = 60;
+    c.cores_per_cluster = 4;
+    c.n_mem = 12;
+    c.l1_sets = 32;
+    c.l2_sets = 32;
+    double d[3];
+    for (int s = 1; s <= 2; s++) {
+        c.num_sched_per_core = s;
+        c.scheduler = SCHED_LRR;
+        double lrr = eval_out(&w, &c).cycles;
+        c.scheduler = SCHED_TWO_LEVEL;
+        d[s] = eval_out(&w, &c).cycles - lrr;
+    }
+    printf("sfu 60x4, two-level over LRR: %.0f cycles at one scheduler "
+           "(GPGPU-Sim +1240), %.0f at two\n", d[1], d[2]);
+    ck_assert_msg(d[1] > 1000 && d[1] < 2000, "%.1f", d[1]);
+    ck_assert_msg(fabs(d[2]) < 1, "%.1f", d[2]);
+}
+END_TEST
+
 START_TEST(inert_knobs_tie_exactly)
 {
     static const struct { const char *w; int knob; int v; } inert[] = {
@@ -1508,6 +1603,8 @@ static Suite *model_suite(void)
     tcase_add_test(t, barrier_waits_whole_drain);
     tcase_add_test(t, last_cta_issue_inside_drain);
     tcase_add_test(t, cold_icache_hidden_by_issue_work);
+    tcase_add_test(t, prediction_interval_and_extrapolation);
+    tcase_add_test(t, lone_cta_waits_for_two_level_pool);
     tcase_add_test(t, cold_constant_cache_rounds);
     tcase_add_test(t, saturated_sfu_serves_to_the_end);
     tcase_add_test(t, reply_crossbar_bounds_l2_hits);

@@ -106,7 +106,10 @@ static void random_descriptor(uint64_t *s, const gen_opts *g, char *xml,
              1 + 31 * pow(uniform(s), 3), 1 + 31 * pow(uniform(s), 3),
              1 + 3 * uniform(s), 1 + 31 * uniform(s), uniform(s),
              1 + 31 * pow(uniform(s), 3), 1 + 31 * pow(uniform(s), 3),
-             int_between(s, 0, (int)fmin(40, warp_insns / 16 + 1)),
+             /* code lines: every active SM fetches each at one L2 slice
+              * (analytic-3.0), so more SMs queue longer there: memory */
+             (g->memory ? 1 : 0)
+                 * int_between(s, 0, (int)fmin(40, warp_insns / 16 + 1)),
              int_between(s, 0, g->memory ? 8 : 1),
              uniform(s), fp_cta, uniform(s),
              fp_cta * log_uniform(s, 1, 1e5), uniform(s),
@@ -292,8 +295,9 @@ END_TEST
 
 /* A kernel that touches no memory feels neither the memory system nor the
  * caches' sizes, and more SMs never slow it down. (Constant lines beyond
- * the parameters are memory: every active SM misses on them at the same
- * slice, so more SMs can queue longer there, as in GPGPU-Sim.) */
+ * the parameters, and code lines, are memory: every active SM misses on
+ * them at the same slice, so more SMs can queue longer there, as in
+ * GPGPU-Sim.) */
 START_TEST(compute_kernels_ignore_memory_and_scale_with_sms)
 {
     case_gen cg;

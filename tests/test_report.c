@@ -77,6 +77,8 @@ static void make_record(const wl_spec *w, size_t i, store_record *r)
         met_put(&r->metrics, "ipc", ipc);
         met_put(&r->metrics, "area_mm2", syn_area(i));
         met_put(&r->metrics, "power_w", 10.0 + (double)(i % 7));
+        if (!strcmp(w->workload, "xtrap"))   /* every other one outside */
+            met_put(&r->metrics, "extrapolated", i % 2 == 0);
     }
 }
 
@@ -170,6 +172,24 @@ static const char *outputs[] = {
     "figures/heatmap_vecadd_ipc.pdf"
 };
 #define NOUT (sizeof outputs / sizeof outputs[0])
+
+/* Front points modelled outside the calibrated region (record metric
+ * extrapolated = 1, docs/model.md "Uncertainty") are starred in the front
+ * table, with a note saying how many. */
+START_TEST(extrapolated_front_points_marked)
+{
+    char dir[512];
+    wl_spec w = { "xtrap", 40, 0, 0 };
+    make_run("xtrap", &w, 1, "", dir, sizeof dir);
+    render_ok(dir, NULL);
+    char pdf[600];
+    snprintf(pdf, sizeof pdf, "%s/report.pdf", dir);
+    char *text = pdf_text(pdf);
+    assert_contains(text, "front points are extrapolated", "report.pdf");
+    assert_contains(text, "*", "report.pdf (starred row)");
+    free(text);
+}
+END_TEST
 
 START_TEST(renders_outputs)
 {
@@ -653,6 +673,7 @@ static Suite *report_suite(void)
     TCase *tc = tcase_create("render");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, renders_outputs);
+    tcase_add_test(tc, extrapolated_front_points_marked);
     tcase_add_test(tc, renders_are_byte_identical);
     tcase_add_test(tc, pdf_date_follows_source_date_epoch);
     tcase_add_test(tc, degenerate_one_point);
