@@ -23,6 +23,7 @@ typedef struct {
     gpu_config cfg;
     char key[65];
     int attempt;               /* 0 for the first run */
+    int rerun;                 /* a journaled job run again (--retry) */
     double ready_at;           /* retries wait until then */
     char dir[PATH_MAX];
 } job_t;
@@ -73,14 +74,19 @@ static int run_in_process(batch_t *b, const job_t *j, gd_err *err)
  * attempt's logs are kept under another name instead. */
 static int prepare_dir(const job_t *j, gd_err *err)
 {
-    if (j->attempt == 0)
+    if (j->attempt == 0 && !j->rerun)
         return jobsrc_clear_dir(j->dir, err);
-    static const char *const logs[] = {"stdout.log", "stderr.log"};
-    for (int i = 0; i < 2; i++) {
+    /* a rerun (--retry) keeps the journaled attempt's files as previous.* */
+    static const char *const logs[] = {"stdout.log", "stderr.log",
+                                       "status.json"};
+    for (int i = 0; i < (j->attempt ? 2 : 3); i++) {
         char from[PATH_MAX + 16], to[PATH_MAX + 32];
         snprintf(from, sizeof from, "%s/%s", j->dir, logs[i]);
-        snprintf(to, sizeof to, "%s/attempt%d.%s", j->dir, j->attempt,
-                 logs[i]);
+        if (j->attempt)
+            snprintf(to, sizeof to, "%s/attempt%d.%s", j->dir, j->attempt,
+                     logs[i]);
+        else
+            snprintf(to, sizeof to, "%s/previous.%s", j->dir, logs[i]);
         rename(from, to);
     }
     return GD_OK;
@@ -237,13 +243,16 @@ static int fill(batch_t *b, int *drained, gd_err *err)
             j.wl = wl;
             j.cfg = cfg;
             j.attempt = 0;
+            j.rerun = 0;
             j.ready_at = 0;
             jobsrc_key(&b->src, wl, &cfg, j.key, j.dir, sizeof j.dir);
             if (store_has(b->o->st, j.key)) {
-                int rc = jobsrc_skip(&b->src, wl, &cfg, j.key, err);
+                int rc = jobsrc_journaled(&b->src, wl, &cfg, j.key, &j.rerun,
+                                          err);
                 if (rc)
                     return rc;
-                continue;
+                if (!j.rerun)
+                    continue;
             }
         }
         int rc = ext ? start_external(b, &j, err) : run_in_process(b, &j, err);

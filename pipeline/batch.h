@@ -31,11 +31,15 @@ typedef struct {
     const gpu_config *const *fixed;
     const size_t *nfixed;
     const wl_workload *workloads;
+    /* `run --retry`: bits (1 << store_status) of the journaled outcomes to
+     * run again (once per session); 0: a journaled key is done. */
+    unsigned rerun_mask;
 } batch_opts;
 
 typedef struct {
     uint64_t planned;          /* configs proposed */
     uint64_t ran, skipped, failed, retried, interrupted;
+    uint64_t rerun;            /* journaled jobs run again (--retry) */
 } batch_counts;
 
 /* Returns GD_OK when every proposed job finished or was found finished (or

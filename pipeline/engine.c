@@ -273,7 +273,8 @@ static int run_phase(run_t *r, const be_backend *be,
     batch_opts bo = {&r->c, be, r->st, abs, workers_for(r), r->o->stop,
                      r->o->on_result, r->o->cb_arg, r->log, &pg,
                      .executor = r->o->executor, .fixed = fixed,
-                     .nfixed = nfixed, .workloads = wls};
+                     .nfixed = nfixed, .workloads = wls,
+                     .rerun_mask = r->o->retry_mask};
     batch_counts n;
     double t0 = mono_now();
     int rc = batch_run(&bo, &n, err);
@@ -284,12 +285,14 @@ static int run_phase(run_t *r, const be_backend *be,
     r->skipped += n.skipped;
     uint64_t jfail = pg.failed > n.failed ? pg.failed - n.failed : 0;
     say(r, "  %s: %" PRIu64 " jobs run (%" PRIu64 " failed, %" PRIu64
-        " retried), %" PRIu64 " already in the journal (%" PRIu64 " failed), "
-        "in %.2f s with %d worker(s)\n", be->name, n.ran, n.failed,
-        n.retried, n.skipped, jfail, dt, bo.workers);
+        " retried, %" PRIu64 " journaled rerun), %" PRIu64 " already in the "
+        "journal (%" PRIu64 " failed), in %.2f s with %d worker(s)\n",
+        be->name, n.ran, n.failed, n.retried, n.rerun, n.skipped, jfail, dt,
+        bo.workers);
     logf_(r, "jobs: ran %" PRIu64 " failed %" PRIu64 " retried %" PRIu64
-          " skipped %" PRIu64 " interrupted %" PRIu64 " in %.3f s, %d workers",
-          n.ran, n.failed, n.retried, n.skipped, n.interrupted, dt, bo.workers);
+          " rerun %" PRIu64 " skipped %" PRIu64 " interrupted %" PRIu64
+          " in %.3f s, %d workers", n.ran, n.failed, n.retried, n.rerun,
+          n.skipped, n.interrupted, dt, bo.workers);
     return rc;
 }
 
@@ -462,6 +465,15 @@ int eng_run(const eng_opts *o, char *rundir, size_t rundirsz, gd_err *err)
     if (!rc) {
         logf_(&r, "start campaign %s sha256 %s pid %ld", r.c.name, r.c.sha256,
               (long)getpid());
+        if (o->retry_mask) {
+            char classes[256] = "";
+            for (int s = ST_OK + 1; s < ST__COUNT; s++)
+                if (o->retry_mask & (1u << s))
+                    snprintf(classes + strlen(classes),
+                             sizeof classes - strlen(classes), "%s%s",
+                             classes[0] ? "," : "", store_status_name(s));
+            logf_(&r, "retry: journaled jobs of class %s run again", classes);
+        }
         say(&r, "gpudse: campaign %s, %d workload(s), %s over %llu points, "
             "budget %ld, backend %s -> %s\n", r.c.name, r.c.nworkloads,
             r.c.strategy, (unsigned long long)space_size(&r.c.space),

@@ -135,7 +135,8 @@ int jobsrc_record(jobsrc *s, int wl, const gpu_config *cfg, const char *key,
     util_strlcpy(rec->backend, o->be->name, sizeof rec->backend);
     util_strlcpy(rec->fidelity, o->be->fidelity, sizeof rec->fidelity);
     rec->cfg = *cfg;
-    int rc = store_append(o->st, rec, err);
+    int rc = store_has(o->st, key) ? store_append_attempt(o->st, rec, err)
+                                   : store_append(o->st, rec, err);
     if (rc)
         return rc;
     s->n->ran++;
@@ -149,13 +150,22 @@ int jobsrc_record(jobsrc *s, int wl, const gpu_config *cfg, const char *key,
     return GD_OK;
 }
 
-int jobsrc_skip(jobsrc *s, int wl, const gpu_config *cfg, const char *key,
-                gd_err *err)
+int jobsrc_journaled(jobsrc *s, int wl, const gpu_config *cfg,
+                     const char *key, int *rerun, gd_err *err)
 {
+    *rerun = 0;
     store_record rec;
     int rc = store_get(s->o->st, key, &rec, err);
     if (rc)
         return rc;
+    if ((s->o->rerun_mask & (1u << rec.status)) && rec.status != ST_OK
+        && !store_is_new(s->o->st, key)) {
+        *rerun = 1;
+        s->n->rerun++;
+        jobsrc_log(s, "rerun %s (journaled %s: %s)", key,
+                   store_status_name(rec.status), rec.reason);
+        return GD_OK;
+    }
     if (s->st[wl])
         strat_observe(s->st[wl], cfg, &rec);
     s->n->skipped++;

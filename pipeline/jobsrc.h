@@ -45,10 +45,13 @@ be_job jobsrc_be_job(const jobsrc *s, int wl, const gpu_config *cfg,
 int jobsrc_record(jobsrc *s, int wl, const gpu_config *cfg, const char *key,
                   store_record *rec, gd_err *err);
 
-/* A key already in the journal: the strategy still observes it, so an
- * adaptive search resumes on the same path. */
-int jobsrc_skip(jobsrc *s, int wl, const gpu_config *cfg, const char *key,
-                gd_err *err);
+/* A key already in the journal: 1 in *rerun when its latest record is of
+ * a class batch_opts.rerun_mask reruns and an earlier session wrote it
+ * (the job then runs again and jobsrc_record appends its new record),
+ * else it is skipped and the strategy still observes it, so an adaptive
+ * search resumes on the same path. */
+int jobsrc_journaled(jobsrc *s, int wl, const gpu_config *cfg,
+                     const char *key, int *rerun, gd_err *err);
 
 /* A line in run.log (when the run has one). */
 void jobsrc_log(const jobsrc *s, const char *fmt, ...)

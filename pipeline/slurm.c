@@ -381,11 +381,15 @@ static int add_job(coord *co, int wl, const gpu_config *cfg, gd_err *err)
     j->wl = wl;
     j->cfg = *cfg;
     jobsrc_key(&co->src, wl, cfg, j->key, j->dir, sizeof j->dir);
-    if (store_has(co->o->st, j->key))
-        return jobsrc_skip(&co->src, wl, cfg, j->key, err);
+    int rerun = 0;
+    if (store_has(co->o->st, j->key)) {
+        int rc = jobsrc_journaled(&co->src, wl, cfg, j->key, &rerun, err);
+        if (rc || !rerun)
+            return rc;
+    }
     co->src.inflight[wl]++;
     co->njobs++;
-    if (adopt(co, j))
+    if (!rerun && adopt(co, j))  /* a rerun's old task files are cleared */
         return GD_OK;
     int done;
     int rc = prepare_job(co, j, &done, err);

