@@ -34,6 +34,12 @@ typedef struct {
     /* `run --retry`: bits (1 << store_status) of the journaled outcomes to
      * run again (once per session); 0: a journaled key is done. */
     unsigned rerun_mask;
+    /* The budgets a resumed search went through, first to last (manifest
+     * "budgets"; the last is the campaign's): an extensible strategy starts
+     * with the first and is extended to each next one when it has spent
+     * the one before. NULL: the campaign's budget alone. */
+    const long *budgets;
+    int nbudgets;
 } batch_opts;
 
 typedef struct {

@@ -28,8 +28,9 @@ int jobsrc_init(jobsrc *s, const batch_opts *o, batch_counts *n, size_t cap,
     s->fixed_pos = calloc(nw, sizeof *s->fixed_pos);
     s->exhausted = calloc(nw, sizeof *s->exhausted);
     s->inflight = calloc(nw, sizeof *s->inflight);
+    s->step = calloc(nw, sizeof *s->step);
     if (!s->st || !s->props || !s->nprops || !s->pos || !s->fixed_pos
-        || !s->exhausted || !s->inflight)
+        || !s->exhausted || !s->inflight || !s->step)
         return gd_errf(err, GD_EENV, "out of memory");
     for (int i = 0; i < s->nwl; i++) {
         s->props[i] = calloc(cap ? cap : 1, sizeof **s->props);
@@ -37,7 +38,12 @@ int jobsrc_init(jobsrc *s, const batch_opts *o, batch_counts *n, size_t cap,
             return gd_errf(err, GD_EENV, "out of memory");
         if (o->fixed)
             continue;
-        int rc = strat_new(o->c->strategy, &o->c->space, o->c->budget,
+        long budget = o->c->budget;
+        if (o->nbudgets > 1 && strat_extensible(o->c->strategy))
+            budget = o->budgets[0];  /* extended later, step by step */
+        else
+            s->step[i] = o->nbudgets - 1;
+        int rc = strat_new(o->c->strategy, &o->c->space, budget,
                            o->c->seed, &s->st[i], err);
         if (!rc)
             rc = strat_set_objectives(s->st[i], o->c->obj, o->c->nobjectives,
@@ -65,13 +71,22 @@ void jobsrc_free(jobsrc *s)
     free(s->fixed_pos);
     free(s->exhausted);
     free(s->inflight);
+    free(s->step);
     memset(s, 0, sizeof *s);
 }
 
 static size_t propose(jobsrc *s, int i, size_t want)
 {
-    if (!s->o->fixed)
-        return strat_next(s->st[i], s->props[i], want);
+    if (!s->o->fixed) {
+        size_t n = strat_next(s->st[i], s->props[i], want);
+        /* a spent budget of a resumed search whose budget grew: on to the
+         * next, once every proposal so far is observed */
+        while (n == 0 && s->inflight[i] == 0 && s->step[i] + 1 < s->o->nbudgets
+               && strat_done(s->st[i])
+               && strat_extend(s->st[i], s->o->budgets[++s->step[i]]) == 0)
+            n = strat_next(s->st[i], s->props[i], want);
+        return n;
+    }
     size_t n = 0;  /* a fixed list: hand it out once, in order */
     while (n < want && s->fixed_pos[i] < s->o->nfixed[i])
         s->props[i][n++] = s->o->fixed[i][s->fixed_pos[i]++];

@@ -19,6 +19,7 @@ typedef struct {
     size_t *fixed_pos;         /* with batch_opts.fixed */
     int *exhausted;            /* the strategy has nothing more */
     int *inflight;             /* jobs started and not yet journaled */
+    int *step;                 /* index in o->budgets of the budget now */
     int cur;                   /* workload proposals come from now */
     const wl_workload *wls;    /* the workloads jobs run as */
 } jobsrc;

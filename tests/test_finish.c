@@ -152,6 +152,134 @@ START_TEST(retry_option_on_the_command_line)
 }
 END_TEST
 
+static const char *analytic_text =
+    "<campaign name=\"ident\" seed=\"%d\">\n"
+    "  <simulator backend=\"analytic\"/>\n"
+    "  <workloads><workload name=\"vecadd\"/></workloads>\n"
+    "  <space>\n"
+    "    <knob name=\"n_clusters\" values=\"8 15 30 60\"/>\n"
+    "    <knob name=\"n_mem\" values=\"4 6 8 12\"/>\n"
+    "  </space>\n"
+    "  <objectives><maximize metric=\"ipc\"/><minimize "
+    "metric=\"area_mm2\"/></objectives>\n"
+    "  <search strategy=\"%s\" budget=\"%d\"/>\n"
+    "  <execution timeout=\"%d\"/>\n%s"
+    "  <report formats=\"svg\"/>\n"
+    "</campaign>\n";
+
+static void write_analytic(const char *path, int seed, const char *strategy,
+                           int budget, int timeout, const char *comment)
+{
+    char text[4096];
+    snprintf(text, sizeof text, analytic_text, seed, strategy, budget,
+             timeout, comment);
+    tu_write(path, text);
+}
+
+/* Item 9: edits that do not change results resume the run (and are
+ * recorded); edits that do are refused, naming what changed. */
+START_TEST(harmless_edits_resume_and_are_recorded)
+{
+    const char *camp = tp("/ident.xml"), *dir = tp("/ident-run");
+    gd_err err;
+    write_analytic(camp, 5, "random", 6, 5, "");
+    ck_assert_int_eq(run(camp, dir, &err, NULL, NULL), GD_OK);
+    write_analytic(camp, 5, "random", 6, 50, "");
+    ck_assert_msg(run(camp, dir, &err, NULL, NULL) == GD_OK, "%s", err.msg);
+    write_analytic(camp, 5, "random", 6, 50, "  <!-- a comment -->\n");
+    ck_assert_msg(run(camp, dir, &err, NULL, NULL) == GD_OK, "%s", err.msg);
+    ck_assert_int_eq(shf("grep -q 'campaign changed: timeout: 5 -> 50' "
+                         "%s/run.log", dir), 0);
+    ck_assert_int_eq(shf("grep -q 'campaign changed: comments or formatting' "
+                         "%s/run.log", dir), 0);
+    char path[PATH_MAX], *text;
+    snprintf(path, sizeof path, "%s/manifest.json", dir);
+    ck_assert_int_eq(util_read_file(path, &text, NULL, &err), 0);
+    ck_assert_msg(strstr(text, "\"history\"") && strstr(text,
+                  "timeout: 5 -> 50") && strstr(text, "comments or "
+                  "formatting only"), "%s", text);
+    free(text);
+    /* the run directory's copy is the latest file */
+    ck_assert_int_eq(shf("cmp -s %s %s/campaign.xml", camp, dir), 0);
+}
+END_TEST
+
+START_TEST(edits_that_change_results_are_refused)
+{
+    const char *camp = tp("/ident2.xml"), *dir = tp("/ident2-run");
+    gd_err err;
+    write_analytic(camp, 5, "random", 6, 5, "");
+    ck_assert_int_eq(run(camp, dir, &err, NULL, NULL), GD_OK);
+    shf("cp %s/results.jsonl %s/before.jsonl", dir, T);
+    write_analytic(camp, 6, "random", 6, 5, "");
+    ck_assert_int_eq(run(camp, dir, &err, NULL, NULL), GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "seed: 5 -> 6"), "%s", err.msg);
+    write_analytic(camp, 5, "nsga2", 6, 5, "");
+    ck_assert_int_eq(run(camp, dir, &err, NULL, NULL), GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "strategy: random -> nsga2"), "%s",
+                  err.msg);
+    write_analytic(camp, 5, "random", 4, 5, "");
+    ck_assert_int_eq(run(camp, dir, &err, NULL, NULL), GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "budget: 6 -> 4"), "%s", err.msg);
+    /* nothing was touched by the refusals */
+    ck_assert_int_eq(shf("cmp -s %s/results.jsonl %s/before.jsonl", dir, T),
+                     0);
+    ck_assert_int_eq(shf("grep -c 'start campaign' %s/run.log | grep -qx 1",
+                         dir), 0);
+    /* Latin hypercube strata depend on the budget: a larger one is new */
+    const char *lhs = tp("/ident-lhs.xml"), *ldir = tp("/ident-lhs-run");
+    write_analytic(lhs, 5, "lhs", 6, 5, "");
+    ck_assert_int_eq(run(lhs, ldir, &err, NULL, NULL), GD_OK);
+    write_analytic(lhs, 5, "lhs", 8, 5, "");
+    ck_assert_int_eq(run(lhs, ldir, &err, NULL, NULL), GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "strategy: lhs budget 6 -> lhs budget 8"),
+                  "%s", err.msg);
+}
+END_TEST
+
+/* Run camp at budget 6, then at 12, in dir. */
+static void run_extended(const char *camp, const char *dir,
+                         const char *strategy)
+{
+    gd_err err;
+    write_analytic(camp, 5, strategy, 6, 5, "");
+    ck_assert_int_eq(run(camp, dir, &err, NULL, NULL), GD_OK);
+    write_analytic(camp, 5, strategy, 12, 5, "");
+    ck_assert_msg(run(camp, dir, &err, NULL, NULL) == GD_OK, "%s", err.msg);
+    ck_assert_int_eq(shf("grep -q 'campaign changed: budget: 6 -> 12' "
+                         "%s/run.log", dir), 0);
+    size_t n;
+    free(load(dir, &n));
+    ck_assert_uint_eq(n, 12);
+}
+
+/* A larger budget extends a random search to exactly what a fresh run with
+ * that budget gives, and an adaptive one from where it stopped (the same
+ * way each time). */
+START_TEST(larger_budget_extends_the_search)
+{
+    gd_err err;
+    run_extended(tp("/ext-random.xml"), tp("/ext-random-run"), "random");
+    ck_assert_int_eq(run(tp("/ext-random.xml"), tp("/ext-random-fresh"), &err,
+                         NULL, NULL), GD_OK);
+    ck_assert_int_eq(shf("cmp -s %s/ext-random-run/results.csv "
+                         "%s/ext-random-fresh/results.csv", T, T), 0);
+    static const char *const adaptive[] = {"nsga2", "surrogate", "agent"};
+    for (int i = 0; i < 3; i++) {
+        char camp[PATH_MAX], a[PATH_MAX], b[PATH_MAX];
+        snprintf(camp, sizeof camp, "%s/ext-%s.xml", T, adaptive[i]);
+        snprintf(a, sizeof a, "%s/ext-%s-a", T, adaptive[i]);
+        snprintf(b, sizeof b, "%s/ext-%s-b", T, adaptive[i]);
+        run_extended(camp, a, adaptive[i]);
+        run_extended(camp, b, adaptive[i]);
+        ck_assert_msg(shf("cmp -s %s/results.csv %s/results.csv", a, b) == 0,
+                      "%s: two extended runs differ", adaptive[i]);
+        ck_assert_int_eq(shf("grep -Eq '\"budgets\":[[:space:]]*.6, 12.' "
+                             "%s/manifest.json", a), 0);
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("finish");
@@ -159,6 +287,9 @@ static Suite *suite(void)
     tcase_set_timeout(t, 120);
     tcase_add_test(t, retry_reruns_journaled_failures);
     tcase_add_test(t, retry_option_on_the_command_line);
+    tcase_add_test(t, harmless_edits_resume_and_are_recorded);
+    tcase_add_test(t, edits_that_change_results_are_refused);
+    tcase_add_test(t, larger_budget_extends_the_search);
     suite_add_tcase(s, t);
     return s;
 }
