@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
+#include "jobrun.h"
 #include "jobsrc.h"
 #include "slurm.h"
 
@@ -123,6 +124,14 @@ static int start_external(batch_t *b, const job_t *j, gd_err *err)
     if (rc) {
         be_exec_free(&x);
         return gd_errf(err, rc, "%s", why.msg);
+    }
+    /* job.json and cmd.sh: what ran, rerunnable by hand or with job-run */
+    char camp[PATH_MAX];
+    util_path_join(camp, sizeof camp, b->o->rundir, "campaign.xml");
+    rc = jobrun_write_spec(b->o->be, &bj, &x, camp, err);
+    if (rc) {
+        be_exec_free(&x);
+        return rc;
     }
     const camp_campaign *c = b->o->c;
     int s = free_slot(b);

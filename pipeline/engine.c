@@ -505,10 +505,12 @@ static int finish_run(run_t *r, gd_err *err)
     utc_now(fin, sizeof fin);
     if (!rc)
         rc = write_manifest(r, fin, ok, failed, err);
+    logf_(r, "phase: analysis");
     if (!rc)
         rc = ana_run(r->dir, err);
     if (!rc)
         rc = agents_annotate(r->dir, err);
+    logf_(r, "phase: report");
     if (!rc)
         rc = rep_render(r->dir, r->c.layout[0] ? r->c.layout : NULL, err);
     if (!rc && failed) {
@@ -570,8 +572,11 @@ int eng_run(const eng_opts *o, char *rundir, size_t rundirsz, gd_err *err)
         util_strlcpy(rundir, r.dir, rundirsz);
     rc = open_run(&r, err);
     if (!rc) {
-        logf_(&r, "start campaign %s sha256 %s pid %ld", r.c.name, r.c.sha256,
-              (long)getpid());
+        /* gpudse status reads this line: the session's start and how many
+         * records the journal held then give its rate and ETA */
+        logf_(&r, "start campaign %s sha256 %s pid %ld journal %zu", r.c.name,
+              r.c.sha256, (long)getpid(), store_count(r.st));
+        logf_(&r, "phase: jobs");
         const cJSON *ch;
         cJSON_ArrayForEach(ch, r.changes) {
             logf_(&r, "campaign changed: %s", ch->valuestring);

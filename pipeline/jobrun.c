@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <cjson/cJSON.h>
 
 #include "executor.h"
@@ -62,6 +63,54 @@ static cJSON *spec_json(const be_backend *be, const be_job *job,
     return o;
 }
 
+static void put_quoted(util_buf *b, const char *s)
+{
+    util_buf_puts(b, "'");
+    for (const char *p = s; *p; p++)
+        util_buf_puts(b, *p == '\'' ? "'\\''" : (char[]){*p, '\0'});
+    util_buf_puts(b, "'");
+}
+
+/* JOBDIR/cmd.sh: the exact command the executor runs (sh -c COMMAND in
+ * the job directory, the inherited environment plus the job's changes),
+ * runnable by hand. */
+static int write_cmd_sh(const be_job *job, const be_exec *x, gd_err *err)
+{
+    char cfg[256], abs[PATH_MAX];
+    space_config_canon(&job->cfg, cfg, sizeof cfg);
+    if (!realpath(job->job_dir, abs))
+        util_strlcpy(abs, job->job_dir, sizeof abs);
+    util_buf b;
+    util_buf_init(&b);
+    util_buf_printf(&b, "#!/bin/sh\n# gpudse job %s: workload %s\n# config "
+                    "%s\n# The command gpudse ran for this job, in this "
+                    "directory, with the\n# environment changes it made; "
+                    "run it by hand to reproduce the job\n# (its outputs "
+                    "land here), or: gpudse job-run THIS_DIRECTORY\ncd ",
+                    job->key, job->workload->name, cfg);
+    put_quoted(&b, abs);
+    util_buf_puts(&b, " || exit 1\n");
+    for (int i = 0; i < x->nenv; i++) {
+        const char *eq = strchr(x->env[i], '=');
+        if (!eq)
+            continue;
+        util_buf_printf(&b, "%.*s=", (int)(eq - x->env[i]), x->env[i]);
+        put_quoted(&b, eq + 1);
+        util_buf_printf(&b, "; export %.*s\n", (int)(eq - x->env[i]),
+                        x->env[i]);
+    }
+    util_buf_puts(&b, "exec /bin/sh -c ");
+    put_quoted(&b, x->command.s ? x->command.s : "");
+    util_buf_puts(&b, "\n");
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, job->job_dir, "cmd.sh");
+    int rc = util_write_file_plain(path, b.s, b.len, err);
+    util_buf_free(&b);
+    if (!rc && chmod(path, 0755) != 0)
+        rc = gd_errf(err, GD_EENV, "%s: %s", path, strerror(errno));
+    return rc;
+}
+
 int jobrun_write_spec(const be_backend *be, const be_job *job,
                       const be_exec *x, const char *campaign_path,
                       gd_err *err)
@@ -69,10 +118,12 @@ int jobrun_write_spec(const be_backend *be, const be_job *job,
     cJSON *o = spec_json(be, job, x, campaign_path);
     char path[PATH_MAX];
     util_path_join(path, sizeof path, job->job_dir, JOBRUN_SPEC);
-    int rc = o ? util_write_json_atomic(path, o, err)
+    int rc = be_make_job_dir(job->job_dir, err);
+    if (!rc)
+        rc = o ? util_write_json_atomic(path, o, err)
                : gd_errf(err, GD_EENV, "%s: out of memory", path);
     cJSON_Delete(o);
-    return rc;
+    return rc ? rc : write_cmd_sh(job, x, err);
 }
 
 /* What job-run needs from job.json; command and env are malloc'd. */

@@ -5,7 +5,10 @@
  * resources. */
 #include "testrun.h"
 #include <limits.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <cjson/cJSON.h>
 #include "engine.h"
 #include "store.h"
 #include "util.h"
@@ -280,6 +283,112 @@ START_TEST(larger_budget_extends_the_search)
 }
 END_TEST
 
+/* Item 10: status while a run goes on, after its coordinator died, and
+ * with a result job-run wrote that nobody merged. */
+static int wait_for(const char *cmd, double seconds)
+{
+    for (int i = 0; i < seconds * 20; i++) {
+        if (shf("%s", cmd) == 0)
+            return 1;
+        usleep(50000);
+    }
+    return 0;
+}
+
+static cJSON *status_json(const char *dir)
+{
+    static char out[65536];
+    char cmd[PATH_MAX + 64];
+    snprintf(cmd, sizeof cmd, "%s status %s --json", tu_bin(), dir);
+    capture(cmd, out, sizeof out);
+    cJSON *o = cJSON_Parse(out);
+    ck_assert_msg(o != NULL, "not JSON: %s", out);
+    return o;
+}
+
+static int total_of(const cJSON *o, const char *what)
+{
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "total");
+    return cJSON_GetObjectItemCaseSensitive(t, what)->valueint;
+}
+
+START_TEST(status_while_running_and_after_a_crash)
+{
+    const char *camp = tp("/st.xml"), *dir = tp("/st-run");
+    char text[8192];
+    write_flaky(camp, "st", 4, NULL);
+    /* the slow workload's jobs hang after a first line of output */
+    snprintf(text, sizeof text, "sed -i 's/workload name=\"flaky\"/"
+             "workload name=\"slow\"/' %s", camp);
+    ck_assert_int_eq(shf("%s", text), 0);
+    shf("touch %s/slow", T);
+    pid_t pid = fork();
+    ck_assert(pid >= 0);
+    if (pid == 0) {
+        setpgid(0, 0);
+        execl(tu_bin(), "gpudse", "run", camp, "-o", dir, "-q", "-j", "2",
+              (char *)NULL);
+        _exit(127);
+    }
+    char cmd[PATH_MAX + 128];
+    snprintf(cmd, sizeof cmd, "test $(grep -l 'slow: starting' "
+             "%s/jobs/*/stdout.log 2>/dev/null | wc -l) = 2", dir);
+    ck_assert_msg(wait_for(cmd, 20), "the slow jobs never started");
+    cJSON *o = status_json(dir);
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "running")));
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(o, "phase")
+                     ->valuestring, "jobs");
+    ck_assert_int_eq(total_of(o, "done"), 4);
+    ck_assert_int_eq(total_of(o, "running"), 2);
+    ck_assert_int_eq(total_of(o, "queued"), 2);
+    const cJSON *jobs = cJSON_GetObjectItemCaseSensitive(o, "jobs"), *j;
+    ck_assert_int_eq(cJSON_GetArraySize(jobs), 2);
+    cJSON_ArrayForEach(j, jobs) {
+        ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(j, "workload")
+                         ->valuestring, "slow");
+        ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(j, "last_line")
+                         ->valuestring, "slow: starting");
+        ck_assert(strstr(cJSON_GetObjectItemCaseSensitive(j, "config")
+                         ->valuestring, "n_clusters=") != NULL);
+    }
+    cJSON_Delete(o);
+    /* the text form says the same */
+    snprintf(cmd, sizeof cmd, "%s status %s | grep -q '^  total  *2  *2  *4"
+             "  *0$'", tu_bin(), dir);
+    ck_assert_int_eq(shf("%s", cmd), 0);
+    /* the coordinator dies with its jobs */
+    kill(-pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    o = status_json(dir);
+    ck_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(o, "running")));
+    ck_assert_int_eq(total_of(o, "queued"), 4);
+    ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(o, "interrupted")
+                     ->valueint, 2);
+    cJSON_Delete(o);
+    /* finish it; then take the last record out of the journal as if a
+     * Slurm task had written it and its coordinator died before merging */
+    shf("rm -f %s/slow", T);
+    ck_assert_int_eq(run(camp, dir, &(gd_err){0, ""}, NULL, NULL), GD_OK);
+    snprintf(cmd, sizeof cmd, "cd %s && k=$(tail -1 results.jsonl | cut -c9-72)"
+             " && tail -1 results.jsonl > jobs/$k/result.json && sed -i '$d' "
+             "results.jsonl", dir);
+    ck_assert_int_eq(shf("%s", cmd), 0);
+    o = status_json(dir);
+    ck_assert_int_eq(total_of(o, "done"), 8);
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(o, "phase")
+                     ->valuestring, "finished");
+    cJSON_Delete(o);
+    snprintf(cmd, sizeof cmd, "%s status %s | grep -q '1 result(s) written "
+             "by job-run are not yet in the journal'", tu_bin(), dir);
+    ck_assert_int_eq(shf("%s", cmd), 0);
+    /* --watch on a run that is not running prints once and ends */
+    ck_assert_int_eq(shf("timeout 10 %s status %s --watch 0.1 >/dev/null",
+                         tu_bin(), dir), 0);
+    ck_assert_int_eq(shf("%s status %s --bogus 2>/dev/null", tu_bin(), dir),
+                     2);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("finish");
@@ -290,6 +399,7 @@ static Suite *suite(void)
     tcase_add_test(t, harmless_edits_resume_and_are_recorded);
     tcase_add_test(t, edits_that_change_results_are_refused);
     tcase_add_test(t, larger_budget_extends_the_search);
+    tcase_add_test(t, status_while_running_and_after_a_crash);
     suite_add_tcase(s, t);
     return s;
 }
