@@ -360,7 +360,7 @@ START_TEST(status_while_running_and_after_a_crash)
     kill(-pid, SIGKILL);
     waitpid(pid, NULL, 0);
     /* (the jobs' groups outlive it: end them, as a resume would) */
-    shf("for g in $(cat %s/jobs.running); do kill -9 -- -$g; done "
+    shf("for g in $(cat %s/jobs.running); do kill -9 -$g; done "
         "2>/dev/null", dir);
     o = status_json(dir);
     ck_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(o, "running")));
