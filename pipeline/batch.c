@@ -25,6 +25,7 @@ typedef struct {
     char key[65];
     int attempt;               /* 0 for the first run */
     int rerun;                 /* a journaled job run again (--retry) */
+    long order;                /* place in its workload's proposals */
     double ready_at;           /* retries wait until then */
     char dir[PATH_MAX];
 } job_t;
@@ -56,7 +57,8 @@ static be_job make_be_job(const batch_t *b, const job_t *j)
 
 static int record(batch_t *b, const job_t *j, store_record *rec, gd_err *err)
 {
-    return jobsrc_record(&b->src, j->wl, &j->cfg, j->key, rec, err);
+    return jobsrc_record(&b->src, j->wl, &j->cfg, j->key, j->order, rec,
+                         err);
 }
 
 static int run_in_process(batch_t *b, const job_t *j, gd_err *err)
@@ -253,6 +255,7 @@ static int fill(batch_t *b, int *drained, gd_err *err)
             j.cfg = cfg;
             j.attempt = 0;
             j.rerun = 0;
+            j.order = b->src.last_order;
             j.ready_at = 0;
             jobsrc_key(&b->src, wl, &cfg, j.key, j.dir, sizeof j.dir);
             if (store_has(b->o->st, j.key)) {

@@ -29,7 +29,8 @@ int jobsrc_init(jobsrc *s, const batch_opts *o, batch_counts *n, size_t cap,
     s->exhausted = calloc(nw, sizeof *s->exhausted);
     s->inflight = calloc(nw, sizeof *s->inflight);
     s->step = calloc(nw, sizeof *s->step);
-    if (!s->st || !s->props || !s->nprops || !s->pos || !s->fixed_pos
+    s->proposed = calloc(nw, sizeof *s->proposed);
+    if (!s->proposed || !s->st || !s->props || !s->nprops || !s->pos || !s->fixed_pos
         || !s->exhausted || !s->inflight || !s->step)
         return gd_errf(err, GD_EENV, "out of memory");
     for (int i = 0; i < s->nwl; i++) {
@@ -72,6 +73,7 @@ void jobsrc_free(jobsrc *s)
     free(s->exhausted);
     free(s->inflight);
     free(s->step);
+    free(s->proposed);
     memset(s, 0, sizeof *s);
 }
 
@@ -108,6 +110,7 @@ int jobsrc_next(jobsrc *s, size_t want, int *wl, gpu_config *cfg)
                 *wl = i;
                 *cfg = s->props[i][s->pos[i]++];
                 s->n->planned++;
+                s->last_order = ++s->proposed[i];
                 return 1;
             }
         }
@@ -141,7 +144,7 @@ be_job jobsrc_be_job(const jobsrc *s, int wl, const gpu_config *cfg,
 }
 
 int jobsrc_record(jobsrc *s, int wl, const gpu_config *cfg, const char *key,
-                  store_record *rec, gd_err *err)
+                  long order, store_record *rec, gd_err *err)
 {
     const batch_opts *o = s->o;
     util_strlcpy(rec->key, key, sizeof rec->key);
@@ -150,6 +153,7 @@ int jobsrc_record(jobsrc *s, int wl, const gpu_config *cfg, const char *key,
     util_strlcpy(rec->backend, o->be->name, sizeof rec->backend);
     util_strlcpy(rec->fidelity, o->be->fidelity, sizeof rec->fidelity);
     rec->cfg = *cfg;
+    rec->order = order;
     int rc = store_has(o->st, key) ? store_append_attempt(o->st, rec, err)
                                    : store_append(o->st, rec, err);
     if (rc)

@@ -20,6 +20,9 @@ typedef struct {
     int *exhausted;            /* the strategy has nothing more */
     int *inflight;             /* jobs started and not yet journaled */
     int *step;                 /* index in o->budgets of the budget now */
+    long *proposed;            /* per workload: configs proposed so far */
+    long last_order;           /* place of jobsrc_next's last config in its
+                                  workload's proposals, from 1 */
     int cur;                   /* workload proposals come from now */
     const wl_workload *wls;    /* the workloads jobs run as */
 } jobsrc;
@@ -41,10 +44,11 @@ void jobsrc_key(const jobsrc *s, int wl, const gpu_config *cfg, char key[65],
 be_job jobsrc_be_job(const jobsrc *s, int wl, const gpu_config *cfg,
                      const char *key, const char *dir);
 
-/* Journal a finished job's record (filling its identity fields) and tell
- * the strategy, the progress line and the on_result hook. */
+/* Journal a finished job's record (filling its identity fields and its
+ * proposal order, last_order when it was proposed) and tell the strategy,
+ * the progress line and the on_result hook. */
 int jobsrc_record(jobsrc *s, int wl, const gpu_config *cfg, const char *key,
-                  store_record *rec, gd_err *err);
+                  long order, store_record *rec, gd_err *err);
 
 /* A key already in the journal: 1 in *rerun when its latest record is of
  * a class batch_opts.rerun_mask reruns and an earlier session wrote it

@@ -43,6 +43,7 @@ typedef struct {
     gpu_config cfg;
     char key[65];
     char dir[PATH_MAX];
+    long order;                /* place in its workload's proposals */
     int attempt;               /* resubmissions for the job's own failures */
     int infra;                 /* ... for the cluster's */
     int phase;
@@ -221,7 +222,8 @@ static be_job make_be_job(const coord *co, const sjob *j)
 
 static int record(coord *co, const sjob *j, store_record *rec, gd_err *err)
 {
-    int rc = jobsrc_record(&co->src, j->wl, &j->cfg, j->key, rec, err);
+    int rc = jobsrc_record(&co->src, j->wl, &j->cfg, j->key, j->order, rec,
+                           err);
     if (rc)
         return rc;
     if (rec->status != ST_OK)
@@ -380,6 +382,7 @@ static int add_job(coord *co, int wl, const gpu_config *cfg, gd_err *err)
     memset(j, 0, sizeof *j);
     j->wl = wl;
     j->cfg = *cfg;
+    j->order = co->src.last_order;  /* add_job follows jobsrc_next */
     jobsrc_key(&co->src, wl, cfg, j->key, j->dir, sizeof j->dir);
     int rerun = 0;
     if (store_has(co->o->st, j->key)) {

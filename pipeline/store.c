@@ -161,6 +161,11 @@ void store_record_to_json(const store_record *r, util_buf *b)
     }
     if (r->modelled[0])
         modelled_to_json(b, r->modelled);
+    if (r->order > 0) {
+        char s[NUM_TEXT_MAX];
+        util_buf_puts(b, ",\"order\":");
+        util_buf_add(b, s, num_int(r->order, s));
+    }
     util_buf_puts(b, "}");
 }
 
@@ -177,6 +182,18 @@ static int get_str(const cJSON *o, const char *name, char *dst, size_t n,
     if (!cJSON_IsString(v) || strlen(v->valuestring) >= n)
         return -1;
     strcpy(dst, v->valuestring);
+    return 0;
+}
+
+static int get_order(const cJSON *o, long *order)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "order");
+    *order = 0;
+    if (!v)
+        return 0;
+    if (!cJSON_IsNumber(v) || v->valuedouble < 1 || v->valuedouble > 1e15)
+        return -1;
+    *order = (long)v->valuedouble;
     return 0;
 }
 
@@ -278,6 +295,8 @@ int store_record_from_json(const char *line, const char *file, int lineno,
         what = "bottleneck";
     else if (parse_modelled(o, r->modelled, sizeof r->modelled))
         what = "modelled_metrics";
+    else if (get_order(o, &r->order))
+        what = "order";
     cJSON_Delete(o);
     if (what)
         return gd_errf(err, GD_EINPUT, "%s:%d: record has a missing or bad "

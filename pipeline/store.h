@@ -37,6 +37,9 @@ typedef struct {
      * every other metric was measured. "" when none: JSON "modelled_metrics"
      * is then left out. */
     char modelled[64];
+    /* Place of the config in its workload's proposals (the strategy's
+     * proposal order, from 1; 0 when unknown), not the completion order. */
+    long order;
     /* Records of this key in the journal (set by store_load_all; a job
      * rerun with --retry has one per attempt); not written. */
     int attempts;

@@ -509,6 +509,19 @@ START_TEST(a_dead_coordinators_tasks_are_adopted)
     /* the tasks live on without their coordinator */
     ck_assert_int_ne(shf("test -z \"$(squeue -h -n gpudse-k9 "
                          "-t PENDING,RUNNING -o %%i)\""), 0);
+    /* gpudse status asks Slurm about them: 4 queued or running, none
+     * done, each listed with its task id and state */
+    static char st[16384];
+    snprintf(cmd, sizeof cmd, "%s status %s", tu_bin(), tp("/k9-run"));
+    capture(cmd, st, sizeof st);
+    ck_assert_msg(strstr(st, "not running") && strstr(st, "slurm ")
+                  && (strstr(st, " RUNNING") || strstr(st, " PENDING")),
+                  "%s", st);
+    snprintf(cmd, sizeof cmd, "%s status %s --json | tr -d ' \t\n' | "
+             "grep -Eq '\"total\":\\{\"queued\":[0-4],\"running\":"
+             "[0-4],\"done\":0,\"failed\":0\\}'", tu_bin(),
+             tp("/k9-run"));
+    ck_assert_msg(shf("%s", cmd) == 0, "%s", st);
     snprintf(cmd, sizeof cmd, "%s run %s -o %s -q >/dev/null", tu_bin(),
              tp("/k9.xml"), tp("/k9-run"));
     ck_assert_int_eq(shf("%s", cmd), 0);
