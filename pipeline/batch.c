@@ -204,6 +204,7 @@ static int complete_external(batch_t *b, const exec_result *r, gd_err *err)
     if (rc)
         return rc;
     util_strlcpy(rec.key, j.key, sizeof rec.key);
+    jobsrc_timing(&b->src, j.key, j.wl, j.attempt + 1, rec.status, r->wall_s);
     /* how the process ended: the journal says it for a job that succeeded,
      * so only the others get a file (one inode fewer per good job) */
     if (rec.status != ST_OK

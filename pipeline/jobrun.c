@@ -111,6 +111,37 @@ static int write_cmd_sh(const be_job *job, const be_exec *x, gd_err *err)
     return rc;
 }
 
+/* JOBDIR/config.json: which job this is — key, workload, backend, seed
+ * and every knob's value. */
+static int write_config_json(const be_backend *be, const be_job *job,
+                             gd_err *err)
+{
+    cJSON *o = cJSON_CreateObject();
+    char seed[32], v[32];
+    snprintf(seed, sizeof seed, "%" PRIu64, job->seed);
+    cJSON_AddStringToObject(o, "key", job->key);
+    cJSON_AddStringToObject(o, "workload", job->workload->name);
+    cJSON_AddStringToObject(o, "backend", be->name);
+    cJSON_AddStringToObject(o, "seed", seed);
+    cJSON *c = cJSON_AddObjectToObject(o, "config");
+    for (int k = 0; k < SPACE_NKNOBS; k++) {
+        int val = space_get(&job->cfg, k);
+        if (k == KNOB_SCHEDULER)
+            cJSON_AddStringToObject(c, space_knob_get(k)->name,
+                                    space_value_str(k, val, v, sizeof v));
+        else
+            cJSON_AddNumberToObject(c, space_knob_get(k)->name, val);
+    }
+    char *text = cJSON_Print(o);
+    cJSON_Delete(o);
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, job->job_dir, "config.json");
+    int rc = text ? util_write_file_plain(path, text, strlen(text), err)
+                  : gd_errf(err, GD_EENV, "%s: out of memory", path);
+    cJSON_free(text);
+    return rc;
+}
+
 int jobrun_write_spec(const be_backend *be, const be_job *job,
                       const be_exec *x, const char *campaign_path,
                       gd_err *err)
@@ -123,6 +154,8 @@ int jobrun_write_spec(const be_backend *be, const be_job *job,
         rc = o ? util_write_json_atomic(path, o, err)
                : gd_errf(err, GD_EENV, "%s: out of memory", path);
     cJSON_Delete(o);
+    if (!rc)
+        rc = write_config_json(be, job, err);
     return rc ? rc : write_cmd_sh(job, x, err);
 }
 

@@ -229,6 +229,22 @@ void jobsrc_log(const jobsrc *s, const char *fmt, ...)
     fflush(s->o->log);
 }
 
+void jobsrc_timing(const jobsrc *s, const char *key, int wl, int attempt,
+                   int status, double wall_s)
+{
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, s->o->rundir, "timing.csv");
+    int fresh = !util_path_exists(path);
+    FILE *f = fopen(path, "a");
+    if (!f)
+        return;
+    if (fresh)
+        fputs("key,workload,attempt,status,wall_s\n", f);
+    fprintf(f, "%s,%s,%d,%s,%.3f\n", key, s->wls[wl].name, attempt,
+            store_status_name(status), wall_s);
+    fclose(f);
+}
+
 int jobsrc_output_error(const char *job_dir, const exec_result *x,
                         gd_err *err)
 {

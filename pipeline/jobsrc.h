@@ -74,6 +74,13 @@ int jobsrc_write_status(const char *job_dir, int attempt,
 int jobsrc_output_error(const char *job_dir, const exec_result *x,
                         gd_err *err);
 
+/* A row of RUN/timing.csv (header written with the file): key, workload,
+ * attempt (from 1), status and wall seconds of a finished external job
+ * attempt. Run-to-run noise: kept out of results.jsonl and results.csv.
+ * Best effort: a row that cannot be written is only lost. */
+void jobsrc_timing(const jobsrc *s, const char *key, int wl, int attempt,
+                   int status, double wall_s);
+
 /* Empty a job directory a crashed session may have left files in (the
  * folder itself stays); jobsrc_fresh_dir also creates it when missing. */
 int jobsrc_clear_dir(const char *dir, gd_err *err);

@@ -563,6 +563,22 @@ static int has_result(const sjob *j)
     return util_path_exists(path);
 }
 
+/* The task's wall time (job-run's status.json) to timing.csv. */
+static void slurm_timing(const coord *co, const sjob *j, int status)
+{
+    char path[PATH_MAX + 16], *text;
+    job_file(j, "status.json", path, sizeof path);
+    if (util_read_file(path, &text, NULL, NULL) != GD_OK)
+        return;
+    cJSON *o = cJSON_Parse(text);
+    free(text);
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "wall_s");
+    if (cJSON_IsNumber(w))
+        jobsrc_timing(&co->src, j->key, j->wl, j->attempt + j->infra + 1,
+                      status, w->valuedouble);
+    cJSON_Delete(o);
+}
+
 /* Merge result.json of job i. */
 static int merge(coord *co, size_t i, gd_err *err)
 {
@@ -576,6 +592,7 @@ static int merge(coord *co, size_t i, gd_err *err)
         snprintf(rec.reason, sizeof rec.reason, "unreadable result: %s",
                  why.msg[0] ? why.msg : "key differs");
     }
+    slurm_timing(co, j, rec.status);
     return conclude(co, i, &rec, 0, err);
 }
 

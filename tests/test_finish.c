@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <cjson/cJSON.h>
 #include "engine.h"
+#include "jobrun.h"
 #include "store.h"
 #include "util.h"
 
@@ -63,6 +64,19 @@ static void write_flaky(const char *path, const char *name, int budget,
              "</campaign>\n", name, budget,
              extra ? extra : "  <execution jobs=\"2\" timeout=\"10\"/>\n");
     tu_write(path, text);
+}
+
+/* The same metrics, name for name and bit for bit. */
+static int met_equal_test(const met_set *a, const met_set *b)
+{
+    if (a->n != b->n)
+        return 0;
+    for (int i = 0; i < a->n; i++) {
+        double v;
+        if (met_get(b, a->name[i], &v) != 0 || v != a->val[i])
+            return 0;
+    }
+    return 1;
 }
 
 static int count_lines(const char *path)
@@ -392,6 +406,80 @@ START_TEST(status_while_running_and_after_a_crash)
 }
 END_TEST
 
+/* Item 11: every job folder says what ran (cmd.sh, runnable by hand,
+ * config.json, job.json for job-run); results.csv carries provenance,
+ * timing.csv the wall times; the failures appendix each failed job's
+ * config and whole reason. */
+START_TEST(per_job_provenance)
+{
+    const char *camp = tp("/prov.xml"), *dir = tp("/prov-run");
+    write_flaky(camp, "prov", 4, NULL);
+    shf("touch %s/broken", T);
+    gd_err err;
+    ck_assert_int_eq(run_retry(camp, dir, 0, &err), GD_EJOBS);
+    size_t n;
+    store_record *r = load(dir, &n);
+    ck_assert_uint_eq(n, 8);
+    const store_record *ok = find(r, n, "good", 30);
+    const store_record *bad = find(r, n, "flaky", 8);
+    char cmd[PATH_MAX * 2], out[4096];
+    /* cmd.sh reruns the job by hand, from anywhere */
+    snprintf(cmd, sizeof cmd, "cd / && %s/%s/jobs/%s/cmd.sh", root, dir,
+             ok->key);
+    capture(cmd, out, sizeof out);
+    ck_assert_msg(strstr(out, "IPC = 300"), "%s", out);
+    ck_assert_int_eq(shf("grep -q '\"n_clusters\":.30' %s/jobs/%s/config.json",
+                         dir, ok->key), 0);
+    ck_assert_int_eq(shf("grep -q '\"workload\":.\"good\"' "
+                         "%s/jobs/%s/config.json", dir, ok->key), 0);
+    /* job-run runs a local job again: the same record */
+    ck_assert_int_eq(shf("%s job-run %s/jobs/%s", tu_bin(), dir, ok->key), 0);
+    char res[PATH_MAX];
+    snprintf(res, sizeof res, "%s/jobs/%s", dir, ok->key);
+    store_record again;
+    ck_assert_int_eq(jobrun_read_result(res, &again, &err), GD_OK);
+    ck_assert_int_eq(again.status, ST_OK);
+    ck_assert(met_equal_test(&again.metrics, &ok->metrics));
+    free(r);
+    /* a rerun with --retry: two attempts for the flaky jobs */
+    shf("rm -f %s/broken", T);
+    ck_assert_int_eq(run_retry(camp, dir, 1u << ST_FAILED, &err), GD_OK);
+    snprintf(cmd, sizeof cmd, "head -1 %s/results.csv", dir);
+    capture(cmd, out, sizeof out);
+    ck_assert_msg(strstr(out, ",l2_sets,attempts,seed,order,on_front,"
+                         "is_baseline,limit,bottleneck,"), "%s", out);
+    ck_assert_msg(!strstr(out, "wall"), "%s", out);
+    /* the flaky job at 8 clusters: attempts 2, seed 1, proposed first
+     * (exhaustive order), not on the front (lowest IPC), not the baseline;
+     * 15 clusters is the baseline */
+    snprintf(cmd, sizeof cmd, "grep '^%s,' %s/results.csv | cut -d, -f15-21",
+             bad->key, dir);
+    capture(cmd, out, sizeof out);
+    ck_assert_str_eq(out, "2,1,1,0,0,,\n");
+    snprintf(cmd, sizeof cmd, "grep ',flaky,.*,15,1,6,49152,' %s/results.csv"
+             " | cut -d, -f15-21", dir);
+    capture(cmd, out, sizeof out);
+    ck_assert_str_eq(out, "2,1,2,0,1,,\n");
+    snprintf(cmd, sizeof cmd, "grep ',good,.*,60,1,6,49152,' %s/results.csv"
+             " | cut -d, -f15-21", dir);
+    capture(cmd, out, sizeof out);
+    ck_assert_str_eq(out, "1,1,4,1,0,,\n");
+    /* wall times: timing.csv, one row per attempt */
+    ck_assert_int_eq(shf("test $(grep -c ',[0-9]*\\.[0-9]*$' "
+                         "%s/timing.csv) = 12", dir), 0);
+    /* the failures appendix (of the first session's report) */
+    shf("touch %s/broken", T);
+    ck_assert_int_eq(shf("rm -rf %s/prov-fail && %s run %s -o %s/prov-fail "
+                         "-q >/dev/null 2>&1", T, tu_bin(), camp, T), 1);
+    snprintf(cmd, sizeof cmd, "pdftotext %s/prov-fail/report.pdf - | tr '\n'"
+             " ' ' | grep -q 'config: n_clusters=8, cores_per_cluster=1, "
+             "n_mem=6, shmem_size=49152, scheduler=gto, num_sched_per_core=2,"
+             " l1_sets=32, l2_sets=64 reason: exit code 1'", T);
+    ck_assert_int_eq(shf("%s", cmd), 0);
+    shf("rm -f %s/broken", T);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("finish");
@@ -403,6 +491,7 @@ static Suite *suite(void)
     tcase_add_test(t, edits_that_change_results_are_refused);
     tcase_add_test(t, larger_budget_extends_the_search);
     tcase_add_test(t, status_while_running_and_after_a_crash);
+    tcase_add_test(t, per_job_provenance);
     suite_add_tcase(s, t);
     return s;
 }
