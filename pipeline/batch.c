@@ -138,8 +138,8 @@ static int start_external(batch_t *b, const job_t *j, gd_err *err)
     const camp_campaign *c = b->o->c;
     int s = free_slot(b);
     exec_spec spec = {j->dir, x.command.s ? x.command.s : "", x.env,
-                      c->timeout_s, c->grace_s,
-                      (size_t)(c->memory_mb * 1048576.0),
+                      camp_wl_timeout(c, j->wl), c->grace_s,
+                      (size_t)(camp_wl_memory_mb(c, j->wl) * 1048576.0),
                       (size_t)(c->output_cap_mb * 1048576.0),
                       (void *)(intptr_t)s};
     rc = exec_pool_start(b->pool, &spec, err);

@@ -112,6 +112,19 @@ cJSON *ident_settings(const camp_campaign *c)
     put(o, "account", "%s", c->cluster.account);
     put(o, "array-limit", "%d", c->cluster.array_limit);
     put(o, "sbatch-options", "%s", c->cluster.sbatch_options);
+    put(o, "cpus", "%d", c->cluster.cpus);
+    put(o, "gres", "%s", c->cluster.gres);
+    util_buf b;  /* per-workload resources (<workload timeout= ...>) */
+    util_buf_init(&b);
+    for (int i = 0; c->wlrun && i < c->nworkloads; i++) {
+        const camp_wlrun *r = &c->wlrun[i];
+        if (r->timeout_s > 0 || r->memory_mb > 0 || r->cpus || r->gres[0])
+            util_buf_printf(&b, "%s%s timeout %g memory-mb %g cpus %d gres "
+                            "%s", b.len ? ", " : "", c->workloads[i].name,
+                            r->timeout_s, r->memory_mb, r->cpus, r->gres);
+    }
+    cJSON_AddStringToObject(o, "workload-resources", b.s ? b.s : "");
+    util_buf_free(&b);
     put(o, "report", "formats %d paper %s figure %s layout %s", c->formats,
         c->paper, c->figure_single ? "single" : "double", c->layout);
     put(o, "agents", "%s %s %s", c->agents.provider, c->agents.model,

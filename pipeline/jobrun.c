@@ -56,9 +56,10 @@ static cJSON *spec_json(const be_backend *be, const be_job *job,
     cJSON *env = cJSON_AddArrayToObject(o, "env");
     for (int i = 0; i < x->nenv; i++)
         cJSON_AddItemToArray(env, cJSON_CreateString(x->env[i]));
-    cJSON_AddNumberToObject(o, "timeout_s", c->timeout_s);
+    cJSON_AddNumberToObject(o, "timeout_s", camp_wl_timeout(c, job->wl_index));
     cJSON_AddNumberToObject(o, "grace_s", c->grace_s);
-    cJSON_AddNumberToObject(o, "mem_cap_bytes", c->memory_mb * 1048576.0);
+    cJSON_AddNumberToObject(o, "mem_cap_bytes",
+                            camp_wl_memory_mb(c, job->wl_index) * 1048576.0);
     cJSON_AddNumberToObject(o, "out_cap_bytes", c->output_cap_mb * 1048576.0);
     return o;
 }

@@ -47,7 +47,8 @@ static const char usage_text[] =
     "                      re-render report.pdf, figures/ and results.csv\n"
     "                      from a run directory alone\n"
     "  annotate DIR        rewrite annotations.json (agents; docs/agents.md)\n"
-    "  status DIR          show a run's progress from its files (while it\n"
+    "  status DIR [--json] [--watch [S]]\n"
+    "                      show a run's progress from its files (while it\n"
     "                      runs or after)\n"
     "  machine probe [-o FILE] | machine show NAME\n"
     "                      describe this machine's cores as split devices\n"
@@ -128,9 +129,17 @@ static const struct {
      "\n"
      "Rewrite DIR/annotations.json with the campaign's agents (docs/agents.md).\n"},
     {"status",
-     "usage: gpudse status DIR\n"
+     "usage: gpudse status DIR [--json] [--watch [SECONDS]]\n"
      "\n"
-     "Show a run's progress from its files, while it runs or after.\n"},
+     "Show a run's progress from its files, while it runs or after its\n"
+     "gpudse died: queued, running, done and failed jobs per workload with\n"
+     "totals, the running jobs (workload, config, elapsed, last log line),\n"
+     "the phase and an ETA; results job-run wrote but nobody merged are\n"
+     "counted, and squeue is asked about Slurm tasks.\n"
+     "\n"
+     "  --json              the same as one JSON object\n"
+     "  --watch [SECONDS]   redraw every SECONDS (default 2) until the run\n"
+     "                      stops\n"},
     {"machine",
      "usage: gpudse machine probe [-o FILE] [--devices N] [--slowdown a,b,...]\n"
      "       gpudse machine show NAME|FILE\n"
@@ -213,7 +222,9 @@ static const struct {
     {"job-run",
      "usage: gpudse job-run JOBDIR\n"
      "\n"
-     "Run one prepared external job (what a Slurm task runs).\n"},
+     "Run one prepared external job again from its JOBDIR/job.json (what a\n"
+     "Slurm task runs; every external job, local or on Slurm, has one) and\n"
+     "write JOBDIR/result.json. JOBDIR/cmd.sh runs the same command by hand.\n"},
 };
 
 /* Prints CMD's usage; returns 0, or -1 when CMD has none here. */

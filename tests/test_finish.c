@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <cjson/cJSON.h>
+#include "campaign.h"
 #include "engine.h"
 #include "jobrun.h"
 #include "store.h"
@@ -480,6 +481,70 @@ START_TEST(per_job_provenance)
 }
 END_TEST
 
+/* Item 12: per-workload resources over <execution>'s; a missing Slurm
+ * configuration is said as such and leaves no run directory. */
+START_TEST(per_workload_resources)
+{
+    const char *camp = tp("/res.xml"), *dir = tp("/res-run");
+    write_flaky(camp, "res", 4, "  <execution jobs=\"2\" timeout=\"10\" "
+                "retries=\"0\"/>\n");
+    char cmd[PATH_MAX * 2];
+    /* the slow workload may take 0.5 s, the others the campaign's 10 s */
+    snprintf(cmd, sizeof cmd, "sed -i 's/workload name=\"flaky\"/workload "
+             "name=\"slow\" timeout=\"0.5\" memory-mb=\"2048\" cpus=\"2\" "
+             "gres=\"gpu:1\"/' %s", camp);
+    ck_assert_int_eq(shf("%s", cmd), 0);
+    camp_campaign c;
+    gd_err err;
+    ck_assert_msg(camp_load(camp, &c, &err) == GD_OK, "%s", err.msg);
+    ck_assert_double_eq(camp_wl_timeout(&c, 0), 10);
+    ck_assert_double_eq(camp_wl_timeout(&c, 1), 0.5);
+    ck_assert_double_eq(camp_wl_memory_mb(&c, 1), 2048);
+    ck_assert_int_eq(camp_wl_cpus(&c, 1), 2);
+    ck_assert_int_eq(camp_wl_cpus(&c, 0), 0);
+    ck_assert_str_eq(camp_wl_gres(&c, 1), "gpu:1");
+    ck_assert_str_eq(camp_wl_gres(&c, 0), "");
+    camp_free(&c);
+    shf("touch %s/slow", T);
+    ck_assert_int_eq(run(camp, dir, &err, NULL, NULL), GD_EJOBS);
+    shf("rm -f %s/slow", T);
+    size_t n;
+    store_record *r = load(dir, &n);
+    ck_assert_uint_eq(n, 8);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_int_eq(r[i].status,
+                         (strcmp(r[i].workload, "slow") ? ST_OK : ST_TIMEOUT));
+    free(r);
+    /* each job's job.json carries its workload's limits (job-run, Slurm) */
+    ck_assert_int_eq(shf("grep -l '\"timeout_s\":.0.5' %s/jobs/*/job.json | "
+                         "wc -l | grep -qx 4", dir), 0);
+    /* bad values name the file and line */
+    tu_write(tp("/res-bad.xml"),
+             "<campaign name=\"b\">\n"
+             "  <simulator backend=\"command\">\n"
+             "    <command>run</command>\n"
+             "    <metric name=\"ipc\" regex=\"IPC=([0-9]+)\"/>\n"
+             "  </simulator>\n"
+             "  <workloads><workload name=\"a\"/>\n"
+             "    <workload name=\"b\" cpus=\"0\"/></workloads>\n"
+             "  <objectives><maximize metric=\"ipc\"/></objectives>\n"
+             "  <search strategy=\"random\" budget=\"2\"/>\n"
+             "</campaign>\n");
+    ck_assert_int_eq(camp_load(tp("/res-bad.xml"), &c, &err), GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "res-bad.xml:7: cpus must be 1 to 4096"),
+                  "%s", err.msg);
+    /* no Slurm configuration: said as such, and no run directory made */
+    ck_assert_int_eq(shf("SLURM_CONF=%s/none.conf %s run %s -o %s/res-slurm "
+                         "--executor slurm 2>%s/slurm-err.txt", T, tu_bin(),
+                         camp, T, T), 3);
+    ck_assert_int_eq(shf("grep -q 'Slurm is not configured on this host' "
+                         "%s/slurm-err.txt", T), 0);
+    ck_assert_int_eq(shf("grep -q 'account\\|partition' %s/slurm-err.txt",
+                         T), 1);
+    ck_assert_int_eq(shf("test -e %s/res-slurm", T), 1);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("finish");
@@ -492,6 +557,7 @@ static Suite *suite(void)
     tcase_add_test(t, larger_budget_extends_the_search);
     tcase_add_test(t, status_while_running_and_after_a_crash);
     tcase_add_test(t, per_job_provenance);
+    tcase_add_test(t, per_workload_resources);
     suite_add_tcase(s, t);
     return s;
 }
