@@ -161,8 +161,9 @@ static int read_manifest(st_view *v)
             v->wl[v->nwl++].planned = per;
         }
     }
+    int ok = m != NULL;
     cJSON_Delete(m);
-    return m ? 0 : -1;
+    return ok ? 0 : -1;
 }
 
 static int wl_index(st_view *v, const char *name, size_t len)
