@@ -151,9 +151,14 @@ int jobrun_write_spec(const be_backend *be, const be_job *job,
     char path[PATH_MAX];
     util_path_join(path, sizeof path, job->job_dir, JOBRUN_SPEC);
     int rc = be_make_job_dir(job->job_dir, err);
+    char *text = o ? cJSON_Print(o) : NULL;
+    /* renamed into place (a reader sees all of it or none) without an
+     * fsync: a job whose files a power cut lost is not journaled, so it is
+     * prepared again on resume */
     if (!rc)
-        rc = o ? util_write_json_atomic(path, o, err)
-               : gd_errf(err, GD_EENV, "%s: out of memory", path);
+        rc = text ? util_write_file_replace(path, text, strlen(text), err)
+                  : gd_errf(err, GD_EENV, "%s: out of memory", path);
+    cJSON_free(text);
     cJSON_Delete(o);
     if (!rc)
         rc = write_config_json(be, job, err);
