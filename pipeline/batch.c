@@ -294,7 +294,12 @@ static int loop(batch_t *b, gd_err *err)
         }
         if (drained && exec_pool_running(b->pool) == 0 && b->nretry == 0)
             break;
-        double wait = b->nretry ? next_retry_wait(b) : -1;
+        /* a retry waits for its backoff and a free worker: with every
+         * worker busy, only a finished job (or its timeout) wakes us — a
+         * wait of 0 for a retry that cannot start would spin without
+         * ever firing the running jobs' timeouts */
+        double wait = b->nretry && exec_pool_idle(b->pool) > 0
+                      ? next_retry_wait(b) : -1;
         int k = exec_pool_wait(b->pool, res, b->o->workers, wait, b->o->stop,
                                err);
         if (k < 0) {

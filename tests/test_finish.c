@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <cjson/cJSON.h>
 #include "campaign.h"
 #include "engine.h"
@@ -545,6 +546,37 @@ START_TEST(per_workload_resources)
 }
 END_TEST
 
+/* A retry waiting for a worker while every worker runs a hanging job:
+ * the running jobs still time out (the coordinator used to spin on a
+ * zero wait that never fired their timers, and they ran 30 s). */
+START_TEST(retried_jobs_keep_their_timeout)
+{
+    const char *camp = tp("/rt.xml"), *dir = tp("/rt-run");
+    write_flaky(camp, "rt", 4, "  <execution jobs=\"2\" timeout=\"0.5\" "
+                "retries=\"1\" backoff=\"0.1\" grace=\"0.2\"/>\n");
+    char cmd[PATH_MAX];
+    snprintf(cmd, sizeof cmd, "sed -i 's/workload name=\"good\"/workload "
+             "name=\"slow\"/' %s", camp);
+    ck_assert_int_eq(shf("%s", cmd), 0);
+    shf("touch %s/slow", T);
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    gd_err err;
+    ck_assert_int_eq(run(camp, dir, &err, NULL, NULL), GD_EJOBS);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    shf("rm -f %s/slow", T);
+    double dt = (double)(b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) * 1e-9;
+    ck_assert_msg(dt < 20, "took %.1f s: the retries ran past their timeout",
+                  dt);
+    size_t n;
+    store_record *r = load(dir, &n);
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(r[i].workload, "slow"))
+            ck_assert_int_eq(r[i].status, ST_TIMEOUT);
+    free(r);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("finish");
@@ -558,6 +590,7 @@ static Suite *suite(void)
     tcase_add_test(t, status_while_running_and_after_a_crash);
     tcase_add_test(t, per_job_provenance);
     tcase_add_test(t, per_workload_resources);
+    tcase_add_test(t, retried_jobs_keep_their_timeout);
     suite_add_tcase(s, t);
     return s;
 }
