@@ -30,8 +30,8 @@ int jobsrc_init(jobsrc *s, const batch_opts *o, batch_counts *n, size_t cap,
     s->inflight = calloc(nw, sizeof *s->inflight);
     s->step = calloc(nw, sizeof *s->step);
     s->proposed = calloc(nw, sizeof *s->proposed);
-    if (!s->proposed || !s->st || !s->props || !s->nprops || !s->pos || !s->fixed_pos
-        || !s->exhausted || !s->inflight || !s->step)
+    if (!s->proposed || !s->st || !s->props || !s->nprops || !s->pos
+        || !s->fixed_pos || !s->exhausted || !s->inflight || !s->step)
         return gd_errf(err, GD_EENV, "out of memory");
     for (int i = 0; i < s->nwl; i++) {
         s->props[i] = calloc(cap ? cap : 1, sizeof **s->props);
