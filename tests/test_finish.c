@@ -423,7 +423,8 @@ START_TEST(per_job_provenance)
     store_record *r = load(dir, &n);
     ck_assert_uint_eq(n, 8);
     const store_record *ok = find(r, n, "good", 30);
-    const store_record *bad = find(r, n, "flaky", 8);
+    char bad_key[65];
+    util_strlcpy(bad_key, find(r, n, "flaky", 8)->key, sizeof bad_key);
     char cmd[PATH_MAX * 2], out[4096];
     /* cmd.sh reruns the job by hand, from anywhere */
     snprintf(cmd, sizeof cmd, "cd / && %s/%s/jobs/%s/cmd.sh", root, dir,
@@ -455,7 +456,7 @@ START_TEST(per_job_provenance)
      * (exhaustive order), not on the front (lowest IPC), not the baseline;
      * 15 clusters is the baseline */
     snprintf(cmd, sizeof cmd, "grep '^%s,' %s/results.csv | cut -d, -f15-21",
-             bad->key, dir);
+             bad_key, dir);
     capture(cmd, out, sizeof out);
     ck_assert_str_eq(out, "2,1,1,0,0,,\n");
     snprintf(cmd, sizeof cmd, "grep ',flaky,.*,15,1,6,49152,' %s/results.csv"
