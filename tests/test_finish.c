@@ -272,7 +272,7 @@ static void run_extended(const char *camp, const char *dir,
     ck_assert_uint_eq(n, 12);
 }
 
-/* A larger budget extends a random search to exactly what a fresh run with
+/* A larger budget extends a random search to the records a fresh run with
  * that budget gives, and an adaptive one from where it stopped (the same
  * way each time). */
 START_TEST(larger_budget_extends_the_search)
@@ -281,8 +281,12 @@ START_TEST(larger_budget_extends_the_search)
     run_extended(tp("/ext-random.xml"), tp("/ext-random-run"), "random");
     ck_assert_int_eq(run(tp("/ext-random.xml"), tp("/ext-random-fresh"), &err,
                          NULL, NULL), GD_OK);
-    ck_assert_int_eq(shf("cmp -s %s/ext-random-run/results.csv "
-                         "%s/ext-random-fresh/results.csv", T, T), 0);
+    /* the same records; only `order` tells the two sessions' proposal
+     * orders apart (the baseline joins a budget's first batch) */
+    ck_assert_int_eq(shf("cd %s && cut -d, -f1-16,18- ext-random-run/"
+                         "results.csv | sort > a.csv && cut -d, -f1-16,18- "
+                         "ext-random-fresh/results.csv | sort > b.csv && "
+                         "cmp -s a.csv b.csv", T), 0);
     static const char *const adaptive[] = {"nsga2", "surrogate", "agent"};
     for (int i = 0; i < 3; i++) {
         char camp[PATH_MAX], a[PATH_MAX], b[PATH_MAX];
