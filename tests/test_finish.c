@@ -283,8 +283,8 @@ START_TEST(larger_budget_extends_the_search)
                          NULL, NULL), GD_OK);
     /* the same records; only `order` tells the two sessions' proposal
      * orders apart (the baseline joins a budget's first batch) */
-    ck_assert_int_eq(shf("cd %s && cut -d, -f1-16,18- ext-random-run/"
-                         "results.csv | sort > a.csv && cut -d, -f1-16,18- "
+    ck_assert_int_eq(shf("cd %s && cut -d, -f1-17,19- ext-random-run/"
+                         "results.csv | sort > a.csv && cut -d, -f1-17,19- "
                          "ext-random-fresh/results.csv | sort > b.csv && "
                          "cmp -s a.csv b.csv", T), 0);
     static const char *const adaptive[] = {"nsga2", "surrogate", "agent"};
@@ -459,16 +459,16 @@ START_TEST(per_job_provenance)
     /* the flaky job at 8 clusters: attempts 2, seed 1, proposed first
      * (exhaustive order), not on the front (lowest IPC), not the baseline;
      * 15 clusters is the baseline */
-    snprintf(cmd, sizeof cmd, "grep '^%s,' %s/results.csv | cut -d, -f15-21",
+    snprintf(cmd, sizeof cmd, "grep '^%s,' %s/results.csv | cut -d, -f16-22",
              bad_key, dir);
     capture(cmd, out, sizeof out);
     ck_assert_str_eq(out, "2,1,1,0,0,,\n");
     snprintf(cmd, sizeof cmd, "grep ',flaky,.*,15,1,6,49152,' %s/results.csv"
-             " | cut -d, -f15-21", dir);
+             " | cut -d, -f16-22", dir);
     capture(cmd, out, sizeof out);
     ck_assert_str_eq(out, "2,1,2,0,1,,\n");
     snprintf(cmd, sizeof cmd, "grep ',good,.*,60,1,6,49152,' %s/results.csv"
-             " | cut -d, -f15-21", dir);
+             " | cut -d, -f16-22", dir);
     capture(cmd, out, sizeof out);
     ck_assert_str_eq(out, "1,1,4,1,0,,\n");
     /* wall times: timing.csv, one row per attempt */
