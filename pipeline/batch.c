@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
+#include "jobrun.h"
 #include "jobsrc.h"
 #include "slurm.h"
 
@@ -23,6 +24,8 @@ typedef struct {
     gpu_config cfg;
     char key[65];
     int attempt;               /* 0 for the first run */
+    int rerun;                 /* a journaled job run again (--retry) */
+    long order;                /* place in its workload's proposals */
     double ready_at;           /* retries wait until then */
     char dir[PATH_MAX];
 } job_t;
@@ -54,7 +57,8 @@ static be_job make_be_job(const batch_t *b, const job_t *j)
 
 static int record(batch_t *b, const job_t *j, store_record *rec, gd_err *err)
 {
-    return jobsrc_record(&b->src, j->wl, &j->cfg, j->key, rec, err);
+    return jobsrc_record(&b->src, j->wl, &j->cfg, j->key, j->order, rec,
+                         err);
 }
 
 static int run_in_process(batch_t *b, const job_t *j, gd_err *err)
@@ -73,14 +77,19 @@ static int run_in_process(batch_t *b, const job_t *j, gd_err *err)
  * attempt's logs are kept under another name instead. */
 static int prepare_dir(const job_t *j, gd_err *err)
 {
-    if (j->attempt == 0)
+    if (j->attempt == 0 && !j->rerun)
         return jobsrc_clear_dir(j->dir, err);
-    static const char *const logs[] = {"stdout.log", "stderr.log"};
-    for (int i = 0; i < 2; i++) {
+    /* a rerun (--retry) keeps the journaled attempt's files as previous.* */
+    static const char *const logs[] = {"stdout.log", "stderr.log",
+                                       "status.json"};
+    for (int i = 0; i < (j->attempt ? 2 : 3); i++) {
         char from[PATH_MAX + 16], to[PATH_MAX + 32];
         snprintf(from, sizeof from, "%s/%s", j->dir, logs[i]);
-        snprintf(to, sizeof to, "%s/attempt%d.%s", j->dir, j->attempt,
-                 logs[i]);
+        if (j->attempt)
+            snprintf(to, sizeof to, "%s/attempt%d.%s", j->dir, j->attempt,
+                     logs[i]);
+        else
+            snprintf(to, sizeof to, "%s/previous.%s", j->dir, logs[i]);
         rename(from, to);
     }
     return GD_OK;
@@ -118,11 +127,19 @@ static int start_external(batch_t *b, const job_t *j, gd_err *err)
         be_exec_free(&x);
         return gd_errf(err, rc, "%s", why.msg);
     }
+    /* job.json and cmd.sh: what ran, rerunnable by hand or with job-run */
+    char camp[PATH_MAX];
+    util_path_join(camp, sizeof camp, b->o->rundir, "campaign.xml");
+    rc = jobrun_write_spec(b->o->be, &bj, &x, camp, err);
+    if (rc) {
+        be_exec_free(&x);
+        return rc;
+    }
     const camp_campaign *c = b->o->c;
     int s = free_slot(b);
     exec_spec spec = {j->dir, x.command.s ? x.command.s : "", x.env,
-                      c->timeout_s, c->grace_s,
-                      (size_t)(c->memory_mb * 1048576.0),
+                      camp_wl_timeout(c, j->wl), c->grace_s,
+                      (size_t)(camp_wl_memory_mb(c, j->wl) * 1048576.0),
                       (size_t)(c->output_cap_mb * 1048576.0),
                       (void *)(intptr_t)s};
     rc = exec_pool_start(b->pool, &spec, err);
@@ -187,6 +204,7 @@ static int complete_external(batch_t *b, const exec_result *r, gd_err *err)
     if (rc)
         return rc;
     util_strlcpy(rec.key, j.key, sizeof rec.key);
+    jobsrc_timing(&b->src, j.key, j.wl, j.attempt + 1, rec.status, r->wall_s);
     /* how the process ended: the journal says it for a job that succeeded,
      * so only the others get a file (one inode fewer per good job) */
     if (rec.status != ST_OK
@@ -237,13 +255,17 @@ static int fill(batch_t *b, int *drained, gd_err *err)
             j.wl = wl;
             j.cfg = cfg;
             j.attempt = 0;
+            j.rerun = 0;
+            j.order = b->src.last_order;
             j.ready_at = 0;
             jobsrc_key(&b->src, wl, &cfg, j.key, j.dir, sizeof j.dir);
             if (store_has(b->o->st, j.key)) {
-                int rc = jobsrc_skip(&b->src, wl, &cfg, j.key, err);
+                int rc = jobsrc_journaled(&b->src, wl, &cfg, j.key, &j.rerun,
+                                          err);
                 if (rc)
                     return rc;
-                continue;
+                if (!j.rerun)
+                    continue;
             }
         }
         int rc = ext ? start_external(b, &j, err) : run_in_process(b, &j, err);
@@ -272,7 +294,12 @@ static int loop(batch_t *b, gd_err *err)
         }
         if (drained && exec_pool_running(b->pool) == 0 && b->nretry == 0)
             break;
-        double wait = b->nretry ? next_retry_wait(b) : -1;
+        /* a retry waits for its backoff and a free worker: with every
+         * worker busy, only a finished job (or its timeout) wakes us — a
+         * wait of 0 for a retry that cannot start would spin without
+         * ever firing the running jobs' timeouts */
+        double wait = b->nretry && exec_pool_idle(b->pool) > 0
+                      ? next_retry_wait(b) : -1;
         int k = exec_pool_wait(b->pool, res, b->o->workers, wait, b->o->stop,
                                err);
         if (k < 0) {

@@ -31,11 +31,21 @@ typedef struct {
     const gpu_config *const *fixed;
     const size_t *nfixed;
     const wl_workload *workloads;
+    /* `run --retry`: bits (1 << store_status) of the journaled outcomes to
+     * run again (once per session); 0: a journaled key is done. */
+    unsigned rerun_mask;
+    /* The budgets a resumed search went through, first to last (manifest
+     * "budgets"; the last is the campaign's): an extensible strategy starts
+     * with the first and is extended to each next one when it has spent
+     * the one before. NULL: the campaign's budget alone. */
+    const long *budgets;
+    int nbudgets;
 } batch_opts;
 
 typedef struct {
     uint64_t planned;          /* configs proposed */
     uint64_t ran, skipped, failed, retried, interrupted;
+    uint64_t rerun;            /* journaled jobs run again (--retry) */
 } batch_counts;
 
 /* Returns GD_OK when every proposed job finished or was found finished (or

@@ -512,6 +512,10 @@ static int has_child(xmlNodePtr n, const char *name)
     return 0;
 }
 
+static int parse_resources(ctx_t *x, xmlNodePtr n, double *timeout,
+                           double *memory_mb, int *cpus, char *gres,
+                           size_t gressz);
+
 static int parse_workloads(ctx_t *x, xmlNodePtr list)
 {
     int count = 0;
@@ -537,7 +541,10 @@ static int parse_workloads(ctx_t *x, xmlNodePtr list)
         int rc = GD_OK;
         if (dup)
             rc = fail(x, n, "workload \"%s\" is listed twice", name, NULL);
-        else if (external || verify)
+        else if ((rc = parse_resources(x, n, &run->timeout_s,
+                                       &run->memory_mb, &run->cpus,
+                                       run->gres, sizeof run->gres)) != 0) {
+        } else if (external || verify)
             rc = parse_wlrun(x, n, run);
         else if (has_child(n, "command") || has_child(n, "env"))
             rc = fail(x, n, "<command> and <env> in a workload are for the "
@@ -750,6 +757,57 @@ static int decimal_attr(ctx_t *x, xmlNodePtr n, const char *name, double lo,
     return rc;
 }
 
+/* timeout, memory-mb, cpus and gres of a <workload> (or cpus and gres of
+ * <execution>, whose NULL timeout and memory_mb are parsed elsewhere). */
+static int parse_resources(ctx_t *x, xmlNodePtr n, double *timeout,
+                           double *memory_mb, int *cpus, char *gres,
+                           size_t gressz)
+{
+    int rc = GD_OK;
+    if (timeout)
+        rc = decimal_attr(x, n, "timeout", 0.001, 1e7, timeout);
+    if (!rc && memory_mb)
+        rc = decimal_attr(x, n, "memory-mb", 1, 1 << 24, memory_mb);
+    char *c = attr(n, "cpus"), *g = attr(n, "gres");
+    long lv;
+    if (!rc && c && util_parse_long(c, 1, 4096, &lv) != 0)
+        rc = fail(x, n, "cpus must be 1 to 4096 (got \"%s\")", c, NULL);
+    else if (!rc && c)
+        *cpus = (int)lv;
+    if (!rc && g && (!g[0] || strlen(g) >= gressz || strpbrk(g, " \t\n")))
+        rc = fail(x, n, "gres must be one Slurm --gres value without blanks "
+                  "(got \"%s\")", g, NULL);
+    else if (!rc && g)
+        util_strlcpy(gres, g, gressz);
+    xmlFree(c);
+    xmlFree(g);
+    return rc;
+}
+
+double camp_wl_timeout(const camp_campaign *c, int wl)
+{
+    return c->wlrun && c->wlrun[wl].timeout_s > 0 ? c->wlrun[wl].timeout_s
+                                                  : c->timeout_s;
+}
+
+double camp_wl_memory_mb(const camp_campaign *c, int wl)
+{
+    return c->wlrun && c->wlrun[wl].memory_mb > 0 ? c->wlrun[wl].memory_mb
+                                                  : c->memory_mb;
+}
+
+int camp_wl_cpus(const camp_campaign *c, int wl)
+{
+    return c->wlrun && c->wlrun[wl].cpus > 0 ? c->wlrun[wl].cpus
+                                             : c->cluster.cpus;
+}
+
+const char *camp_wl_gres(const camp_campaign *c, int wl)
+{
+    return c->wlrun && c->wlrun[wl].gres[0] ? c->wlrun[wl].gres
+                                            : c->cluster.gres;
+}
+
 /* executor="slurm" and its sbatch settings. */
 static int parse_execution_cluster(ctx_t *x, xmlNodePtr n)
 {
@@ -776,7 +834,8 @@ static int parse_execution_cluster(ctx_t *x, xmlNodePtr n)
         k->array_limit = (int)lv;
     for (int i = 0; i < 5; i++)
         xmlFree(v[i]);
-    return rc;
+    return rc ? rc : parse_resources(x, n, NULL, NULL, &k->cpus, k->gres,
+                                     sizeof k->gres);
 }
 
 static int parse_execution_limits(ctx_t *x, xmlNodePtr n)

@@ -79,6 +79,11 @@ typedef struct {
     int line;              /* of its <workload>, for messages */
     int nenv;
     camp_env env[CAMP_MAXENV];
+    /* <workload timeout= memory-mb= cpus= gres=>: this workload's own
+     * resources, over <execution>'s (0 and "": <execution>'s) */
+    double timeout_s, memory_mb;
+    int cpus;
+    char gres[128];
 } camp_wlrun;
 
 /* <execution executor="slurm" ...>: where external jobs run (slurm.h). */
@@ -88,6 +93,8 @@ typedef struct {
     char account[64];      /* sbatch -A, "" = none */
     int array_limit;       /* %P: array tasks running at once, 0 = no limit */
     char sbatch_options[1024]; /* extra sbatch arguments, split on blanks */
+    int cpus;              /* sbatch --cpus-per-task, 0 = Slurm's default */
+    char gres[128];        /* sbatch --gres, "" = none */
 } camp_cluster;
 
 typedef struct {
@@ -173,6 +180,13 @@ int camp_root_name(const char *path, char *out, size_t n, char *name,
 /* The identity of a workload on an external backend (its name, command and
  * environment), hashed into job keys in place of a descriptor's hash. */
 void camp_run_identity(const char *name, const camp_wlrun *r, char sha[65]);
+
+/* Workload wl's resources: its own (<workload timeout= memory-mb= cpus=
+ * gres=>) where given, else <execution>'s. */
+double camp_wl_timeout(const camp_campaign *c, int wl);
+double camp_wl_memory_mb(const camp_campaign *c, int wl);
+int camp_wl_cpus(const camp_campaign *c, int wl);
+const char *camp_wl_gres(const camp_campaign *c, int wl);
 
 /* Metrics the backend produces; an objective must name one of them. */
 int camp_backend_known(const char *backend);

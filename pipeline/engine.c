@@ -28,9 +28,11 @@
 #include "agents/agents.h"
 #include "backend.h"
 #include "campaign.h"
+#include "identity.h"
 #include "report.h"
 #include "batch.h"
 #include "preflight.h"
+#include "slurm.h"
 #include "strategy.h"
 #include "verify.h"
 
@@ -43,6 +45,11 @@ typedef struct {
     FILE *log;
     store *st;
     char started[32];
+    cJSON *identity, *settings;  /* of this campaign file (identity.h) */
+    cJSON *history;            /* the manifest's, with this session's change */
+    cJSON *changes;            /* settings changed since the last session */
+    long budgets[64];          /* the budgets the search went through */
+    int nbudgets;
     /* counts of this session */
     uint64_t planned, ran, skipped, torn;
 } run_t;
@@ -93,24 +100,99 @@ static void say(run_t *r, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The run directory's manifest.json, or NULL when it has none (or none
+ * that parses: an older tool's, or a session that died before writing). */
+static cJSON *read_manifest(const char *dir)
+{
+    char path[PATH_MAX], *text;
+    util_path_join(path, sizeof path, dir, "manifest.json");
+    if (util_read_file(path, &text, NULL, NULL) != GD_OK)
+        return NULL;
+    cJSON *m = cJSON_Parse(text);
+    free(text);
+    return m;
+}
+
+/* This session's entry in the manifest's history: the campaign file's
+ * hashes and what changed (settings, or only comments and formatting). */
+static int add_history(run_t *r, cJSON *old, const char *oldsha,
+                       gd_err *err)
+{
+    cJSON *h = cJSON_DetachItemFromObjectCaseSensitive(old, "history");
+    r->history = cJSON_IsArray(h) ? h : cJSON_CreateArray();
+    if (h && !cJSON_IsArray(h))
+        cJSON_Delete(h);
+    if (!strcmp(oldsha, r->c.sha256) && !cJSON_GetArraySize(r->changes))
+        return GD_OK;
+    if (!cJSON_GetArraySize(r->changes))
+        cJSON_AddItemToArray(r->changes, cJSON_CreateString(
+            "comments or formatting only"));
+    cJSON *e = cJSON_CreateObject();
+    char now[32];
+    utc_now(now, sizeof now);
+    cJSON_AddStringToObject(e, "time", now);
+    cJSON_AddStringToObject(e, "campaign_sha256_before", oldsha);
+    cJSON_AddStringToObject(e, "campaign_sha256", r->c.sha256);
+    cJSON_AddItemReferenceToObject(e, "changes", r->changes);
+    cJSON_AddItemToArray(r->history, e);
+    return r->history ? GD_OK : gd_errf(err, GD_EENV, "out of memory");
+}
+
+/* The budgets the run's search went through (manifest "budgets"), and
+ * this campaign's when it is larger: an extensible strategy extends its
+ * search to it (strategy.h). */
+static void take_budgets(run_t *r, const cJSON *old)
+{
+    const cJSON *b, *v;
+    b = cJSON_GetObjectItemCaseSensitive(old, "budgets");
+    r->nbudgets = 0;
+    cJSON_ArrayForEach(v, b)
+        if (cJSON_IsNumber(v) && r->nbudgets < 63)
+            r->budgets[r->nbudgets++] = (long)v->valuedouble;
+    if (r->nbudgets == 0 || r->budgets[r->nbudgets - 1] < r->c.budget)
+        r->budgets[r->nbudgets++] = r->c.budget;
+}
+
+/* A run directory holding a campaign: resumable when this file has the
+ * same identity (identity.h); changed settings are recorded. */
+static int check_same_campaign(run_t *r, const char *cpath, gd_err *err)
+{
+    char sha[65];
+    int rc = util_sha256_file(cpath, sha, err);
+    if (rc)
+        return rc;
+    cJSON *old = read_manifest(r->dir);
+    if (!cJSON_GetObjectItemCaseSensitive(old, "identity")) {
+        cJSON_Delete(old);  /* a manifest without one: the bytes decide */
+        if (strcmp(sha, r->c.sha256) != 0)
+            return gd_errf(err, GD_EINPUT, "%s: holds a run of a different "
+                           "campaign file (sha256 %.12s, this one %.12s); "
+                           "choose another directory with -o DIR", r->dir,
+                           sha, r->c.sha256);
+        r->history = cJSON_CreateArray();
+        take_budgets(r, NULL);
+        return GD_OK;
+    }
+    rc = ident_compare(old, r->identity, r->settings, r->dir, &r->changes,
+                       err);
+    if (!rc)
+        rc = add_history(r, old, sha, err);
+    if (!rc)
+        take_budgets(r, old);
+    cJSON_Delete(old);
+    return rc;
+}
+
 /* A directory holding files but no campaign.xml is not ours: refuse it
  * (unless --force). */
 static int check_dir_is_ours(run_t *r, gd_err *err)
 {
     char cpath[PATH_MAX];
     util_path_join(cpath, sizeof cpath, r->dir, "campaign.xml");
-    if (util_path_exists(cpath)) {
-        char sha[65];
-        int rc = util_sha256_file(cpath, sha, err);
-        if (rc)
-            return rc;
-        if (strcmp(sha, r->c.sha256) != 0)
-            return gd_errf(err, GD_EINPUT, "%s: holds a run of a different "
-                           "campaign file (sha256 %.12s, this one %.12s); "
-                           "choose another directory with -o DIR", r->dir,
-                           sha, r->c.sha256);
-        return GD_OK;
-    }
+    if (util_path_exists(cpath))
+        return check_same_campaign(r, cpath, err);
+    r->history = cJSON_CreateArray();
+    take_budgets(r, NULL);
     if (!util_path_exists(r->dir))
         return GD_OK;
     if (!util_is_dir(r->dir))
@@ -130,11 +212,14 @@ static int check_dir_is_ours(run_t *r, gd_err *err)
     return GD_OK;
 }
 
+/* RUN/campaign.xml: the campaign file of the latest session (its earlier
+ * versions differ only in settings: the manifest's history says how). */
 static int copy_campaign(run_t *r, gd_err *err)
 {
-    char dst[PATH_MAX];
+    char dst[PATH_MAX], sha[65];
     util_path_join(dst, sizeof dst, r->dir, "campaign.xml");
-    if (util_path_exists(dst))
+    if (util_path_exists(dst) && util_sha256_file(dst, sha, NULL) == GD_OK
+        && !strcmp(sha, r->c.sha256))
         return GD_OK;
     char *data;
     size_t len;
@@ -209,6 +294,9 @@ static int write_manifest(run_t *r, const char *finished, uint64_t ok,
     add_simulator(m, &r->c);
     cJSON_AddStringToObject(m, "strategy", r->c.strategy);
     cJSON_AddNumberToObject(m, "budget", (double)r->c.budget);
+    cJSON *bs = cJSON_AddArrayToObject(m, "budgets");
+    for (int i = 0; i < r->nbudgets; i++)
+        cJSON_AddItemToArray(bs, cJSON_CreateNumber((double)r->budgets[i]));
     cJSON_AddNumberToObject(m, "space_size", (double)space_size(&r->c.space));
     gpu_config base = space_baseline();
     cJSON_AddBoolToObject(m, "baseline_in_space",
@@ -220,6 +308,12 @@ static int write_manifest(run_t *r, const char *finished, uint64_t ok,
         cJSON_AddStringToObject(w, "sha256", r->c.workloads[i].sha256);
         cJSON_AddItemToArray(ws, w);
     }
+    if (r->identity)
+        cJSON_AddItemReferenceToObject(m, "identity", r->identity);
+    if (r->settings)
+        cJSON_AddItemReferenceToObject(m, "settings", r->settings);
+    if (r->history)
+        cJSON_AddItemReferenceToObject(m, "history", r->history);
     add_libraries(m);
     char host[256] = "unknown";
     gethostname(host, sizeof host - 1);
@@ -273,7 +367,9 @@ static int run_phase(run_t *r, const be_backend *be,
     batch_opts bo = {&r->c, be, r->st, abs, workers_for(r), r->o->stop,
                      r->o->on_result, r->o->cb_arg, r->log, &pg,
                      .executor = r->o->executor, .fixed = fixed,
-                     .nfixed = nfixed, .workloads = wls};
+                     .nfixed = nfixed, .workloads = wls,
+                     .rerun_mask = r->o->retry_mask,
+                     .budgets = r->budgets, .nbudgets = r->nbudgets};
     batch_counts n;
     double t0 = mono_now();
     int rc = batch_run(&bo, &n, err);
@@ -284,12 +380,14 @@ static int run_phase(run_t *r, const be_backend *be,
     r->skipped += n.skipped;
     uint64_t jfail = pg.failed > n.failed ? pg.failed - n.failed : 0;
     say(r, "  %s: %" PRIu64 " jobs run (%" PRIu64 " failed, %" PRIu64
-        " retried), %" PRIu64 " already in the journal (%" PRIu64 " failed), "
-        "in %.2f s with %d worker(s)\n", be->name, n.ran, n.failed,
-        n.retried, n.skipped, jfail, dt, bo.workers);
+        " retried, %" PRIu64 " journaled rerun), %" PRIu64 " already in the "
+        "journal (%" PRIu64 " failed), in %.2f s with %d worker(s)\n",
+        be->name, n.ran, n.failed, n.retried, n.rerun, n.skipped, jfail, dt,
+        bo.workers);
     logf_(r, "jobs: ran %" PRIu64 " failed %" PRIu64 " retried %" PRIu64
-          " skipped %" PRIu64 " interrupted %" PRIu64 " in %.3f s, %d workers",
-          n.ran, n.failed, n.retried, n.skipped, n.interrupted, dt, bo.workers);
+          " rerun %" PRIu64 " skipped %" PRIu64 " interrupted %" PRIu64
+          " in %.3f s, %d workers", n.ran, n.failed, n.retried, n.rerun,
+          n.skipped, n.interrupted, dt, bo.workers);
     return rc;
 }
 
@@ -392,6 +490,10 @@ static void close_run(run_t *r)
         fclose(r->log);
     store_unlock(r->lock_fd);
     camp_free(&r->c);
+    cJSON_Delete(r->identity);
+    cJSON_Delete(r->settings);
+    cJSON_Delete(r->history);
+    cJSON_Delete(r->changes);
 }
 
 static int finish_run(run_t *r, gd_err *err)
@@ -404,10 +506,12 @@ static int finish_run(run_t *r, gd_err *err)
     utc_now(fin, sizeof fin);
     if (!rc)
         rc = write_manifest(r, fin, ok, failed, err);
+    logf_(r, "phase: analysis");
     if (!rc)
         rc = ana_run(r->dir, err);
     if (!rc)
         rc = agents_annotate(r->dir, err);
+    logf_(r, "phase: report");
     if (!rc)
         rc = rep_render(r->dir, r->c.layout[0] ? r->c.layout : NULL, err);
     if (!rc && failed) {
@@ -452,6 +556,22 @@ int eng_run(const eng_opts *o, char *rundir, size_t rundirsz, gd_err *err)
         camp_free(&r.c);
         return rc;
     }
+    const be_backend *vb = r.c.verify_backend[0] ? be_find(r.c.verify_backend)
+                                                  : NULL;
+    r.identity = ident_identity(&r.c, r.be->version(),
+                                vb ? vb->version() : "");
+    r.settings = ident_settings(&r.c);
+    if (!r.identity || !r.settings) {
+        close_run(&r);
+        return gd_errf(err, GD_EENV, "out of memory");
+    }
+    /* a missing Slurm is said before any run directory is made */
+    rc = r.be->in_process && !vb ? GD_OK
+                                 : slurm_preflight(&r.c, o->executor, err);
+    if (rc) {
+        close_run(&r);
+        return rc;
+    }
     if (o->outdir)
         util_strlcpy(r.dir, o->outdir, sizeof r.dir);
     else
@@ -460,8 +580,26 @@ int eng_run(const eng_opts *o, char *rundir, size_t rundirsz, gd_err *err)
         util_strlcpy(rundir, r.dir, rundirsz);
     rc = open_run(&r, err);
     if (!rc) {
-        logf_(&r, "start campaign %s sha256 %s pid %ld", r.c.name, r.c.sha256,
-              (long)getpid());
+        /* gpudse status reads this line: the session's start and how many
+         * records the journal held then give its rate and ETA */
+        logf_(&r, "start campaign %s sha256 %s pid %ld journal %zu", r.c.name,
+              r.c.sha256, (long)getpid(), store_count(r.st));
+        logf_(&r, "phase: jobs");
+        const cJSON *ch;
+        cJSON_ArrayForEach(ch, r.changes) {
+            logf_(&r, "campaign changed: %s", ch->valuestring);
+            say(&r, "gpudse: resuming with a changed campaign file: %s\n",
+                ch->valuestring);
+        }
+        if (o->retry_mask) {
+            char classes[256] = "";
+            for (int s = ST_OK + 1; s < ST__COUNT; s++)
+                if (o->retry_mask & (1u << s))
+                    snprintf(classes + strlen(classes),
+                             sizeof classes - strlen(classes), "%s%s",
+                             classes[0] ? "," : "", store_status_name(s));
+            logf_(&r, "retry: journaled jobs of class %s run again", classes);
+        }
         say(&r, "gpudse: campaign %s, %d workload(s), %s over %llu points, "
             "budget %ld, backend %s -> %s\n", r.c.name, r.c.nworkloads,
             r.c.strategy, (unsigned long long)space_size(&r.c.space),

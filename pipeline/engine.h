@@ -23,6 +23,9 @@ typedef struct {
     const char *executor;
     /* --force: run in a non-empty directory that holds no gpudse run */
     int force;
+    /* --retry: bits (1 << store_status) of journaled outcomes whose jobs
+     * run again, each adding a record; 0: journaled jobs are done. */
+    unsigned retry_mask;
 } eng_opts;
 
 /* Returns GD_OK, GD_EJOBS when any job failed, GD_EINPUT, GD_EENV.

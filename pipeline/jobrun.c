@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <cjson/cJSON.h>
 
 #include "executor.h"
@@ -55,11 +56,91 @@ static cJSON *spec_json(const be_backend *be, const be_job *job,
     cJSON *env = cJSON_AddArrayToObject(o, "env");
     for (int i = 0; i < x->nenv; i++)
         cJSON_AddItemToArray(env, cJSON_CreateString(x->env[i]));
-    cJSON_AddNumberToObject(o, "timeout_s", c->timeout_s);
+    cJSON_AddNumberToObject(o, "timeout_s", camp_wl_timeout(c, job->wl_index));
     cJSON_AddNumberToObject(o, "grace_s", c->grace_s);
-    cJSON_AddNumberToObject(o, "mem_cap_bytes", c->memory_mb * 1048576.0);
+    cJSON_AddNumberToObject(o, "mem_cap_bytes",
+                            camp_wl_memory_mb(c, job->wl_index) * 1048576.0);
     cJSON_AddNumberToObject(o, "out_cap_bytes", c->output_cap_mb * 1048576.0);
     return o;
+}
+
+static void put_quoted(util_buf *b, const char *s)
+{
+    util_buf_puts(b, "'");
+    for (const char *p = s; *p; p++)
+        util_buf_puts(b, *p == '\'' ? "'\\''" : (char[]){*p, '\0'});
+    util_buf_puts(b, "'");
+}
+
+/* JOBDIR/cmd.sh: the exact command the executor runs (sh -c COMMAND in
+ * the job directory, the inherited environment plus the job's changes),
+ * runnable by hand. */
+static int write_cmd_sh(const be_job *job, const be_exec *x, gd_err *err)
+{
+    char cfg[256], abs[PATH_MAX];
+    space_config_canon(&job->cfg, cfg, sizeof cfg);
+    if (!realpath(job->job_dir, abs))
+        util_strlcpy(abs, job->job_dir, sizeof abs);
+    util_buf b;
+    util_buf_init(&b);
+    util_buf_printf(&b, "#!/bin/sh\n# gpudse job %s: workload %s\n# config "
+                    "%s\n# The command gpudse ran for this job, in this "
+                    "directory, with the\n# environment changes it made; "
+                    "run it by hand to reproduce the job\n# (its outputs "
+                    "land here), or: gpudse job-run THIS_DIRECTORY\ncd ",
+                    job->key, job->workload->name, cfg);
+    put_quoted(&b, abs);
+    util_buf_puts(&b, " || exit 1\n");
+    for (int i = 0; i < x->nenv; i++) {
+        const char *eq = strchr(x->env[i], '=');
+        if (!eq)
+            continue;
+        util_buf_printf(&b, "%.*s=", (int)(eq - x->env[i]), x->env[i]);
+        put_quoted(&b, eq + 1);
+        util_buf_printf(&b, "; export %.*s\n", (int)(eq - x->env[i]),
+                        x->env[i]);
+    }
+    util_buf_puts(&b, "exec /bin/sh -c ");
+    put_quoted(&b, x->command.s ? x->command.s : "");
+    util_buf_puts(&b, "\n");
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, job->job_dir, "cmd.sh");
+    int rc = util_write_file_plain(path, b.s, b.len, err);
+    util_buf_free(&b);
+    if (!rc && chmod(path, 0755) != 0)
+        rc = gd_errf(err, GD_EENV, "%s: %s", path, strerror(errno));
+    return rc;
+}
+
+/* JOBDIR/config.json: which job this is — key, workload, backend, seed
+ * and every knob's value. */
+static int write_config_json(const be_backend *be, const be_job *job,
+                             gd_err *err)
+{
+    cJSON *o = cJSON_CreateObject();
+    char seed[32], v[32];
+    snprintf(seed, sizeof seed, "%" PRIu64, job->seed);
+    cJSON_AddStringToObject(o, "key", job->key);
+    cJSON_AddStringToObject(o, "workload", job->workload->name);
+    cJSON_AddStringToObject(o, "backend", be->name);
+    cJSON_AddStringToObject(o, "seed", seed);
+    cJSON *c = cJSON_AddObjectToObject(o, "config");
+    for (int k = 0; k < SPACE_NKNOBS; k++) {
+        int val = space_get(&job->cfg, k);
+        if (k == KNOB_SCHEDULER)
+            cJSON_AddStringToObject(c, space_knob_get(k)->name,
+                                    space_value_str(k, val, v, sizeof v));
+        else
+            cJSON_AddNumberToObject(c, space_knob_get(k)->name, val);
+    }
+    char *text = cJSON_Print(o);
+    cJSON_Delete(o);
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, job->job_dir, "config.json");
+    int rc = text ? util_write_file_plain(path, text, strlen(text), err)
+                  : gd_errf(err, GD_EENV, "%s: out of memory", path);
+    cJSON_free(text);
+    return rc;
 }
 
 int jobrun_write_spec(const be_backend *be, const be_job *job,
@@ -69,10 +150,19 @@ int jobrun_write_spec(const be_backend *be, const be_job *job,
     cJSON *o = spec_json(be, job, x, campaign_path);
     char path[PATH_MAX];
     util_path_join(path, sizeof path, job->job_dir, JOBRUN_SPEC);
-    int rc = o ? util_write_json_atomic(path, o, err)
-               : gd_errf(err, GD_EENV, "%s: out of memory", path);
+    int rc = be_make_job_dir(job->job_dir, err);
+    char *text = o ? cJSON_Print(o) : NULL;
+    /* renamed into place (a reader sees all of it or none) without an
+     * fsync: a job whose files a power cut lost is not journaled, so it is
+     * prepared again on resume */
+    if (!rc)
+        rc = text ? util_write_file_replace(path, text, strlen(text), err)
+                  : gd_errf(err, GD_EENV, "%s: out of memory", path);
+    cJSON_free(text);
     cJSON_Delete(o);
-    return rc;
+    if (!rc)
+        rc = write_config_json(be, job, err);
+    return rc ? rc : write_cmd_sh(job, x, err);
 }
 
 /* What job-run needs from job.json; command and env are malloc'd. */

@@ -17,7 +17,10 @@
 
 /* Write JOBDIR/job.json for job (its job_dir) of backend be: the command and
  * environment of x, the campaign's timeout, grace and caps, and the path of
- * the campaign file finish reads (the run directory's copy). */
+ * the campaign file finish reads (the run directory's copy); and
+ * JOBDIR/cmd.sh, the same command and environment changes as a script
+ * to run by hand, and JOBDIR/config.json (key, workload, backend, seed,
+ * config). Every external job, local or on Slurm, has all three. */
 int jobrun_write_spec(const be_backend *be, const be_job *job,
                       const be_exec *x, const char *campaign_path,
                       gd_err *err);

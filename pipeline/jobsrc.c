@@ -28,8 +28,10 @@ int jobsrc_init(jobsrc *s, const batch_opts *o, batch_counts *n, size_t cap,
     s->fixed_pos = calloc(nw, sizeof *s->fixed_pos);
     s->exhausted = calloc(nw, sizeof *s->exhausted);
     s->inflight = calloc(nw, sizeof *s->inflight);
-    if (!s->st || !s->props || !s->nprops || !s->pos || !s->fixed_pos
-        || !s->exhausted || !s->inflight)
+    s->step = calloc(nw, sizeof *s->step);
+    s->proposed = calloc(nw, sizeof *s->proposed);
+    if (!s->proposed || !s->st || !s->props || !s->nprops || !s->pos
+        || !s->fixed_pos || !s->exhausted || !s->inflight || !s->step)
         return gd_errf(err, GD_EENV, "out of memory");
     for (int i = 0; i < s->nwl; i++) {
         s->props[i] = calloc(cap ? cap : 1, sizeof **s->props);
@@ -37,7 +39,12 @@ int jobsrc_init(jobsrc *s, const batch_opts *o, batch_counts *n, size_t cap,
             return gd_errf(err, GD_EENV, "out of memory");
         if (o->fixed)
             continue;
-        int rc = strat_new(o->c->strategy, &o->c->space, o->c->budget,
+        long budget = o->c->budget;
+        if (o->nbudgets > 1 && strat_extensible(o->c->strategy))
+            budget = o->budgets[0];  /* extended later, step by step */
+        else
+            s->step[i] = o->nbudgets - 1;
+        int rc = strat_new(o->c->strategy, &o->c->space, budget,
                            o->c->seed, &s->st[i], err);
         if (!rc)
             rc = strat_set_objectives(s->st[i], o->c->obj, o->c->nobjectives,
@@ -65,13 +72,23 @@ void jobsrc_free(jobsrc *s)
     free(s->fixed_pos);
     free(s->exhausted);
     free(s->inflight);
+    free(s->step);
+    free(s->proposed);
     memset(s, 0, sizeof *s);
 }
 
 static size_t propose(jobsrc *s, int i, size_t want)
 {
-    if (!s->o->fixed)
-        return strat_next(s->st[i], s->props[i], want);
+    if (!s->o->fixed) {
+        size_t n = strat_next(s->st[i], s->props[i], want);
+        /* a spent budget of a resumed search whose budget grew: on to the
+         * next, once every proposal so far is observed */
+        while (n == 0 && s->inflight[i] == 0 && s->step[i] + 1 < s->o->nbudgets
+               && strat_done(s->st[i])
+               && strat_extend(s->st[i], s->o->budgets[++s->step[i]]) == 0)
+            n = strat_next(s->st[i], s->props[i], want);
+        return n;
+    }
     size_t n = 0;  /* a fixed list: hand it out once, in order */
     while (n < want && s->fixed_pos[i] < s->o->nfixed[i])
         s->props[i][n++] = s->o->fixed[i][s->fixed_pos[i]++];
@@ -93,6 +110,7 @@ int jobsrc_next(jobsrc *s, size_t want, int *wl, gpu_config *cfg)
                 *wl = i;
                 *cfg = s->props[i][s->pos[i]++];
                 s->n->planned++;
+                s->last_order = ++s->proposed[i];
                 return 1;
             }
         }
@@ -126,7 +144,7 @@ be_job jobsrc_be_job(const jobsrc *s, int wl, const gpu_config *cfg,
 }
 
 int jobsrc_record(jobsrc *s, int wl, const gpu_config *cfg, const char *key,
-                  store_record *rec, gd_err *err)
+                  long order, store_record *rec, gd_err *err)
 {
     const batch_opts *o = s->o;
     util_strlcpy(rec->key, key, sizeof rec->key);
@@ -135,7 +153,9 @@ int jobsrc_record(jobsrc *s, int wl, const gpu_config *cfg, const char *key,
     util_strlcpy(rec->backend, o->be->name, sizeof rec->backend);
     util_strlcpy(rec->fidelity, o->be->fidelity, sizeof rec->fidelity);
     rec->cfg = *cfg;
-    int rc = store_append(o->st, rec, err);
+    rec->order = order;
+    int rc = store_has(o->st, key) ? store_append_attempt(o->st, rec, err)
+                                   : store_append(o->st, rec, err);
     if (rc)
         return rc;
     s->n->ran++;
@@ -149,13 +169,22 @@ int jobsrc_record(jobsrc *s, int wl, const gpu_config *cfg, const char *key,
     return GD_OK;
 }
 
-int jobsrc_skip(jobsrc *s, int wl, const gpu_config *cfg, const char *key,
-                gd_err *err)
+int jobsrc_journaled(jobsrc *s, int wl, const gpu_config *cfg,
+                     const char *key, int *rerun, gd_err *err)
 {
+    *rerun = 0;
     store_record rec;
     int rc = store_get(s->o->st, key, &rec, err);
     if (rc)
         return rc;
+    if ((s->o->rerun_mask & (1u << rec.status)) && rec.status != ST_OK
+        && !store_is_new(s->o->st, key)) {
+        *rerun = 1;
+        s->n->rerun++;
+        jobsrc_log(s, "rerun %s (journaled %s: %s)", key,
+                   store_status_name(rec.status), rec.reason);
+        return GD_OK;
+    }
     if (s->st[wl])
         strat_observe(s->st[wl], cfg, &rec);
     s->n->skipped++;
@@ -198,6 +227,22 @@ void jobsrc_log(const jobsrc *s, const char *fmt, ...)
     va_end(ap);
     fputc('\n', s->o->log);
     fflush(s->o->log);
+}
+
+void jobsrc_timing(const jobsrc *s, const char *key, int wl, int attempt,
+                   int status, double wall_s)
+{
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, s->o->rundir, "timing.csv");
+    int fresh = !util_path_exists(path);
+    FILE *f = fopen(path, "a");
+    if (!f)
+        return;
+    if (fresh)
+        fputs("key,workload,attempt,status,wall_s\n", f);
+    fprintf(f, "%s,%s,%d,%s,%.3f\n", key, s->wls[wl].name, attempt,
+            store_status_name(status), wall_s);
+    fclose(f);
 }
 
 int jobsrc_output_error(const char *job_dir, const exec_result *x,

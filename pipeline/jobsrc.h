@@ -19,6 +19,10 @@ typedef struct {
     size_t *fixed_pos;         /* with batch_opts.fixed */
     int *exhausted;            /* the strategy has nothing more */
     int *inflight;             /* jobs started and not yet journaled */
+    int *step;                 /* index in o->budgets of the budget now */
+    long *proposed;            /* per workload: configs proposed so far */
+    long last_order;           /* place of jobsrc_next's last config in its
+                                  workload's proposals, from 1 */
     int cur;                   /* workload proposals come from now */
     const wl_workload *wls;    /* the workloads jobs run as */
 } jobsrc;
@@ -40,15 +44,19 @@ void jobsrc_key(const jobsrc *s, int wl, const gpu_config *cfg, char key[65],
 be_job jobsrc_be_job(const jobsrc *s, int wl, const gpu_config *cfg,
                      const char *key, const char *dir);
 
-/* Journal a finished job's record (filling its identity fields) and tell
- * the strategy, the progress line and the on_result hook. */
+/* Journal a finished job's record (filling its identity fields and its
+ * proposal order, last_order when it was proposed) and tell the strategy,
+ * the progress line and the on_result hook. */
 int jobsrc_record(jobsrc *s, int wl, const gpu_config *cfg, const char *key,
-                  store_record *rec, gd_err *err);
+                  long order, store_record *rec, gd_err *err);
 
-/* A key already in the journal: the strategy still observes it, so an
- * adaptive search resumes on the same path. */
-int jobsrc_skip(jobsrc *s, int wl, const gpu_config *cfg, const char *key,
-                gd_err *err);
+/* A key already in the journal: 1 in *rerun when its latest record is of
+ * a class batch_opts.rerun_mask reruns and an earlier session wrote it
+ * (the job then runs again and jobsrc_record appends its new record),
+ * else it is skipped and the strategy still observes it, so an adaptive
+ * search resumes on the same path. */
+int jobsrc_journaled(jobsrc *s, int wl, const gpu_config *cfg,
+                     const char *key, int *rerun, gd_err *err);
 
 /* A line in run.log (when the run has one). */
 void jobsrc_log(const jobsrc *s, const char *fmt, ...)
@@ -65,6 +73,13 @@ int jobsrc_write_status(const char *job_dir, int attempt,
  * io_err set): not a result of the job; it runs again on resume. */
 int jobsrc_output_error(const char *job_dir, const exec_result *x,
                         gd_err *err);
+
+/* A row of RUN/timing.csv (header written with the file): key, workload,
+ * attempt (from 1), status and wall seconds of a finished external job
+ * attempt. Run-to-run noise: kept out of results.jsonl and results.csv.
+ * Best effort: a row that cannot be written is only lost. */
+void jobsrc_timing(const jobsrc *s, const char *key, int wl, int attempt,
+                   int status, double wall_s);
 
 /* Empty a job directory a crashed session may have left files in (the
  * folder itself stays); jobsrc_fresh_dir also creates it when missing. */

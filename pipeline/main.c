@@ -36,6 +36,7 @@ static const char usage_text[] =
     "\n"
     "commands:\n"
     "  run CAMPAIGN [-o DIR] [-j N] [-q] [--executor local|slurm] [--force]\n"
+    "               [--retry CLASS[,CLASS]|all]\n"
     "                      run a campaign to a finished run directory\n"
     "                      (default DIR: runs/<campaign name>/); an existing\n"
     "                      run directory of the same campaign is resumed\n"
@@ -46,7 +47,8 @@ static const char usage_text[] =
     "                      re-render report.pdf, figures/ and results.csv\n"
     "                      from a run directory alone\n"
     "  annotate DIR        rewrite annotations.json (agents; docs/agents.md)\n"
-    "  status DIR          show a run's progress from its files (while it\n"
+    "  status DIR [--json] [--watch [S]]\n"
+    "                      show a run's progress from its files (while it\n"
     "                      runs or after)\n"
     "  machine probe [-o FILE] | machine show NAME\n"
     "                      describe this machine's cores as split devices\n"
@@ -77,7 +79,7 @@ static const struct {
 } command_help[] = {
     {"run",
      "usage: gpudse run CAMPAIGN [-o DIR] [-j N] [-q] [--executor local|slurm]\n"
-     "                  [--force]\n"
+     "                  [--force] [--retry CLASS[,CLASS]|all]\n"
      "\n"
      "Run every job of CAMPAIGN to a finished run directory, then analyse and\n"
      "render the report. A run directory that already holds this campaign is\n"
@@ -93,7 +95,13 @@ static const struct {
      "  -q                  no progress lines\n"
      "  --executor local|slurm\n"
      "                      where external jobs run (default: the campaign's\n"
-     "                      executor attribute, else local)\n"},
+     "                      executor attribute, else local)\n"
+     "  --retry CLASS,...   on resume, run again the journaled jobs whose\n"
+     "                      outcome is one of these classes (failed, crashed,\n"
+     "                      timeout, oom, deadlock, assert, no-stats,\n"
+     "                      bad-output, invalid-config) or all failures; each\n"
+     "                      attempt adds a record to results.jsonl and the\n"
+     "                      analysis, results.csv and report take the latest\n"},
     {"validate",
      "usage: gpudse validate CAMPAIGN\n"
      "\n"
@@ -121,9 +129,17 @@ static const struct {
      "\n"
      "Rewrite DIR/annotations.json with the campaign's agents (docs/agents.md).\n"},
     {"status",
-     "usage: gpudse status DIR\n"
+     "usage: gpudse status DIR [--json] [--watch [SECONDS]]\n"
      "\n"
-     "Show a run's progress from its files, while it runs or after.\n"},
+     "Show a run's progress from its files, while it runs or after its\n"
+     "gpudse died: queued, running, done and failed jobs per workload with\n"
+     "totals, the running jobs (workload, config, elapsed, last log line),\n"
+     "the phase and an ETA; results job-run wrote but nobody merged are\n"
+     "counted, and squeue is asked about Slurm tasks.\n"
+     "\n"
+     "  --json              the same as one JSON object\n"
+     "  --watch [SECONDS]   redraw every SECONDS (default 2) until the run\n"
+     "                      stops\n"},
     {"machine",
      "usage: gpudse machine probe [-o FILE] [--devices N] [--slowdown a,b,...]\n"
      "       gpudse machine show NAME|FILE\n"
@@ -206,7 +222,9 @@ static const struct {
     {"job-run",
      "usage: gpudse job-run JOBDIR\n"
      "\n"
-     "Run one prepared external job (what a Slurm task runs).\n"},
+     "Run one prepared external job again from its JOBDIR/job.json (what a\n"
+     "Slurm task runs; every external job, local or on Slurm, has one) and\n"
+     "write JOBDIR/result.json. JOBDIR/cmd.sh runs the same command by hand.\n"},
 };
 
 /* Prints CMD's usage; returns 0, or -1 when CMD has none here. */
@@ -252,6 +270,31 @@ static void install_signals(void)
     sigaction(SIGTERM, &sa, NULL);
 }
 
+/* --retry's CLASS[,CLASS]: outcome class names (not ok), or all; the bits
+ * (1 << store_status) in *mask; -1 naming the bad class in bad. */
+static int parse_retry_classes(const char *list, unsigned *mask, char *bad,
+                               size_t badsz)
+{
+    char buf[256], *save = NULL;
+    *mask = 0;
+    util_strlcpy(buf, list, sizeof buf);
+    for (char *t = strtok_r(buf, ",", &save); t;
+         t = strtok_r(NULL, ",", &save)) {
+        int st = store_status_parse(t);
+        if (!strcmp(t, "all"))
+            *mask |= ((1u << ST__COUNT) - 1) & ~(1u << ST_OK);
+        else if (st > ST_OK)
+            *mask |= 1u << st;
+        else {
+            util_strlcpy(bad, t, badsz);
+            return -1;
+        }
+    }
+    if (!*mask)
+        util_strlcpy(bad, list, badsz);
+    return *mask ? 0 : -1;
+}
+
 static int cmd_run(int argc, char **argv)
 {
     eng_opts o;
@@ -259,10 +302,18 @@ static int cmd_run(int argc, char **argv)
     o.stop = &stop_requested;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        if ((!strcmp(a, "-o") || !strcmp(a, "-j")
+        if ((!strcmp(a, "-o") || !strcmp(a, "-j") || !strcmp(a, "--retry")
              || !strcmp(a, "--executor")) && i + 1 >= argc)
             return usage_error("option %s needs a value", a);
-        if (!strcmp(a, "--executor")) {
+        char bad[256];
+        if (!strcmp(a, "--retry")) {
+            if (parse_retry_classes(argv[++i], &o.retry_mask, bad,
+                                    sizeof bad) != 0)
+                return usage_error("--retry takes outcome classes separated "
+                                   "by commas (failed, crashed, timeout, oom,"
+                                   " deadlock, assert, no-stats, bad-output, "
+                                   "invalid-config) or all, not \"%s\"", bad);
+        } else if (!strcmp(a, "--executor")) {
             o.executor = argv[++i];
             if (strcmp(o.executor, "local") && strcmp(o.executor, "slurm"))
                 return usage_error("--executor is local or slurm, not "

@@ -43,6 +43,7 @@ typedef struct {
     gpu_config cfg;
     char key[65];
     char dir[PATH_MAX];
+    long order;                /* place in its workload's proposals */
     int attempt;               /* resubmissions for the job's own failures */
     int infra;                 /* ... for the cluster's */
     int phase;
@@ -212,6 +213,72 @@ static int run_tool(char *const *argv, util_buf *out, util_buf *errs,
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* ---- whether Slurm is there ---- */
+
+/* What a failed Slurm command's stderr says is wrong with this host's
+ * Slurm, as the start of a message; NULL when it is about the job. */
+static const char *slurm_setup_problem(const char *errs)
+{
+    if (strstr(errs, "configuration") || strstr(errs, "slurm.conf")
+        || strstr(errs, "fetch_config"))
+        return "Slurm is not configured on this host (no slurm.conf found:"
+               " set SLURM_CONF to the cluster's, or run with --executor "
+               "local)";
+    if (strstr(errs, "Unable to contact") || strstr(errs, "Connection refused")
+        || strstr(errs, "Communication connection failure"))
+        return "the Slurm controller does not answer (is slurmctld running "
+               "and reachable?)";
+    if (strstr(errs, "No such file or directory") && strstr(errs, "squeue"))
+        return "Slurm's client commands (squeue, sbatch) are not installed "
+               "on this host";
+    return NULL;
+}
+
+/* The last line of a tool's stderr (Slurm's fatal one), for a message. */
+static void last_line(const char *s, char *out, size_t n)
+{
+    size_t len = s ? strlen(s) : 0;
+    while (len && s[len - 1] == '\n')
+        len--;
+    size_t start = len;
+    while (start && s[start - 1] != '\n')
+        start--;
+    snprintf(out, n, "%.*s", (int)(len - start), s ? s + start : "");
+}
+
+int slurm_preflight(const camp_campaign *c, const char *executor,
+                    gd_err *err)
+{
+    const char *e = executor ? executor : c->cluster.executor;
+    if (!e || strcmp(e, "slurm") != 0)
+        return GD_OK;
+    const char *conf = getenv("SLURM_CONF");
+    if (conf && *conf && !util_path_exists(conf))
+        return gd_errf(err, GD_EENV, "Slurm is not configured on this host: "
+                       "SLURM_CONF names %s, which does not exist; set it to "
+                       "the cluster's slurm.conf, or run with --executor "
+                       "local", conf);
+    char user[32];
+    snprintf(user, sizeof user, "--user=%ld", (long)getuid());
+    char *argv[] = {"squeue", "--noheader", "--format=%i", user, NULL};
+    util_buf out, errs;
+    util_buf_init(&out);
+    util_buf_init(&errs);
+    int st = run_tool(argv, &out, &errs, NULL);
+    int rc = GD_OK;
+    if (st != 0) {
+        const char *why = slurm_setup_problem(errs.s ? errs.s : "");
+        char said[256];
+        last_line(errs.s, said, sizeof said);
+        rc = gd_errf(err, GD_EENV, "%s; squeue said: %s", why ? why
+                     : "Slurm does not answer on this host (squeue failed)",
+                     said[0] ? said : "nothing");
+    }
+    util_buf_free(&out);
+    util_buf_free(&errs);
+    return rc;
+}
+
 /* ---- proposals and records (jobsrc.c) ---- */
 
 static be_job make_be_job(const coord *co, const sjob *j)
@@ -221,7 +288,8 @@ static be_job make_be_job(const coord *co, const sjob *j)
 
 static int record(coord *co, const sjob *j, store_record *rec, gd_err *err)
 {
-    int rc = jobsrc_record(&co->src, j->wl, &j->cfg, j->key, rec, err);
+    int rc = jobsrc_record(&co->src, j->wl, &j->cfg, j->key, j->order, rec,
+                           err);
     if (rc)
         return rc;
     if (rec->status != ST_OK)
@@ -380,12 +448,17 @@ static int add_job(coord *co, int wl, const gpu_config *cfg, gd_err *err)
     memset(j, 0, sizeof *j);
     j->wl = wl;
     j->cfg = *cfg;
+    j->order = co->src.last_order;  /* add_job follows jobsrc_next */
     jobsrc_key(&co->src, wl, cfg, j->key, j->dir, sizeof j->dir);
-    if (store_has(co->o->st, j->key))
-        return jobsrc_skip(&co->src, wl, cfg, j->key, err);
+    int rerun = 0;
+    if (store_has(co->o->st, j->key)) {
+        int rc = jobsrc_journaled(&co->src, wl, cfg, j->key, &rerun, err);
+        if (rc || !rerun)
+            return rc;
+    }
     co->src.inflight[wl]++;
     co->njobs++;
-    if (adopt(co, j))
+    if (!rerun && adopt(co, j))  /* a rerun's old task files are cleared */
         return GD_OK;
     int done;
     int rc = prepare_job(co, j, &done, err);
@@ -436,8 +509,10 @@ static void add_arg(char **argv, int *argc, int max, const char *fmt, ...)
 
 #define MAXARGS 64
 
-/* sbatch's argument vector for an array of ntasks listed in list. */
-static int sbatch_argv(const coord *co, int ntasks, const char *list,
+/* sbatch's argument vector for an array of ntasks of workload wl listed
+ * in list: the array is named after the campaign and the workload, and
+ * asks for the workload's resources. */
+static int sbatch_argv(const coord *co, int wl, int ntasks, const char *list,
                        char **argv)
 {
     const camp_campaign *c = co->o->c;
@@ -449,15 +524,20 @@ static int sbatch_argv(const coord *co, int ntasks, const char *list,
                 co->k->array_limit);
     else
         add_arg(argv, &n, MAXARGS, "--array=0-%d", ntasks - 1);
-    add_arg(argv, &n, MAXARGS, "--job-name=gpudse-%s", c->name);
+    add_arg(argv, &n, MAXARGS, "--job-name=gpudse-%s-%s", c->name,
+            c->workloads[wl].name);
     add_arg(argv, &n, MAXARGS, "--output=%s/%%A_%%a.log", co->sdir);
     add_arg(argv, &n, MAXARGS, "--chdir=%s", co->sdir);
-    if (c->timeout_s > 0) /* job-run's own timeout and grace come first */
+    double timeout = camp_wl_timeout(c, wl), mem = camp_wl_memory_mb(c, wl);
+    if (timeout > 0) /* job-run's own timeout and grace come first */
         add_arg(argv, &n, MAXARGS, "--time=%ld",
-                (long)ceil((c->timeout_s + c->grace_s + 60) / 60));
-    if (c->memory_mb > 0)
-        add_arg(argv, &n, MAXARGS, "--mem=%ldM",
-                (long)ceil(c->memory_mb) + 64);
+                (long)ceil((timeout + c->grace_s + 60) / 60));
+    if (mem > 0)
+        add_arg(argv, &n, MAXARGS, "--mem=%ldM", (long)ceil(mem) + 64);
+    if (camp_wl_cpus(c, wl) > 0)
+        add_arg(argv, &n, MAXARGS, "--cpus-per-task=%d", camp_wl_cpus(c, wl));
+    if (camp_wl_gres(c, wl)[0])
+        add_arg(argv, &n, MAXARGS, "--gres=%s", camp_wl_gres(c, wl));
     if (co->k->partition[0])
         add_arg(argv, &n, MAXARGS, "--partition=%s", co->k->partition);
     if (co->k->account[0])
@@ -480,11 +560,11 @@ static void free_argv(char **argv)
 }
 
 /* One sbatch for the listed jobs; their array job id into *jobid. */
-static int sbatch(coord *co, const char *list, int ntasks, long *jobid,
-                  gd_err *err)
+static int sbatch(coord *co, int wl, const char *list, int ntasks,
+                  long *jobid, gd_err *err)
 {
     char *argv[MAXARGS + 1];
-    sbatch_argv(co, ntasks, list, argv);
+    sbatch_argv(co, wl, ntasks, list, argv);
     util_buf out, errs;
     util_buf_init(&out);
     util_buf_init(&errs);
@@ -494,8 +574,12 @@ static int sbatch(coord *co, const char *list, int ntasks, long *jobid,
     char *end = NULL;
     *jobid = out.s ? strtol(out.s, &end, 10) : 0;
     int rc = GD_OK;
-    if (st != 0 || *jobid <= 0 || !end || (*end && *end != ';'
-                                           && *end != '\n'))
+    const char *setup = slurm_setup_problem(errs.s ? errs.s : "");
+    if (setup && (st != 0 || *jobid <= 0))
+        rc = gd_errf(err, GD_EENV, "sbatch failed: %s: %s", setup,
+                     errs.s ? errs.s : "");
+    else if (st != 0 || *jobid <= 0 || !end || (*end && *end != ';'
+                                                && *end != '\n'))
         rc = gd_errf(err, GD_EENV, "sbatch failed (exit %d): %s%s; check "
                      "the <execution> partition, account and sbatch-options, "
                      "then run again to resume", st,
@@ -505,18 +589,16 @@ static int sbatch(coord *co, const char *list, int ntasks, long *jobid,
     return rc;
 }
 
-/* Submit every job that is ready as one array job. */
-static int submit(coord *co, gd_err *err)
+/* Submit the jobs of workload wl that are ready as one array job. */
+static int submit_workload(coord *co, int wl, size_t *pick, gd_err *err)
 {
     double now = now_s();
-    size_t *pick = malloc(co->njobs ? co->njobs * sizeof *pick : 1);
-    if (!pick)
-        return gd_errf(err, GD_EENV, "out of memory");
     util_buf list;
     util_buf_init(&list);
     int n = 0;
     for (size_t i = 0; i < co->njobs; i++)
-        if (co->jobs[i].phase == PH_READY && co->jobs[i].ready_at <= now) {
+        if (co->jobs[i].wl == wl && co->jobs[i].phase == PH_READY
+            && co->jobs[i].ready_at <= now) {
             pick[n++] = i;
             util_buf_printf(&list, "%s\n", co->jobs[i].dir);
         }
@@ -529,7 +611,7 @@ static int submit(coord *co, gd_err *err)
         long id = 0;
         rc = util_write_file_atomic(lpath, list.s, list.len, err);
         if (!rc)
-            rc = sbatch(co, lpath, n, &id, err);
+            rc = sbatch(co, wl, lpath, n, &id, err);
         for (int t = 0; !rc && t < n; t++) {
             sjob *j = &co->jobs[pick[t]];
             j->phase = PH_QUEUED;
@@ -539,10 +621,24 @@ static int submit(coord *co, gd_err *err)
             rc = write_slurm_json(j, err);
         }
         if (!rc)
-            logline(co, "submitted Slurm array job %ld: %d task(s)", id, n);
+            logline(co, "submitted Slurm array job %ld: %d task(s) of %s", id,
+                    n, co->o->c->workloads[wl].name);
         co->news = 1;
     }
     util_buf_free(&list);
+    return rc;
+}
+
+/* Submit every job that is ready: an array job per workload, as each
+ * workload's jobs may ask for their own resources. */
+static int submit(coord *co, gd_err *err)
+{
+    size_t *pick = malloc(co->njobs ? co->njobs * sizeof *pick : 1);
+    if (!pick)
+        return gd_errf(err, GD_EENV, "out of memory");
+    int rc = GD_OK;
+    for (int wl = 0; !rc && wl < co->o->c->nworkloads; wl++)
+        rc = submit_workload(co, wl, pick, err);
     free(pick);
     return rc;
 }
@@ -554,6 +650,22 @@ static int has_result(const sjob *j)
     char path[PATH_MAX + 16];
     job_file(j, JOBRUN_RESULT, path, sizeof path);
     return util_path_exists(path);
+}
+
+/* The task's wall time (job-run's status.json) to timing.csv. */
+static void slurm_timing(const coord *co, const sjob *j, int status)
+{
+    char path[PATH_MAX + 16], *text;
+    job_file(j, "status.json", path, sizeof path);
+    if (util_read_file(path, &text, NULL, NULL) != GD_OK)
+        return;
+    cJSON *o = cJSON_Parse(text);
+    free(text);
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "wall_s");
+    if (cJSON_IsNumber(w))
+        jobsrc_timing(&co->src, j->key, j->wl, j->attempt + j->infra + 1,
+                      status, w->valuedouble);
+    cJSON_Delete(o);
 }
 
 /* Merge result.json of job i. */
@@ -569,6 +681,7 @@ static int merge(coord *co, size_t i, gd_err *err)
         snprintf(rec.reason, sizeof rec.reason, "unreadable result: %s",
                  why.msg[0] ? why.msg : "key differs");
     }
+    slurm_timing(co, j, rec.status);
     return conclude(co, i, &rec, 0, err);
 }
 

@@ -18,6 +18,14 @@
  * campaign's <execution executor="...">. */
 int slurm_wanted(const batch_opts *o);
 
+/* Before a run directory is made: when external jobs go to Slurm
+ * (executor, else the campaign's), check that this host can talk to a
+ * Slurm cluster (squeue answers). GD_EENV saying what is missing — Slurm's
+ * client commands, its configuration (slurm.conf, SLURM_CONF), or an
+ * answering controller — else GD_OK. */
+int slurm_preflight(const camp_campaign *c, const char *executor,
+                    gd_err *err);
+
 /* batch_run for external backends on Slurm: same contract (GD_OK when every
  * proposed job finished or the stop flag was raised). */
 int slurm_run(const batch_opts *o, batch_counts *n, gd_err *err);

@@ -1,19 +1,75 @@
-/* status: reads manifest.json, results.jsonl and the lock of a run directory
- * and prints where the run stands. It never writes into the directory. */
+/* status: `gpudse status DIR` — where a run stands, from its files alone,
+ * while it runs or after its coordinator died: per workload the jobs
+ * queued, running, done and failed, the running jobs (workload, config,
+ * elapsed time, last log line), the phase and an ETA. It reads the
+ * manifest, the journal once (each key's latest line, by plain string
+ * scanning, no JSON parse per line), results job-run wrote that were never
+ * merged (jobs/KEY/result.json), the tail of run.log, and asks squeue
+ * about Slurm tasks. It never writes into the directory. */
+#define _GNU_SOURCE  /* strptime, timegm */
 #include "status.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
+#include "jobrun.h"
 #include "store.h"
 #include "util.h"
+
+#define MAXWL 64
+#define MAXSHOW 20          /* running jobs listed one per line */
+
+typedef struct {
+    char name[64];
+    double planned;         /* -1 unknown */
+    size_t done, failed, running, queued_slurm, unmerged;
+} st_wl;
+
+typedef struct {
+    char key[65], workload[64], config[256], last[160], where[48];
+    double elapsed;
+} st_job;
+
+/* One journal key: the first 16 hex digits (a 64-bit prefix: collisions
+ * are out of reach at any journal size), and what its latest line says. */
+typedef struct {
+    uint64_t h;
+    int wl;                 /* index in workloads, -1: another backend's */
+    int failed;
+} st_key;
+
+typedef struct {
+    const char *dir;
+    char campaign[64], backend[32], phase[16];
+    long pid;               /* the coordinator: >0 running, -1 unknown */
+    st_wl wl[MAXWL];
+    int nwl;
+    st_key *keys;
+    size_t cap, nkeys;
+    size_t verify_done;     /* records of another backend (verification) */
+    st_job *jobs;
+    size_t njobs, capjobs;
+    size_t interrupted;     /* job folders left by a session that died */
+    double started;         /* epoch seconds of the session, 0 unknown */
+    size_t journal_at_start;
+    double eta_s;           /* -1 unknown */
+    int slurm_tasks;        /* tasks found in job folders */
+    char slurm_note[160];
+} st_view;
+
+/* ---- the coordinator and run.log ---- */
 
 /* pid of the gpudse holding DIR's lock, 0 when none does. */
 static long lock_holder(const char *dir)
@@ -34,99 +90,636 @@ static long lock_holder(const char *dir)
     return pid;
 }
 
-static double planned_jobs(const char *dir, char *campaign, size_t n)
+static double parse_utc(const char *s)
+{
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    const char *end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return end ? (double)timegm(&tm) : 0;
+}
+
+/* The last phase line and session start in run.log's last 64 KB (the
+ * engine logs both; a session's failures log between them). */
+static void read_log_tail(st_view *v)
+{
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, v->dir, "run.log");
+    strcpy(v->phase, "jobs");
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    static const long TAIL = 65536;
+    if (fseek(f, 0, SEEK_END) == 0 && ftell(f) > TAIL)
+        fseek(f, -TAIL, SEEK_END);
+    else
+        rewind(f);
+    char line[1024];
+    while (fgets(line, sizeof line, f)) {
+        const char *p;
+        if ((p = strstr(line, " phase: ")) != NULL) {
+            util_strlcpy(v->phase, p + 8, sizeof v->phase);
+            v->phase[strcspn(v->phase, "\n")] = '\0';
+        } else if (strstr(line, " finished: ok ")) {
+            strcpy(v->phase, "finished");
+        } else if ((p = strstr(line, " start campaign ")) != NULL) {
+            v->started = parse_utc(line);
+            const char *j = strstr(p, " journal ");
+            v->journal_at_start = j ? (size_t)atol(j + 9) : 0;
+            strcpy(v->phase, "jobs");
+        }
+    }
+    fclose(f);
+}
+
+/* ---- the manifest ---- */
+
+static int read_manifest(st_view *v)
 {
     char path[PATH_MAX], *text;
-    util_path_join(path, sizeof path, dir, "manifest.json");
-    campaign[0] = '\0';
+    util_path_join(path, sizeof path, v->dir, "manifest.json");
     if (util_read_file(path, &text, NULL, NULL) != GD_OK)
         return -1;
     cJSON *m = cJSON_Parse(text);
     free(text);
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(m, "campaign");
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(m, "backend");
+    const cJSON *bud = cJSON_GetObjectItemCaseSensitive(m, "budget");
+    const cJSON *sz = cJSON_GetObjectItemCaseSensitive(m, "space_size");
+    const cJSON *ws = cJSON_GetObjectItemCaseSensitive(m, "workloads"), *w;
     if (cJSON_IsString(c))
-        util_strlcpy(campaign, c->valuestring, n);
-    const cJSON *j = cJSON_GetObjectItemCaseSensitive(m, "jobs");
-    const cJSON *p = cJSON_GetObjectItemCaseSensitive(j, "planned");
-    double v = cJSON_IsNumber(p) ? p->valuedouble : -1;
+        util_strlcpy(v->campaign, c->valuestring, sizeof v->campaign);
+    if (cJSON_IsString(b))
+        util_strlcpy(v->backend, b->valuestring, sizeof v->backend);
+    double per = -1;
+    if (cJSON_IsNumber(bud) && cJSON_IsNumber(sz))
+        per = fmin(bud->valuedouble, sz->valuedouble);
+    cJSON_ArrayForEach(w, ws) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(w, "name");
+        if (cJSON_IsString(n) && v->nwl < MAXWL) {
+            util_strlcpy(v->wl[v->nwl].name, n->valuestring,
+                         sizeof v->wl[0].name);
+            v->wl[v->nwl++].planned = per;
+        }
+    }
+    int ok = m != NULL;
     cJSON_Delete(m);
-    return v;
+    return ok ? 0 : -1;
 }
 
-typedef struct {
-    char name[64];
-    size_t done, failed;
-} wl_count;
-
-static void print_counts(const store_record *r, size_t n, double planned)
+static int wl_index(st_view *v, const char *name, size_t len)
 {
-    size_t by[ST__COUNT] = {0}, failed = 0;
-    wl_count wl[64];
-    int nwl = 0;
-    for (size_t i = 0; i < n; i++) {
-        by[r[i].status]++;
-        failed += r[i].status != ST_OK;
-        int k = 0;
-        while (k < nwl && strcmp(wl[k].name, r[i].workload))
-            k++;
-        if (k == nwl && nwl < 64) {
-            util_strlcpy(wl[nwl].name, r[i].workload, sizeof wl[0].name);
-            wl[nwl].done = wl[nwl].failed = 0;
-            nwl++;
+    for (int i = 0; i < v->nwl; i++)
+        if (strlen(v->wl[i].name) == len && !memcmp(v->wl[i].name, name, len))
+            return i;
+    if (v->nwl == MAXWL)
+        return -1;
+    memcpy(v->wl[v->nwl].name, name, len < 63 ? len : 63);
+    v->wl[v->nwl].name[len < 63 ? len : 63] = '\0';
+    v->wl[v->nwl].planned = -1;
+    return v->nwl++;
+}
+
+/* ---- the journal ---- */
+
+static uint64_t key_prefix(const char *k)
+{
+    uint64_t h = 0;
+    for (int i = 0; i < 16; i++)
+        h = h * 16 + (uint64_t)(k[i] <= '9' ? k[i] - '0' : k[i] - 'a' + 10);
+    return h ? h : 1;  /* 0 marks an empty slot */
+}
+
+static st_key *key_slot(st_view *v, uint64_t h)
+{
+    size_t i = (size_t)(h * 0x9E3779B97F4A7C15ull) & (v->cap - 1);
+    while (v->keys[i].h && v->keys[i].h != h)
+        i = (i + 1) & (v->cap - 1);
+    return &v->keys[i];
+}
+
+static int grow_keys(st_view *v)
+{
+    st_view old = *v;
+    v->cap = v->cap ? v->cap * 2 : 4096;
+    v->keys = calloc(v->cap, sizeof *v->keys);
+    if (!v->keys)
+        return -1;
+    for (size_t i = 0; i < old.cap; i++)
+        if (old.keys[i].h)
+            *key_slot(v, old.keys[i].h) = old.keys[i];
+    free(old.keys);
+    return 0;
+}
+
+/* The value of "name":"..." in a journal line, as pointer and length. */
+static const char *field(const char *line, const char *name, size_t *len)
+{
+    const char *p = strstr(line, name);
+    if (!p)
+        return NULL;
+    p += strlen(name);
+    const char *q = strchr(p, '"');
+    if (!q)
+        return NULL;
+    *len = (size_t)(q - p);
+    return p;
+}
+
+/* Count one record (a journal line or an unmerged result): the latest of
+ * a key replaces what an earlier one counted. */
+static int count_record(st_view *v, const char *key, int wl, int failed)
+{
+    if ((v->nkeys + 1) * 2 > v->cap && grow_keys(v) != 0)
+        return -1;
+    st_key *k = key_slot(v, key_prefix(key));
+    if (k->h) {
+        if (k->wl >= 0) {
+            v->wl[k->wl].done--;
+            v->wl[k->wl].failed -= (size_t)k->failed;
+        } else {
+            v->verify_done--;
         }
-        if (k < nwl) {
-            wl[k].done++;
-            wl[k].failed += r[i].status != ST_OK;
-        }
+    } else {
+        k->h = key_prefix(key);
+        v->nkeys++;
     }
-    if (planned > 0)
-        printf("  jobs: %zu of %.0f finished (%.1f%%), %zu ok, %zu failed\n",
-               n, planned, 100.0 * (double)n / planned, n - failed, failed);
+    k->wl = wl;
+    k->failed = failed;
+    if (wl >= 0) {
+        v->wl[wl].done++;
+        v->wl[wl].failed += (size_t)failed;
+    } else {
+        v->verify_done++;
+    }
+    return 0;
+}
+
+static int scan_line(st_view *v, const char *line)
+{
+    size_t kl = 0, wl = 0, bl = 0, sl = 0;
+    const char *k = field(line, "{\"key\":\"", &kl);
+    if (!k || kl != 64 || (strstr(line, "\"kind\":")
+                           && !strstr(line, "\"kind\":\"gpu\"")))
+        return 0;
+    const char *w = field(line, ",\"workload\":\"", &wl);
+    const char *b = field(line, ",\"backend\":\"", &bl);
+    const char *s = field(line, "},\"status\":\"", &sl);
+    if (!w || !b || !s)
+        return 0;
+    int main_backend = !v->backend[0] || (strlen(v->backend) == bl
+                                          && !memcmp(v->backend, b, bl));
+    int i = main_backend ? wl_index(v, w, wl) : -1;
+    return count_record(v, k, i, !(sl == 2 && !memcmp(s, "ok", 2)));
+}
+
+static int scan_journal(st_view *v, gd_err *err)
+{
+    char path[PATH_MAX], *data;
+    size_t len;
+    util_path_join(path, sizeof path, v->dir, "results.jsonl");
+    if (!util_path_exists(path))
+        return GD_OK;
+    int rc = util_read_file(path, &data, &len, err);
+    if (rc)
+        return rc;
+    for (char *p = data, *end = data + len; p < end;) {
+        char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl)
+            break;  /* a torn last line is no record */
+        *nl = '\0';
+        if (scan_line(v, p) != 0) {
+            free(data);
+            return gd_errf(err, GD_EENV, "out of memory");
+        }
+        p = nl + 1;
+    }
+    free(data);
+    return GD_OK;
+}
+
+/* ---- job folders not in the journal ---- */
+
+static int journaled(st_view *v, const char *key)
+{
+    return v->cap && key_slot(v, key_prefix(key))->h != 0;
+}
+
+/* The last non-empty line of a log (its last 4 KB). */
+static void last_line(const char *dir, const char *name, char *out, size_t n)
+{
+    char path[PATH_MAX + 16], buf[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    if (fseek(f, 0, SEEK_END) == 0 && ftell(f) > (long)sizeof buf - 1)
+        fseek(f, -(long)sizeof buf + 1, SEEK_END);
     else
-        printf("  jobs: %zu finished, %zu ok, %zu failed\n", n, n - failed,
-               failed);
-    if (failed) {
-        printf("  failures by class:");
-        for (int s = 1; s < ST__COUNT; s++)
-            if (by[s])
-                printf(" %s %zu", store_status_name(s), by[s]);
-        printf("\n");
+        rewind(f);
+    size_t got = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[got] = '\0';
+    while (got && (buf[got - 1] == '\n' || buf[got - 1] == '\r'))
+        buf[--got] = '\0';
+    char *l = strrchr(buf, '\n');
+    if (got)
+        util_strlcpy(out, l ? l + 1 : buf, n);
+}
+
+static int add_job(st_view *v, const st_job *j)
+{
+    if (v->njobs == v->capjobs) {
+        size_t cap = v->capjobs ? v->capjobs * 2 : 16;
+        st_job *nj = realloc(v->jobs, cap * sizeof *nj);
+        if (!nj)
+            return -1;
+        v->jobs = nj;
+        v->capjobs = cap;
     }
-    for (int k = 0; k < nwl; k++)
-        printf("  %-16s %zu finished, %zu failed\n", wl[k].name, wl[k].done,
-               wl[k].failed);
+    v->jobs[v->njobs++] = *j;
+    return 0;
+}
+
+/* What job.json says the job is, and its Slurm task (slurm.json). */
+static int describe_job(const char *jd, st_job *j, long *jobid, int *task)
+{
+    char path[PATH_MAX + 16], *text;
+    snprintf(path, sizeof path, "%s/%s", jd, JOBRUN_SPEC);
+    struct stat sb;
+    if (stat(path, &sb) != 0 || util_read_file(path, &text, NULL, NULL))
+        return -1;
+    j->elapsed = difftime(time(NULL), sb.st_mtime);
+    cJSON *o = cJSON_Parse(text);
+    free(text);
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(o, "record");
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(r, "workload");
+    char *rt = r ? cJSON_PrintUnformatted(r) : NULL;
+    store_record rec;
+    gd_err ignore;
+    if (rt && store_record_from_json(rt, path, 1, &rec, &ignore) == GD_OK)
+        space_config_canon(&rec.cfg, j->config, sizeof j->config);
+    if (cJSON_IsString(w))
+        util_strlcpy(j->workload, w->valuestring, sizeof j->workload);
+    cJSON_free(rt);
+    cJSON_Delete(o);
+    *jobid = 0;
+    snprintf(path, sizeof path, "%s/slurm.json", jd);
+    if (util_read_file(path, &text, NULL, NULL) == GD_OK) {
+        cJSON *s = cJSON_Parse(text);
+        free(text);
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(s, "job");
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(s, "task");
+        if (cJSON_IsNumber(id) && cJSON_IsNumber(t)) {
+            *jobid = (long)id->valuedouble;
+            *task = t->valueint;
+        }
+        cJSON_Delete(s);
+    }
+    return 0;
+}
+
+static int hex_key(const char *s)
+{
+    if (strlen(s) != 64)
+        return 0;
+    for (int i = 0; i < 64; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+            return 0;
+    return 1;
+}
+
+/* A job folder whose key is not journaled: a result job-run wrote and
+ * nobody merged, a Slurm task, a job running locally, or the leftover of
+ * a session that died. */
+static int visit_job(st_view *v, const char *jd, const char *key)
+{
+    char res[PATH_MAX + 16];
+    snprintf(res, sizeof res, "%s/%s", jd, JOBRUN_RESULT);
+    if (util_path_exists(res)) {
+        store_record r;
+        gd_err ignore;
+        if (jobrun_read_result(jd, &r, &ignore) != GD_OK)
+            return 0;
+        int i = wl_index(v, r.workload, strlen(r.workload));
+        if (i >= 0)
+            v->wl[i].unmerged++;
+        return count_record(v, key, i, r.status != ST_OK);
+    }
+    st_job j;
+    memset(&j, 0, sizeof j);
+    util_strlcpy(j.key, key, sizeof j.key);
+    long jobid;
+    int task = 0;
+    if (describe_job(jd, &j, &jobid, &task) != 0) {
+        if (v->pid == 0)
+            v->interrupted++;
+        return 0;
+    }
+    if (jobid > 0) {
+        snprintf(j.where, sizeof j.where, "slurm %ld_%d", jobid, task);
+        v->slurm_tasks++;
+    } else if (v->pid == 0) {
+        v->interrupted++;  /* its coordinator is gone, and the job with it */
+        return 0;
+    } else {
+        strcpy(j.where, "local");
+    }
+    last_line(jd, "stdout.log", j.last, sizeof j.last);
+    if (!j.last[0])
+        last_line(jd, "stderr.log", j.last, sizeof j.last);
+    return add_job(v, &j);
+}
+
+static int scan_jobs(st_view *v, gd_err *err)
+{
+    char jobs[PATH_MAX];
+    util_path_join(jobs, sizeof jobs, v->dir, "jobs");
+    DIR *d = opendir(jobs);
+    if (!d)
+        return GD_OK;
+    struct dirent *e;
+    int rc = 0;
+    while (!rc && (e = readdir(d)) != NULL) {
+        if (!hex_key(e->d_name) || journaled(v, e->d_name))
+            continue;
+        char jd[PATH_MAX + 80];
+        snprintf(jd, sizeof jd, "%s/%s", jobs, e->d_name);
+        rc = visit_job(v, jd, e->d_name);
+    }
+    closedir(d);
+    return rc ? gd_errf(err, GD_EENV, "out of memory") : GD_OK;
+}
+
+/* ---- Slurm ---- */
+
+/* squeue's state of each Slurm task found in a job folder: RUNNING ones
+ * run, PENDING ones are queued, the others are shown as Slurm says. */
+static void ask_squeue(st_view *v)
+{
+    if (!v->slurm_tasks)
+        return;
+    FILE *p = popen("squeue --noheader --array --states=all "
+                    "--format='%F_%K|%T' 2>/dev/null", "r");
+    char text[65536] = "";
+    size_t got = p ? fread(text, 1, sizeof text - 1, p) : 0;
+    text[got] = '\0';
+    int st = p ? pclose(p) : -1;
+    if (st != 0) {
+        snprintf(v->slurm_note, sizeof v->slurm_note, "squeue did not "
+                 "answer: the states of %d Slurm task(s) are unknown",
+                 v->slurm_tasks);
+        return;
+    }
+    for (size_t i = 0; i < v->njobs; i++) {
+        st_job *j = &v->jobs[i];
+        if (strncmp(j->where, "slurm ", 6))
+            continue;
+        char pat[64];
+        snprintf(pat, sizeof pat, "%s|", j->where + 6);
+        const char *at = strstr(text, pat);
+        char state[24] = "GONE";
+        if (at && (at == text || at[-1] == '\n')) {
+            util_strlcpy(state, at + strlen(pat), sizeof state);
+            state[strcspn(state, "\n")] = '\0';
+        }
+        snprintf(j->where + strlen(j->where),
+                 sizeof j->where - strlen(j->where), " %s", state);
+    }
+}
+
+/* Jobs still to come per workload, and the ETA from this session's rate. */
+static void finish_view(st_view *v)
+{
+    size_t done = 0, left = 0;
+    for (size_t i = 0; i < v->njobs; i++) {
+        int w = wl_index(v, v->jobs[i].workload, strlen(v->jobs[i].workload));
+        if (w < 0)
+            continue;
+        if (strstr(v->jobs[i].where, "PENDING"))
+            v->wl[w].queued_slurm++;
+        else
+            v->wl[w].running++;
+    }
+    for (int i = 0; i < v->nwl; i++) {
+        done += v->wl[i].done;
+        if (v->wl[i].planned >= 0 && v->wl[i].planned > (double)v->wl[i].done)
+            left += (size_t)v->wl[i].planned - v->wl[i].done;
+    }
+    v->eta_s = -1;
+    double dt = difftime(time(NULL), (time_t)v->started);
+    size_t session = done + v->verify_done > v->journal_at_start
+                     ? done + v->verify_done - v->journal_at_start : 0;
+    if (v->pid != 0 && v->started > 0 && session > 0 && dt > 0)
+        v->eta_s = left == 0 ? 0 : (double)left * dt / (double)session;
+}
+
+/* ---- output ---- */
+
+static size_t queued_of(const st_wl *w)
+{
+    if (w->planned < 0)
+        return 0;
+    double q = w->planned - (double)w->done - (double)w->running;
+    return q > 0 ? (size_t)q : 0;
+}
+
+static void hms(double s, char *out, size_t n)
+{
+    long t = (long)(s + 0.5);
+    snprintf(out, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+}
+
+static void print_text(const st_view *v)
+{
+    printf("%s: campaign %s, %s, phase %s\n", v->dir,
+           v->campaign[0] ? v->campaign : "?",
+           v->pid > 0 ? "running" : v->pid < 0 ? "running (pid unknown)"
+                      : "not running", v->phase);
+    if (v->pid > 0)
+        printf("  gpudse pid %ld holds the run directory\n", v->pid);
+    printf("  %-16s %8s %8s %8s %8s\n", "workload", "queued", "running",
+           "done", "failed");
+    size_t tq = 0, tr = 0, td = 0, tf = 0, tu = 0;
+    for (int i = 0; i < v->nwl; i++) {
+        const st_wl *w = &v->wl[i];
+        printf("  %-16s %8zu %8zu %8zu %8zu\n", w->name, queued_of(w),
+               w->running, w->done - w->failed, w->failed);
+        tq += queued_of(w);
+        tr += w->running;
+        td += w->done - w->failed;
+        tf += w->failed;
+        tu += w->unmerged;
+    }
+    printf("  %-16s %8zu %8zu %8zu %8zu\n", "total", tq, tr, td, tf);
+    if (v->verify_done)
+        printf("  verification: %zu job(s) journaled\n", v->verify_done);
+    if (tu)
+        printf("  %zu result(s) written by job-run are not yet in the journal "
+               "(counted above; the next gpudse run merges them)\n", tu);
+    if (v->interrupted)
+        printf("  %zu job(s) were cut off when their gpudse stopped; they run "
+               "again on resume\n", v->interrupted);
+    if (v->slurm_note[0])
+        printf("  %s\n", v->slurm_note);
+    char t[32];
+    if (v->eta_s >= 0) {
+        hms(v->eta_s, t, sizeof t);
+        printf("  ETA %s (at this session's rate)\n", t);
+    }
+    if (v->njobs)
+        printf("  running or submitted:\n");
+    for (size_t i = 0; i < v->njobs && i < MAXSHOW; i++) {
+        const st_job *j = &v->jobs[i];
+        hms(j->elapsed, t, sizeof t);
+        printf("    %.12s %-12s %s %s  %s\n      %s\n", j->key, j->workload,
+               t, j->where, j->config, j->last[0] ? j->last : "(no output)");
+    }
+    if (v->njobs > MAXSHOW)
+        printf("    ... and %zu more\n", v->njobs - MAXSHOW);
+}
+
+static void print_json(const st_view *v)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "dir", v->dir);
+    cJSON_AddStringToObject(o, "campaign", v->campaign);
+    cJSON_AddBoolToObject(o, "running", v->pid != 0);
+    if (v->pid > 0)
+        cJSON_AddNumberToObject(o, "pid", (double)v->pid);
+    cJSON_AddStringToObject(o, "phase", v->phase);
+    cJSON *ws = cJSON_AddArrayToObject(o, "workloads");
+    size_t tot[4] = {0, 0, 0, 0};
+    for (int i = 0; i < v->nwl; i++) {
+        const st_wl *w = &v->wl[i];
+        cJSON *e = cJSON_CreateObject();
+        size_t c[4] = {queued_of(w), w->running, w->done - w->failed,
+                       w->failed};
+        cJSON_AddStringToObject(e, "name", w->name);
+        static const char *const names[4] = {"queued", "running", "done",
+                                             "failed"};
+        for (int k = 0; k < 4; k++) {
+            cJSON_AddNumberToObject(e, names[k], (double)c[k]);
+            tot[k] += c[k];
+        }
+        cJSON_AddNumberToObject(e, "unmerged", (double)w->unmerged);
+        cJSON_AddItemToArray(ws, e);
+    }
+    cJSON *t = cJSON_AddObjectToObject(o, "total");
+    cJSON_AddNumberToObject(t, "queued", (double)tot[0]);
+    cJSON_AddNumberToObject(t, "running", (double)tot[1]);
+    cJSON_AddNumberToObject(t, "done", (double)tot[2]);
+    cJSON_AddNumberToObject(t, "failed", (double)tot[3]);
+    cJSON_AddNumberToObject(o, "verification_done", (double)v->verify_done);
+    cJSON_AddNumberToObject(o, "interrupted", (double)v->interrupted);
+    if (v->eta_s >= 0)
+        cJSON_AddNumberToObject(o, "eta_s", v->eta_s);
+    else
+        cJSON_AddNullToObject(o, "eta_s");
+    if (v->slurm_note[0])
+        cJSON_AddStringToObject(o, "note", v->slurm_note);
+    cJSON *js = cJSON_AddArrayToObject(o, "jobs");
+    for (size_t i = 0; i < v->njobs; i++) {
+        const st_job *j = &v->jobs[i];
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "key", j->key);
+        cJSON_AddStringToObject(e, "workload", j->workload);
+        cJSON_AddStringToObject(e, "config", j->config);
+        cJSON_AddStringToObject(e, "where", j->where);
+        cJSON_AddNumberToObject(e, "elapsed_s", j->elapsed);
+        cJSON_AddStringToObject(e, "last_line", j->last);
+        cJSON_AddItemToArray(js, e);
+    }
+    char *s = cJSON_Print(o);
+    if (s)
+        printf("%s\n", s);
+    cJSON_free(s);
+    cJSON_Delete(o);
+}
+
+/* ---- the command ---- */
+
+static void view_free(st_view *v)
+{
+    free(v->keys);
+    free(v->jobs);
+}
+
+static int build_view(const char *dir, st_view *v, gd_err *err)
+{
+    memset(v, 0, sizeof *v);
+    v->dir = dir;
+    read_manifest(v);
+    v->pid = lock_holder(dir);
+    read_log_tail(v);
+    int rc = scan_journal(v, err);
+    if (!rc)
+        rc = scan_jobs(v, err);
+    if (!rc) {
+        ask_squeue(v);
+        finish_view(v);
+    }
+    return rc;
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: gpudse status DIR [--json] [--watch [SECONDS]]\n");
+    return GD_EINPUT;
 }
 
 int cmd_status(int argc, char **argv)
 {
-    if (argc != 1 || argv[0][0] == '-') {
-        fprintf(stderr, "usage: gpudse status DIR\n");
-        return GD_EINPUT;
+    const char *dir = NULL;
+    int json = 0;
+    double watch = 0;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--json"))
+            json = 1;
+        else if (!strcmp(argv[i], "--watch")) {
+            watch = 2;
+            if (i + 1 < argc && util_parse_double(argv[i + 1], &watch) == 0)
+                i++;  /* --watch SECONDS; else the default */
+            else
+                watch = 2;
+            if (watch <= 0 || watch > 3600) {
+                fprintf(stderr, "gpudse: --watch takes seconds between "
+                        "updates, above 0 and at most 3600\n");
+                return GD_EINPUT;
+            }
+        } else if (argv[i][0] == '-' || dir)
+            return usage();
+        else
+            dir = argv[i];
     }
-    const char *dir = argv[0];
-    char path[PATH_MAX], campaign[64];
+    if (!dir)
+        return usage();
+    char path[PATH_MAX];
     util_path_join(path, sizeof path, dir, "campaign.xml");
     if (!util_path_exists(path)) {
         fprintf(stderr, "gpudse: %s: not a gpudse run directory (no "
                 "campaign.xml)\n", dir);
         return GD_EINPUT;
     }
-    double planned = planned_jobs(dir, campaign, sizeof campaign);
-    long pid = lock_holder(dir);
-    printf("%s: campaign %s, %s\n", dir, campaign[0] ? campaign : "?",
-           pid > 0 ? "running" : pid < 0 ? "running (pid unknown)"
-                   : "not running");
-    if (pid > 0)
-        printf("  gpudse pid %ld holds the run directory\n", pid);
-    util_path_join(path, sizeof path, dir, "results.jsonl");
-    store_record *r = NULL;
-    size_t n = 0;
-    gd_err err = {0, ""};
-    if (util_path_exists(path) && store_load_all(path, &r, &n, &err)) {
-        fprintf(stderr, "gpudse: %s\n", err.msg);
-        return err.code;
+    for (;;) {
+        st_view v;
+        gd_err err = {0, ""};
+        int rc = build_view(dir, &v, &err);
+        if (rc) {
+            view_free(&v);
+            fprintf(stderr, "gpudse: %s\n", err.msg);
+            return rc;
+        }
+        if (watch > 0 && !json)
+            printf("\033[H\033[2J");  /* a fresh screen per update */
+        if (json)
+            print_json(&v);
+        else
+            print_text(&v);
+        fflush(stdout);
+        int running = v.pid != 0;
+        view_free(&v);
+        if (watch <= 0 || !running)
+            return GD_OK;  /* --watch ends with the run */
+        usleep((useconds_t)(watch * 1e6));
     }
-    print_counts(r, n, planned);
-    free(r);
-    return GD_OK;
 }

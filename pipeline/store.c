@@ -161,6 +161,11 @@ void store_record_to_json(const store_record *r, util_buf *b)
     }
     if (r->modelled[0])
         modelled_to_json(b, r->modelled);
+    if (r->order > 0) {
+        char s[NUM_TEXT_MAX];
+        util_buf_puts(b, ",\"order\":");
+        util_buf_add(b, s, num_int(r->order, s));
+    }
     util_buf_puts(b, "}");
 }
 
@@ -177,6 +182,18 @@ static int get_str(const cJSON *o, const char *name, char *dst, size_t n,
     if (!cJSON_IsString(v) || strlen(v->valuestring) >= n)
         return -1;
     strcpy(dst, v->valuestring);
+    return 0;
+}
+
+static int get_order(const cJSON *o, long *order)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "order");
+    *order = 0;
+    if (!v)
+        return 0;
+    if (!cJSON_IsNumber(v) || v->valuedouble < 1 || v->valuedouble > 1e15)
+        return -1;
+    *order = (long)v->valuedouble;
     return 0;
 }
 
@@ -278,6 +295,8 @@ int store_record_from_json(const char *line, const char *file, int lineno,
         what = "bottleneck";
     else if (parse_modelled(o, r->modelled, sizeof r->modelled))
         what = "modelled_metrics";
+    else if (get_order(o, &r->order))
+        what = "order";
     cJSON_Delete(o);
     if (what)
         return gd_errf(err, GD_EINPUT, "%s:%d: record has a missing or bad "
@@ -308,7 +327,7 @@ static size_t key_hash(const char *k)
     return h;
 }
 
-static const key_entry *keyset_find(const key_set *s, const char *k)
+static key_entry *keyset_find(const key_set *s, const char *k)
 {
     if (!s->cap)
         return NULL;
@@ -330,11 +349,16 @@ static void keyset_insert_raw(key_set *s, const key_entry *ent)
     s->e[i] = *ent;
 }
 
-/* 0, or -1 when out of memory (the set is unchanged then). */
+/* 0, or -1 when out of memory (the set is unchanged then). A key seen
+ * again (a rerun of a journaled job) points to its latest line. */
 static int keyset_add(key_set *s, const char *k, off_t off, size_t len)
 {
-    if (keyset_find(s, k))
+    key_entry *seen = keyset_find(s, k);
+    if (seen) {
+        seen->off = off;
+        seen->len = len;
         return 0;
+    }
     if ((s->n + 1) * 2 > s->cap) {
         key_set bigger = {NULL, s->cap ? s->cap * 2 : 1024, 0};
         bigger.e = calloc(bigger.cap, sizeof *bigger.e);
@@ -364,6 +388,8 @@ struct store {
     int unsynced;
     double last_sync;     /* monotonic seconds */
     off_t size;           /* bytes in the journal: where the next line goes */
+    off_t opened;         /* its size when opened: later lines are this
+                             session's */
 };
 
 /* Cut a torn last line: everything after the last '\n'. */
@@ -462,6 +488,7 @@ int store_open(const char *dir, store **out, int *torn, gd_err *err)
         rc = index_lines(s, data, len, err);
     free(data);
     s->size = lseek(s->fd, 0, SEEK_END);  /* after any torn tail was cut */
+    s->opened = s->size;
     if (!rc && s->size < 0)
         rc = gd_errf(err, GD_EENV, "%s: %s", s->path, strerror(errno));
     if (rc) {
@@ -510,6 +537,12 @@ int store_get_line(const store *s, const char *key, char **line,
     return GD_OK;
 }
 
+int store_is_new(const store *s, const char *key)
+{
+    const key_entry *e = keyset_find(&s->keys, key);
+    return e && e->off >= s->opened;
+}
+
 size_t store_count(const store *s)
 {
     return s->keys.n;
@@ -529,10 +562,12 @@ static int write_all(int fd, const char *p, size_t n)
     return 0;
 }
 
-int store_append_line(store *s, const char *key, const char *json,
-                      gd_err *err)
+/* One line appended; with again, also for a key journaled by an earlier
+ * session (a rerun), else a journaled key is never written twice. */
+static int append_line(store *s, const char *key, const char *json,
+                       int again, gd_err *err)
 {
-    if (keyset_find(&s->keys, key))
+    if (again ? store_is_new(s, key) : store_has(s, key) != 0)
         return GD_OK;
     size_t len = strlen(json);
     if (len == 0 || memchr(json, '\n', len))
@@ -570,11 +605,24 @@ int store_append_line(store *s, const char *key, const char *json,
     return GD_OK;
 }
 
+int store_append_line(store *s, const char *key, const char *json,
+                      gd_err *err)
+{
+    return append_line(s, key, json, 0, err);
+}
+
 int store_append(store *s, const store_record *r, gd_err *err)
 {
     s->line.len = 0;  /* one buffer reused for every record */
     store_record_to_json(r, &s->line);
-    return store_append_line(s, r->key, s->line.s, err);
+    return append_line(s, r->key, s->line.s, 0, err);
+}
+
+int store_append_attempt(store *s, const store_record *r, gd_err *err)
+{
+    s->line.len = 0;
+    store_record_to_json(r, &s->line);
+    return append_line(s, r->key, s->line.s, 1, err);
 }
 
 int store_flush(store *s, gd_err *err)
@@ -601,6 +649,25 @@ int store_close(store *s, gd_err *err)
     return rc;
 }
 
+/* Keep record r as the latest of its key: in the place of the key's first
+ * record (the order jobs were first journaled), counting attempts. */
+static int keep_latest(key_set *seen, store_record *v, size_t *cnt,
+                       store_record *r)
+{
+    key_entry *e = keyset_find(seen, r->key);
+    if (e) {
+        r->attempts = v[e->off].attempts + 1;
+        v[e->off] = *r;
+        return 0;
+    }
+    r->attempts = 1;
+    v[*cnt] = *r;
+    if (keyset_add(seen, r->key, (off_t)*cnt, 0) != 0)
+        return -1;
+    (*cnt)++;
+    return 0;
+}
+
 int store_load_all(const char *path, store_record **recs, size_t *n,
                    gd_err *err)
 {
@@ -611,6 +678,7 @@ int store_load_all(const char *path, store_record **recs, size_t *n,
         return rc;
     size_t cap = 256, cnt = 0;
     store_record *v = malloc(cap * sizeof *v);
+    key_set seen = {NULL, 0, 0};
     if (!v) {
         free(data);
         return gd_errf(err, GD_EENV, "%s: out of memory", path);
@@ -633,13 +701,15 @@ int store_load_all(const char *path, store_record **recs, size_t *n,
                 }
                 v = nv;
             }
-            rc = store_record_from_json(p, path, lineno, &v[cnt], err);
-            if (!rc)
-                cnt++;
+            store_record r;
+            rc = store_record_from_json(p, path, lineno, &r, err);
+            if (!rc && keep_latest(&seen, v, &cnt, &r) != 0)
+                rc = gd_errf(err, GD_EENV, "%s: out of memory", path);
         }
         p = nl + 1;
     }
     free(data);
+    free(seen.e);
     if (rc) {
         free(v);
         return rc;

@@ -1,6 +1,7 @@
 /* store: the run's append-only journal results.jsonl — one JSON record per
  * finished job, one complete line each — and the index of finished keys.
- * Opening a journal drops (and reports) a torn last line left by a crash. */
+ * Opening a journal drops (and reports) a torn last line left by a crash.
+ * A job rerun (--retry) adds a line; readers take each key's latest. */
 #ifndef GPUDSE_STORE_H
 #define GPUDSE_STORE_H
 
@@ -36,6 +37,12 @@ typedef struct {
      * every other metric was measured. "" when none: JSON "modelled_metrics"
      * is then left out. */
     char modelled[64];
+    /* Place of the config in its workload's proposals (the strategy's
+     * proposal order, from 1; 0 when unknown), not the completion order. */
+    long order;
+    /* Records of this key in the journal (set by store_load_all; a job
+     * rerun with --retry has one per attempt); not written. */
+    int attempts;
 } store_record;
 
 /* One JSON line without the newline, keys in fixed order. */
@@ -50,6 +57,8 @@ typedef struct store store;
  * A torn last line is truncated away and counted in *torn (may be NULL). */
 int store_open(const char *dir, store **out, int *torn, gd_err *err);
 int store_has(const store *s, const char *key);
+/* Whether this key's latest record was appended since the store opened. */
+int store_is_new(const store *s, const char *key);
 size_t store_count(const store *s);
 /* Read back the finished record with this key (for strategies that observe
  * results on resume). */
@@ -57,6 +66,10 @@ int store_get(const store *s, const char *key, store_record *r, gd_err *err);
 /* Append one record as one line; fsync is batched (every few hundred
  * records and at close/flush). */
 int store_append(store *s, const store_record *r, gd_err *err);
+/* Append a new record for a key an earlier session journaled (a rerun,
+ * `gpudse run --retry`); the journal keeps both lines and store_get,
+ * store_load_all and the key index take the latest. */
+int store_append_attempt(store *s, const store_record *r, gd_err *err);
 /* Append a record of another job kind: one JSON object on one line that has
  * "key" (64 hex digits) and "kind" (not "gpu") fields. store_load_all skips
  * such lines; the key index and resume treat them like any record. */
@@ -77,8 +90,10 @@ int store_close(store *s, gd_err *err);
 int store_lock(const char *dir, int *fd, gd_err *err);
 void store_unlock(int fd);
 
-/* Read every record of a journal (for analysis and report). A torn last line
- * is skipped; any other malformed line is an error naming FILE:LINE. */
+/* Read every record of a journal (for analysis and report): the latest
+ * record of each key, in the order keys were first journaled, with its
+ * count of attempts. A torn last line is skipped; any other malformed line
+ * is an error naming FILE:LINE. */
 int store_load_all(const char *path, store_record **recs, size_t *n,
                    gd_err *err);
 

@@ -339,6 +339,27 @@ int strat_set_objectives(strat *st, const camp_objective *obj, int n,
     return GD_OK;
 }
 
+int strat_extensible(const char *name)
+{
+    const strat_kind *k = find_kind(name);
+    return k && k->adaptive;
+}
+
+int strat_extend(strat *st, long budget)
+{
+    uint64_t cap = (uint64_t)budget < st->size ? (uint64_t)budget : st->size;
+    if (!st->kind->adaptive)
+        return -1;
+    if (cap <= st->cap)
+        return 0;
+    uint64_t *o = realloc(st->order, cap * sizeof *o);
+    if (!o)
+        return -1;
+    st->order = o;
+    st->cap = cap;
+    return 0;
+}
+
 void strat_set_batch(strat *st, size_t n)
 {
     st->batch = n ? n : 1;

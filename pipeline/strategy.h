@@ -40,6 +40,14 @@ int strat_done(const strat *st);
  * already held, on resume), so adaptive strategies can use it. */
 void strat_observe(strat *st, const gpu_config *c, const store_record *r);
 void strat_free(strat *st);
+/* Whether strategy name continues past its budget with strat_extend (the
+ * adaptive ones: their rounds depend on the budget they started with, so a
+ * larger budget on resume extends the search instead of restarting it). */
+int strat_extensible(const char *name);
+/* Raise an extensible strategy's budget to budget (a resumed run whose
+ * campaign's budget grew); it then proposes on from what it observed.
+ * 0, or -1 (not extensible, or out of memory). */
+int strat_extend(strat *st, long budget);
 /* Whether name is a known strategy. */
 int strat_known(const char *name);
 /* "exhaustive, random, lhs, ..." for messages. */

@@ -1,7 +1,11 @@
-/* csv: results.csv — one row per journal record (key, workload, backend,
- * fidelity, status, reason, modelled_metrics (the metrics of a measured
- * record that a model supplied, space-separated), the 8 knobs, then every metric seen in the run
- * in sorted order) for pandas and R. */
+/* csv: results.csv — one row per job (its latest journal record: key,
+ * workload, backend, fidelity, status, reason, modelled_metrics (the
+ * metrics of a measured record that a model supplied, space-separated),
+ * the 8 knobs, its provenance — attempts, seed, proposal order, on the
+ * Pareto front, is the baseline, occupancy limit, bottleneck — then every
+ * metric seen in the run in sorted order) for pandas and R. Wall times go
+ * to timing.csv instead: they differ from run to run, results.csv never
+ * does. */
 #include "csv.h"
 
 #include <math.h>
@@ -80,6 +84,8 @@ static void csv_header(util_buf *b, const name_list *ml)
         util_buf_puts(b, ",");
         csv_field(b, space_knob_get(k)->name);
     }
+    util_buf_puts(b, ",attempts,seed,order,on_front,is_baseline,limit,"
+                  "bottleneck");
     for (size_t i = 0; i < ml->n; i++) {
         util_buf_puts(b, ",");
         csv_field(b, ml->name[i]);
@@ -87,7 +93,48 @@ static void csv_header(util_buf *b, const name_list *ml)
     util_buf_puts(b, "\n");
 }
 
-static void csv_row(util_buf *b, const store_record *r, const name_list *ml)
+/* Whether record r is on its workload's Pareto front / is its baseline
+ * (analysis.json's points, by key). */
+static void front_and_baseline(const rep_run *run, const store_record *r,
+                               int *front, int *base)
+{
+    *front = *base = 0;
+    int w = rep_wl_find(run, r->workload);
+    if (w < 0 || r->status != ST_OK)
+        return;
+    const rep_wl *wl = &run->wl[w];
+    *base = wl->has_baseline && !strcmp(wl->baseline.key, r->key);
+    for (size_t i = 0; i < wl->nfront && !*front; i++)
+        *front = !strcmp(wl->front[i].key, r->key);
+}
+
+static void csv_provenance(util_buf *b, const rep_run *run,
+                           const store_record *r, const char *seed)
+{
+    int front, base;
+    front_and_baseline(run, r, &front, &base);
+    util_buf_printf(b, ",%d,%s,", r->attempts > 0 ? r->attempts : 1, seed);
+    if (r->order > 0)
+        util_buf_printf(b, "%ld", r->order);
+    util_buf_printf(b, ",%d,%d,", front, base);
+    csv_field(b, r->limit);
+    util_buf_puts(b, ",");
+    csv_field(b, r->bottleneck);
+}
+
+/* The campaign's seed as text ("" when the run says none). */
+static void run_seed(const rep_run *run, char *out, size_t n)
+{
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(run->manifest, "seed");
+    out[0] = '\0';
+    if (run->have_camp)
+        snprintf(out, n, "%llu", (unsigned long long)run->camp.seed);
+    else if (cJSON_IsNumber(s))
+        snprintf(out, n, "%.0f", s->valuedouble);
+}
+
+static void csv_row(util_buf *b, const rep_run *run, const store_record *r,
+                    const char *seed, const name_list *ml)
 {
     const char *txt[7] = { r->key, r->workload, r->backend, r->fidelity,
                            store_status_name(r->status), r->reason,
@@ -103,6 +150,7 @@ static void csv_row(util_buf *b, const store_record *r, const name_list *ml)
         csv_field(b, space_value_str(k, space_get(&r->cfg, k), buf,
                                      sizeof buf));
     }
+    csv_provenance(b, run, r, seed);
     for (size_t i = 0; i < ml->n; i++) {
         double v;
         util_buf_puts(b, ",");
@@ -125,9 +173,11 @@ int rep_csv_write(const rep_run *run, gd_err *err)
         return gd_errf(err, GD_EENV, "%s: out of memory", path);
     util_buf b;
     util_buf_init(&b);
+    char seed[32];
+    run_seed(run, seed, sizeof seed);
     csv_header(&b, &ml);
     for (size_t i = 0; i < run->nrecs; i++)
-        csv_row(&b, &run->recs[i], &ml);
+        csv_row(&b, run, &run->recs[i], seed, &ml);
     rc = util_write_file_atomic(path, b.s, b.len, err);
     util_buf_free(&b);
     free(ml.name);

@@ -314,6 +314,42 @@ int rep_sec_has_failures(const rep_run *run)
     return 0;
 }
 
+/* Each failed job's config (every knob) and its whole reason, which the
+ * table's cells would cut. */
+static void failure_details(rep_doc *d, const rep_run *run)
+{
+    size_t shown = 0;
+    rep_doc_space(d, 8);
+    rep_doc_heading(d, "Failed jobs: configs and reasons", 1);
+    for (size_t i = 0; i < run->nrecs && shown < FAIL_ROWS_MAX; i++) {
+        const store_record *r = &run->recs[i];
+        if (r->status == ST_OK)
+            continue;
+        char canon[256], cfg[320], head[256];
+        space_config_canon(&r->cfg, canon, sizeof canon);
+        size_t o = 0;  /* "a=1, b=2": a line may break between knobs */
+        for (const char *p = canon; *p && o + 3 < sizeof cfg; p++) {
+            cfg[o++] = *p;
+            if (*p == ',')
+                cfg[o++] = ' ';
+        }
+        cfg[o] = '\0';
+        snprintf(head, sizeof head, "%s, job %.12s (%s)%s", r->workload,
+                 r->key, store_status_name(r->status),
+                 r->attempts > 1 ? ", latest of several attempts" : "");
+        char *reason = rep_sec_clean_text(r->reason, strlen(r->reason));
+        char *body = g_strdup_printf("config: %s\nreason: %s", cfg,
+                                     reason[0] ? reason : "(none given)");
+        rep_doc_need(d, 30);
+        rep_doc_text(d, head, 8.5, CHART_BOLD);
+        rep_doc_text(d, body, 8, CHART_REGULAR);
+        rep_doc_space(d, 4);
+        g_free(body);
+        g_free(reason);
+        shown++;
+    }
+}
+
 static void failure_table(rep_doc *d, const rep_run *run, size_t total)
 {
     rep_table t;
@@ -324,7 +360,7 @@ static void failure_table(rep_doc *d, const rep_run *run, size_t total)
     rep_table_col(&t, "workload", CHART_LEFT);
     rep_table_col(&t, "job key", CHART_LEFT);
     rep_table_col(&t, "class", CHART_LEFT);
-    rep_table_col(&t, "reason", CHART_LEFT);
+    rep_table_col(&t, "reason (in full below)", CHART_LEFT);
     for (size_t i = 0; i < run->nrecs && shown < FAIL_ROWS_MAX; i++) {
         const store_record *r = &run->recs[i];
         if (r->status == ST_OK)
@@ -349,6 +385,7 @@ static void failure_table(rep_doc *d, const rep_run *run, size_t total)
         rep_doc_space(d, 4);
         rep_doc_text(d, more, 9, CHART_REGULAR);
     }
+    failure_details(d, run);
 }
 
 /* The last TAIL_LINES lines (at most TAIL_BYTES) of a job's log tail. */

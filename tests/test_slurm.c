@@ -264,11 +264,13 @@ START_TEST(campaign_runs_as_array_jobs)
                       store_status_name(h->status), h->reason);
     }
     free(r);
-    /* the first array has all 6 jobs (with the %4 throttle), then the two
-     * timed-out jobs are resubmitted once — in one array or two, as their
-     * backoffs end — so 8 tasks in all; each job's Slurm id is kept */
+    /* the first arrays have all 6 jobs, one array per workload (with the
+     * %4 throttle), then the two timed-out jobs are resubmitted once — in
+     * one array or two, as their backoffs end — so 8 tasks in all; each
+     * job's Slurm id is kept */
     ck_assert_int_eq(shf("grep 'submitted Slurm array job' %s/m-slurm/run.log"
-                         " | head -1 | grep -q ': 6 task(s)'", T), 0);
+                         " | head -3 | grep -c ': 2 task(s) of ' | grep -qx 3",
+                         T), 0);
     ck_assert_int_eq(shf("test $(sed -n 's/.*submitted Slurm array job .*: "
                          "\\([0-9]*\\) task.*/\\1/p' %s/m-slurm/run.log | "
                          "awk '{ s += $1 } END { print s }') = 8", T), 0);
@@ -307,7 +309,7 @@ static void write_sleep_campaign(const char *path, const char *name, int n)
              "    <command>{campaign_dir}/sleepy.sh {n_clusters}</command>\n"
              "    <metric name=\"ipc\" regex=\"IPC = ([0-9.]+)\"/>\n"
              "  </simulator>\n"
-             "  <workloads><workload name=\"a\"/></workloads>\n"
+             "  <workloads><workload name=\"a\" timeout=\"300\"/></workloads>\n"
              "  <space><knob name=\"n_clusters\" values=\"%s\"/></space>\n"
              "  <objectives><maximize metric=\"ipc\"/></objectives>\n"
              "  <search strategy=\"exhaustive\" budget=\"%d\"/>\n"
@@ -454,7 +456,7 @@ START_TEST(sigint_cancels_the_tasks_and_the_run_resumes)
     pid_t pid = start_run(tp("/int.xml"), tp("/int-run"));
     char cmd[PATH_MAX];
     /* both tasks running: their sleeps have written nothing yet */
-    snprintf(cmd, sizeof cmd, "test \"$(squeue -h -t RUNNING -n gpudse-int "
+    snprintf(cmd, sizeof cmd, "test \"$(squeue -h -t RUNNING -n gpudse-int-a "
              "-o %%i | wc -l)\" = 2 && test $(ls %s/int-run/jobs/*/stdout.log "
              "2>/dev/null | wc -l) = 2", T);
     ck_assert_msg(wait_for(cmd, 20), "the tasks never ran");
@@ -464,7 +466,7 @@ START_TEST(sigint_cancels_the_tasks_and_the_run_resumes)
     ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 3, "status %d", st);
     /* Slurm cancelled them: nothing of ours queued or running, no
      * process left in the run directory, no Slurm id kept for resume */
-    ck_assert_msg(wait_for("test -z \"$(squeue -h -n gpudse-int "
+    ck_assert_msg(wait_for("test -z \"$(squeue -h -n gpudse-int-a "
                            "-t PENDING,RUNNING,COMPLETING -o %i)\"", 10),
                   "tasks still alive after SIGINT");
     usleep(500000);  /* KillWait lets job-run stop its job first */
@@ -507,8 +509,25 @@ START_TEST(a_dead_coordinators_tasks_are_adopted)
     snprintf(cmd, sizeof cmd, "cat %s/k9-run/jobs/*/slurm.json | sort", T);
     capture(cmd, ids, sizeof ids);
     /* the tasks live on without their coordinator */
-    ck_assert_int_ne(shf("test -z \"$(squeue -h -n gpudse-k9 "
+    /* the array is named after the campaign and the workload, and asks
+     * for the workload's own time limit (300 s + grace + a minute) */
+    ck_assert_int_eq(shf("test \"$(squeue -h -n gpudse-k9-a -o %%l | sort "
+                         "-u)\" = 7:00"), 0);
+    ck_assert_int_ne(shf("test -z \"$(squeue -h -n gpudse-k9-a "
                          "-t PENDING,RUNNING -o %%i)\""), 0);
+    /* gpudse status asks Slurm about them: 4 queued or running, none
+     * done, each listed with its task id and state */
+    static char st[16384];
+    snprintf(cmd, sizeof cmd, "%s status %s", tu_bin(), tp("/k9-run"));
+    capture(cmd, st, sizeof st);
+    ck_assert_msg(strstr(st, "not running") && strstr(st, "slurm ")
+                  && (strstr(st, " RUNNING") || strstr(st, " PENDING")),
+                  "%s", st);
+    snprintf(cmd, sizeof cmd, "%s status %s --json | tr -d ' \t\n' | "
+             "grep -Eq '\"total\":\\{\"queued\":[0-4],\"running\":"
+             "[0-4],\"done\":0,\"failed\":0\\}'", tu_bin(),
+             tp("/k9-run"));
+    ck_assert_msg(shf("%s", cmd) == 0, "%s", st);
     snprintf(cmd, sizeof cmd, "%s run %s -o %s -q >/dev/null", tu_bin(),
              tp("/k9.xml"), tp("/k9-run"));
     ck_assert_int_eq(shf("%s", cmd), 0);
@@ -541,10 +560,10 @@ START_TEST(tasks_slurm_ends_are_classified)
     shf("rm -rf %s/cx-run", T);
     pid_t pid = start_run(tp("/cx.xml"), tp("/cx-run"));
     char cmd[PATH_MAX];
-    snprintf(cmd, sizeof cmd, "test \"$(squeue -h -t RUNNING -n gpudse-cx "
+    snprintf(cmd, sizeof cmd, "test \"$(squeue -h -t RUNNING -n gpudse-cx-a "
              "-o %%i | wc -l)\" = 2");
     ck_assert_msg(wait_for(cmd, 20), "the tasks never ran");
-    ck_assert_int_eq(shf("scancel -n gpudse-cx"), 0);
+    ck_assert_int_eq(shf("scancel -n gpudse-cx-a"), 0);
     int st;
     waitpid(pid, &st, 0);
     ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %d", st);
