@@ -458,18 +458,31 @@ START_TEST(simulator_build_and_templates_in_job_key)
                      GD_OK);
     free(load(tp("/id-run"), &n));
     ck_assert_uint_eq(n, 2);
-    /* a rebuilt simulator: every job runs again */
+    /* a rebuilt simulator changes the campaign's identity: the old
+     * directory is refused naming the simulator (never a mix of two
+     * builds' results), and a new one runs every job again with the new
+     * build in its keys */
     make_sim_root(tp("/sim"), "build-2 gpgpu-sim_git-commit-aaaa_modified_1");
     ck_assert_int_eq(run(tp("/id.xml"), tp("/id-run"), &err, NULL, NULL),
-                     GD_OK);
+                     GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "simulator"), "%s", err.msg);
     free(load(tp("/id-run"), &n));
-    ck_assert_uint_eq(n, 4);
-    /* an edited template: again */
+    ck_assert_uint_eq(n, 2);
+    ck_assert_int_eq(run(tp("/id.xml"), tp("/id-run2"), &err, NULL, NULL),
+                     GD_OK);
+    size_t m;
+    store_record *a = load(tp("/id-run"), &n), *b = load(tp("/id-run2"), &m);
+    ck_assert_uint_eq(m, 2);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < m; j++)
+            ck_assert_str_ne(a[i].key, b[j].key);
+    free(a);
+    free(b);
+    /* an edited template: refused likewise */
     ck_assert_int_eq(shf("echo '# edited' >> %s/tpl/gpgpusim.config", T), 0);
-    ck_assert_int_eq(run(tp("/id.xml"), tp("/id-run"), &err, NULL, NULL),
-                     GD_OK);
-    free(load(tp("/id-run"), &n));
-    ck_assert_uint_eq(n, 6);
+    ck_assert_int_eq(run(tp("/id.xml"), tp("/id-run2"), &err, NULL, NULL),
+                     GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "simulator"), "%s", err.msg);
 }
 END_TEST
 
