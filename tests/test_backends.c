@@ -19,19 +19,6 @@
 #include "store.h"
 #include "util.h"
 
-/* Per-process scratch folder: concurrent runs of this suite never meet. */
-static char T[256];
-
-/* T + suffix, from a small rotating pool (several live in one call). */
-static const char *tp(const char *suffix)
-{
-    static char pool[8][512];
-    static int next;
-    char *b = pool[next++ % 8];
-    snprintf(b, 512, "%s%s", T, suffix);
-    return b;
-}
-
 static char root[PATH_MAX];
 
 static void write_modes_campaign(const char *path, const char *name,

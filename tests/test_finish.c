@@ -16,18 +16,7 @@
 #include "store.h"
 #include "util.h"
 
-/* Per-process scratch folder: concurrent runs of this suite never meet. */
-static char T[256];
 static char root[PATH_MAX];
-
-static const char *tp(const char *suffix)
-{
-    static char pool[8][512];
-    static int next;
-    char *b = pool[next++ % 8];
-    snprintf(b, 512, "%s%s", T, suffix);
-    return b;
-}
 
 /* A command-backend campaign whose simulator fails (exit 1) for workload
  * "flaky" while T/broken exists, and sleeps for "slow" while T/slow

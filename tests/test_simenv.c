@@ -15,17 +15,6 @@
 #include "verify.h"
 #include "verification.h"
 
-static char T[256];
-
-static const char *tp(const char *suffix)
-{
-    static char pool[8][512];
-    static int next;
-    char *b = pool[next++ % 8];
-    snprintf(b, 512, "%s%s", T, suffix);
-    return b;
-}
-
 static char root[PATH_MAX];
 
 /* A libcudart whose constructor prints a banner, leaves a mark file

@@ -21,18 +21,8 @@
 #include "slurm.h"
 #include "store.h"
 
-static char T[256];        /* tests/tmp/slurm-PID */
 static char root[PATH_MAX];
 static int have_cluster;   /* set in main when the daemons came up */
-
-static const char *tp(const char *suffix)
-{
-    static char pool[8][512];
-    static int next;
-    char *b = pool[next++ % 8];
-    snprintf(b, 512, "%s%s", T, suffix);
-    return b;
-}
 
 static double now_s(void)
 {

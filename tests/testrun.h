@@ -12,6 +12,20 @@
 #include "engine.h"
 #include "store.h"
 
+/* The suite's per-process scratch folder (tests/tmp/NAME-PID), set by its
+ * main: concurrent runs of a suite never meet. */
+static char T[256];
+
+/* T + suffix, from a small rotating pool (several live in one call). */
+static inline const char *tp(const char *suffix)
+{
+    static char pool[8][512];
+    static int next;
+    char *b = pool[next++ % 8];
+    snprintf(b, 512, "%s%s", T, suffix);
+    return b;
+}
+
 /* system() with printf-style formatting; the command's exit status. */
 static inline int shf(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
