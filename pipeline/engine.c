@@ -32,7 +32,6 @@
 #include "report.h"
 #include "batch.h"
 #include "preflight.h"
-#include "slurm.h"
 #include "strategy.h"
 #include "verify.h"
 
@@ -551,7 +550,9 @@ int eng_run(const eng_opts *o, char *rundir, size_t rundirsz, gd_err *err)
     if (rc)
         return rc;
     r.be = be_find(r.c.backend);
-    rc = preflight_check(&r.c, err);   /* exactly what validate checks */
+    /* exactly what validate checks; a missing Slurm is said before any
+     * run directory is made */
+    rc = preflight_check(&r.c, o->executor, err);
     if (rc) {
         camp_free(&r.c);
         return rc;
@@ -564,13 +565,6 @@ int eng_run(const eng_opts *o, char *rundir, size_t rundirsz, gd_err *err)
     if (!r.identity || !r.settings) {
         close_run(&r);
         return gd_errf(err, GD_EENV, "out of memory");
-    }
-    /* a missing Slurm is said before any run directory is made */
-    rc = r.be->in_process && !vb ? GD_OK
-                                 : slurm_preflight(&r.c, o->executor, err);
-    if (rc) {
-        close_run(&r);
-        return rc;
     }
     if (o->outdir)
         util_strlcpy(r.dir, o->outdir, sizeof r.dir);

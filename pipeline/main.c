@@ -381,7 +381,7 @@ static int cmd_validate(int argc, char **argv)
     camp_campaign c;
     if (camp_load(argv[0], &c, &err) != GD_OK)
         return report_error(&err);
-    if (preflight_check(&c, &err) != GD_OK) {
+    if (preflight_check(&c, NULL, &err) != GD_OK) {
         camp_free(&c);
         return report_error(&err);
     }

@@ -7,10 +7,12 @@
 #include <string.h>
 
 #include "backend.h"
+#include "slurm.h"
 #include "strategy.h"
 #include "verify.h"
 
-int preflight_check(const camp_campaign *c, gd_err *err)
+int preflight_check(const camp_campaign *c, const char *executor,
+                    gd_err *err)
 {
     const be_backend *be = be_find(c->backend);
     const be_backend *vb = c->verify_backend[0] ? be_find(c->verify_backend)
@@ -20,6 +22,8 @@ int preflight_check(const camp_campaign *c, gd_err *err)
         rc = be->check(c, err);
     if (!rc && vb && vb->check)
         rc = vb->check(c, err);
+    if (!rc && be && (!be->in_process || vb))   /* external jobs */
+        rc = slurm_preflight(c, executor, err);
     return rc;
 }
 

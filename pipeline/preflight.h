@@ -10,8 +10,12 @@
 #include "util.h"
 
 /* The backends' checks (the campaign's simulator, then its <verify>
- * backend). GD_EINPUT naming FILE:LINE when the set-up cannot run. */
-int preflight_check(const camp_campaign *c, gd_err *err);
+ * backend; GD_EINPUT naming FILE:LINE when the set-up cannot run), then,
+ * for a campaign with external jobs on Slurm (executor, else the
+ * campaign's), that Slurm answers on this host (GD_EENV saying what is
+ * missing). */
+int preflight_check(const camp_campaign *c, const char *executor,
+                    gd_err *err);
 
 /* The first external job of the campaign, as text for a person: workload,
  * config, working directory (under rundir), environment changes, command,

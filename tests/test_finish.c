@@ -537,6 +537,15 @@ START_TEST(per_workload_resources)
     ck_assert_int_eq(shf("grep -q 'account\\|partition' %s/slurm-err.txt",
                          T), 1);
     ck_assert_int_eq(shf("test -e %s/res-slurm", T), 1);
+    /* validate makes the same check for a campaign on Slurm (issue 24.6:
+     * validate passes only what run accepts) */
+    ck_assert_int_eq(shf("sed 's/<execution /<execution executor=\"slurm\" "
+                         "/' %s > %s/res-onslurm.xml", camp, T), 0);
+    ck_assert_int_eq(shf("SLURM_CONF=%s/none.conf %s validate "
+                         "%s/res-onslurm.xml 2>%s/slurm-val.txt", T, tu_bin(),
+                         T, T), 3);
+    ck_assert_int_eq(shf("grep -q 'Slurm is not configured on this host' "
+                         "%s/slurm-val.txt", T), 0);
 }
 END_TEST
 
