@@ -355,6 +355,20 @@ static int execute(const char *job_dir, const spec_t *s, exec_result *res,
     return rc;
 }
 
+/* Best effort: on a full disk even this small file may not be written;
+ * the task then ends without either file and Slurm's state classifies it
+ * (a failure that `--retry failed` reruns). */
+static void leave_env_error(const char *job_dir, const char *msg)
+{
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, job_dir, JOBRUN_ENV_ERROR);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    fputs(msg, f);
+    fclose(f);
+}
+
 static int job_run(const char *job_dir, gd_err *err)
 {
     spec_t s;
@@ -377,6 +391,7 @@ static int job_run(const char *job_dir, gd_err *err)
     if (!rc && stopped)
         rc = gd_errf(err, GD_EENV, "%s: stopped by a signal before the job "
                      "finished; no result written", job_dir);
+    int saving = !rc;   /* from here an environment error is a save's */
     if (!rc && res.io_err)
         rc = jobsrc_output_error(job_dir, &res, err);
     if (!rc) {
@@ -390,9 +405,27 @@ static int job_run(const char *job_dir, gd_err *err)
         if (!rc)
             rc = write_result(job_dir, &r, err);
     }
+    if (saving && rc == GD_EENV)
+        leave_env_error(job_dir, err->msg);
     camp_free(&c);
     spec_free(&s);
     return rc;
+}
+
+int jobrun_take_env_error(const char *job_dir, char *msg, size_t n)
+{
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, job_dir, JOBRUN_ENV_ERROR);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t got = fread(msg, 1, n - 1, f);
+    msg[got] = '\0';
+    fclose(f);
+    remove(path);
+    if (!got)
+        snprintf(msg, n, "job-run met an environment error");
+    return 1;
 }
 
 int cmd_job_run(int argc, char **argv)

@@ -14,6 +14,11 @@
 
 #define JOBRUN_SPEC "job.json"
 #define JOBRUN_RESULT "result.json"
+/* Left instead of result.json when job-run met an environment error
+ * (output or status not saved: a full disk, a file size limit): its text
+ * is the message. The coordinator then journals nothing for the job and
+ * stops with exit 3, as the local executor does; the job runs on resume. */
+#define JOBRUN_ENV_ERROR "environment-error.txt"
 
 /* Write JOBDIR/job.json for job (its job_dir) of backend be: the command and
  * environment of x, the campaign's timeout, grace and caps, and the path of
@@ -29,9 +34,14 @@ int jobrun_write_spec(const be_backend *be, const be_job *job,
  * ENOENT: check util_path_exists first) or malformed, naming the file. */
 int jobrun_read_result(const char *job_dir, store_record *r, gd_err *err);
 
+/* JOBDIR/environment-error.txt's message into msg (the file is removed,
+ * so the job runs again on resume); 1 when there was one, else 0. */
+int jobrun_take_env_error(const char *job_dir, char *msg, size_t n);
+
 /* `gpudse job-run JOBDIR`: exit 0 when result.json was written (whatever
  * the job's outcome), 2 on a bad job.json, 3 when it could not run or was
- * stopped by SIGTERM/SIGINT (then no result is written). */
+ * stopped by SIGTERM/SIGINT (then no result is written; an environment
+ * error other than a stop leaves environment-error.txt). */
 int cmd_job_run(int argc, char **argv);
 
 #endif

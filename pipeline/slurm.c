@@ -430,11 +430,18 @@ static int conclude(coord *co, size_t i, store_record *rec, int infra,
 
 /* ---- proposing and adopting ---- */
 
-/* A job submitted by a coordinator that died: take it over. */
+/* A job submitted by a coordinator that died: take it over. A task that
+ * had ended in an environment error (the run stopped on another one
+ * first) is not taken over: it is said in run.log and submitted anew. */
 static int adopt(coord *co, sjob *j)
 {
-    char spec[PATH_MAX + 16];
+    char spec[PATH_MAX + 16], msg[512];
     job_file(j, JOBRUN_SPEC, spec, sizeof spec);
+    if (jobrun_take_env_error(j->dir, msg, sizeof msg)) {
+        logline(co, "environment error in %s, before this run: %s; it runs "
+                "again", j->key, msg);
+        return 0;
+    }
     if (!util_path_exists(spec) || read_slurm_json(j) != 0)
         return 0;
     j->phase = PH_QUEUED;
@@ -735,10 +742,23 @@ static void read_states(coord *co, char *text)
     }
 }
 
-/* A task Slurm ended (or forgot) without a result: its record. */
+/* A task Slurm ended (or forgot) without a result: its record; or, when
+ * job-run could not save the job's output or status (a full disk), an
+ * environment error that stops the run with nothing journaled: the job
+ * runs again on resume (its submission record is removed, so it is
+ * submitted anew rather than adopted), as the local executor does. */
 static int conclude_by_state(coord *co, size_t i, gd_err *err)
 {
     sjob *j = &co->jobs[i];
+    char msg[sizeof err->msg - 64];
+    if (jobrun_take_env_error(j->dir, msg, sizeof msg)) {
+        char sj[PATH_MAX + 16];
+        job_file(j, SLURM_JSON, sj, sizeof sj);
+        remove(sj);
+        logline(co, "environment error in %s: %s", j->key, msg);
+        return gd_errf(err, GD_EENV, "Slurm job %ld_%d: %s", j->jobid,
+                       j->task, msg);
+    }
     store_record rec;
     memset(&rec, 0, sizeof rec);
     int infra;

@@ -132,8 +132,8 @@ START_TEST(job_run_writes_the_record)
     tu_write(tp("/jr.xml"),
              "<campaign name=\"jr\">\n"
              "  <simulator backend=\"command\">\n"
-             "    <command>echo IPC = {n_clusters}; [ {n_clusters} = 15 ] "
-             "|| kill -SEGV $$</command>\n"
+             "    <command>printf '%03000d\\n' 0; echo IPC = {n_clusters}; "
+             "[ {n_clusters} = 15 ] || kill -SEGV $$</command>\n"
              "    <metric name=\"ipc\" regex=\"IPC = ([0-9.]+)\"/>\n"
              "  </simulator>\n"
              "  <workloads><workload name=\"a\"/></workloads>\n"
@@ -183,6 +183,19 @@ START_TEST(job_run_writes_the_record)
         }
     }
     camp_free(&c);
+    /* output that cannot be saved (a 1 KB file size limit under the job's
+     * 3 KB, as a full disk would): exit 3, no result.json, the message left
+     * for the
+     * coordinator, which journals nothing and stops (issue 22.1) */
+    ck_assert_int_eq(shf("rm -f %s/job15/result.json && sh -c 'trap \"\" "
+                         "XFSZ; ulimit -f 2; exec %s job-run %s/job15' "
+                         "2>/dev/null", absT, tu_bin(), absT), 3);
+    ck_assert_int_ne(shf("test -e %s/job15/result.json", absT), 0);
+    char msg[512], dir15[PATH_MAX + 32];
+    snprintf(dir15, sizeof dir15, "%s/job15", absT);
+    ck_assert_int_eq(jobrun_take_env_error(dir15, msg, sizeof msg), 1);
+    ck_assert_msg(strstr(msg, "File too large"), "%s", msg);
+    ck_assert_int_eq(jobrun_take_env_error(dir15, msg, sizeof msg), 0);
     /* a broken job.json: bad input, no result */
     shf("mkdir -p %s/bad && echo '{\"key\": 1}' > %s/bad/job.json", T, T);
     ck_assert_int_eq(shf("%s job-run %s/bad 2>/dev/null", tu_bin(), T), 2);
@@ -572,6 +585,45 @@ START_TEST(tasks_slurm_ends_are_classified)
 }
 END_TEST
 
+/* A task whose job-run could not save the job's output (a full disk)
+ * leaves its message instead of a result: the run stops with exit 3,
+ * nothing journaled, and every job runs on resume (issue 22.1). */
+START_TEST(environment_error_in_a_task_stops_the_run)
+{
+    NEED_CLUSTER();
+    unsetenv("GPUDSE_TEST_SLEEP");
+    write_sleep_campaign(tp("/ee.xml"), "ee", 2);
+    shf("rm -rf %s/ee-run", T);
+    pid_t pid = start_run(tp("/ee.xml"), tp("/ee-run"));
+    char cmd[PATH_MAX];
+    snprintf(cmd, sizeof cmd, "test \"$(squeue -h -t RUNNING -n gpudse-ee-a "
+             "-o %%i | wc -l)\" = 2");
+    ck_assert_msg(wait_for(cmd, 20), "the tasks never ran");
+    /* what job-run leaves when stdout.log cannot be written */
+    ck_assert_int_eq(shf("for d in %s/ee-run/jobs/*/; do echo 'stdout.log: "
+                         "No space left on device' > $d/%s; done", T,
+                         JOBRUN_ENV_ERROR), 0);
+    ck_assert_int_eq(shf("scancel -n gpudse-ee-a"), 0);
+    int st;
+    waitpid(pid, &st, 0);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 3, "status %d", st);
+    ck_assert_int_eq(shf("test ! -s %s/ee-run/results.jsonl", T), 0);
+    ck_assert_int_eq(shf("grep -q 'environment error in .*No space left' "
+                         "%s/ee-run/run.log", T), 0);
+    setenv("GPUDSE_TEST_SLEEP", "0", 1);
+    pid = start_run(tp("/ee.xml"), tp("/ee-run"));
+    waitpid(pid, &st, 0);
+    unsetenv("GPUDSE_TEST_SLEEP");
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+    size_t n;
+    store_record *r = load(tp("/ee-run"), &n);
+    ck_assert_uint_eq(n, 2);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(r[i].status == ST_OK, "%s", r[i].reason);
+    free(r);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("slurm");
@@ -585,6 +637,7 @@ static Suite *suite(void)
     tcase_add_test(t, sigint_cancels_the_tasks_and_the_run_resumes);
     tcase_add_test(t, a_dead_coordinators_tasks_are_adopted);
     tcase_add_test(t, tasks_slurm_ends_are_classified);
+    tcase_add_test(t, environment_error_in_a_task_stops_the_run);
     suite_add_tcase(s, t);
     return s;
 }
