@@ -99,6 +99,12 @@ static void say(run_t *r, const char *fmt, ...)
     va_end(ap);
 }
 
+static int budget_exceeds_space(const run_t *r)
+{
+    return r->c.budget > 0
+           && (uint64_t)r->c.budget > space_size(&r->c.space);
+}
+
 /* The run directory's manifest.json, or NULL when it has none (or none
  * that parses: an older tool's, or a session that died before writing). */
 static cJSON *read_manifest(const char *dir)
@@ -297,6 +303,7 @@ static int write_manifest(run_t *r, const char *finished, uint64_t ok,
     for (int i = 0; i < r->nbudgets; i++)
         cJSON_AddItemToArray(bs, cJSON_CreateNumber((double)r->budgets[i]));
     cJSON_AddNumberToObject(m, "space_size", (double)space_size(&r->c.space));
+    cJSON_AddBoolToObject(m, "budget_exceeds_space", budget_exceeds_space(r));
     gpu_config base = space_baseline();
     cJSON_AddBoolToObject(m, "baseline_in_space",
                           space_index(&r->c.space, &base) >= 0);
@@ -525,6 +532,20 @@ static int finish_run(run_t *r, gd_err *err)
     return rc;
 }
 
+/* Say a budget larger than the space (it cannot be spent: every config of
+ * the space is evaluated once per workload), never clip it silently. */
+static void budget_note(run_t *r)
+{
+    if (!budget_exceeds_space(r))
+        return;
+    unsigned long long n = (unsigned long long)space_size(&r->c.space);
+    say(r, "gpudse: the budget (%ld) is larger than the space (%llu "
+        "configs): each workload evaluates its %llu configs once, and the "
+        "search ends there\n", r->c.budget, n, n);
+    logf_(r, "budget %ld larger than the space: %llu configs per workload",
+          r->c.budget, n);
+}
+
 /* Every strategy evaluates the baseline when the space holds it; say so
  * when it does not (nothing is normalised to it then). */
 static void baseline_note(run_t *r)
@@ -599,6 +620,7 @@ int eng_run(const eng_opts *o, char *rundir, size_t rundirsz, gd_err *err)
             r.c.strategy, (unsigned long long)space_size(&r.c.space),
             r.c.budget, r.be->name, r.dir);
         baseline_note(&r);
+        budget_note(&r);
     }
     if (!rc)
         rc = run_jobs(&r, err);

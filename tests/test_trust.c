@@ -182,9 +182,34 @@ START_TEST(every_strategy_evaluates_the_baseline)
     free(err);
     cJSON *m = load_json(T "/b/out-run/manifest.json");
     ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(m, "baseline_in_space")));
+    ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(m, "budget_exceeds_space")));
     cJSON_Delete(m);
     char *log = slurp(T "/b/out-run/run.log");
     ck_assert_ptr_nonnull(strstr(log, "baseline not in the space"));
+    free(log);
+}
+END_TEST
+
+/* A budget larger than the space is said, on stderr, in run.log and in
+ * the manifest, not clipped silently (issue 28.5). */
+START_TEST(budget_larger_than_the_space_is_said)
+{
+    shf("rm -rf " T "/big && mkdir -p " T "/big");
+    write_campaign(T "/big/big.xml", "random", 1000000, "8 15");
+    ck_assert_int_eq(shf("%s run " T "/big/big.xml -o " T "/big/run 2>"
+                         T "/big/err.txt", tu_bin()), 0);
+    char *err = slurp(T "/big/err.txt");
+    ck_assert_msg(strstr(err, "the budget (1000000) is larger than the space "
+                         "(96 configs)"), "%s", err);
+    free(err);
+    size_t n;
+    free(load(T "/big/run", &n));
+    ck_assert_uint_eq(n, 96);
+    cJSON *m = load_json(T "/big/run/manifest.json");
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(m, "budget_exceeds_space")));
+    cJSON_Delete(m);
+    char *log = slurp(T "/big/run/run.log");
+    ck_assert_ptr_nonnull(strstr(log, "larger than the space"));
     free(log);
 }
 END_TEST
@@ -349,6 +374,7 @@ int main(void)
     tcase_set_timeout(t, 300);
     tcase_add_test(t, sparse_metrics_are_not_facts);
     tcase_add_test(t, every_strategy_evaluates_the_baseline);
+    tcase_add_test(t, budget_larger_than_the_space_is_said);
     tcase_add_test(t, nightly_junit_accept_and_keep);
     tcase_add_test(t, install_has_campaigns_and_nightly);
     tcase_add_test(t, docs_name_existing_paths);
