@@ -91,7 +91,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-3.1";
+    return "analytic-3.2";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
@@ -274,6 +274,36 @@ static double writeback_cmds_per_sector(const wl_kernel *k)
     return ceil(s / sectors_per_cmd) / s;
 }
 
+/* Written-back sectors and DRAM commands per warp, before the share
+ * (1 − fit2) that L2 evicts (analytic-3.2). GPGPU-Sim's L2 is write-back
+ * (-gpgpu_cache:dl2 S:32:128:8,L:B:m:L:L): a store that finds its sector
+ * already dirty in L2 merges there, and a line is written back once, when
+ * evicted, with its modified bytes (writeback_cmds_per_sector). Where the
+ * written footprint is known (footprint_kb_total · (1 − read_share): the
+ * L2 GLOBAL_ACC_W line misses × 128 B of the baseline log), the lines
+ * written are that footprint's, each dirty in min(4, stored sectors per
+ * line) sectors; otherwise every stored sector counts once (as before).
+ * transpose strat-a00 (4 channels, 256-KB L2): 32768 stored sectors
+ * (GLOBAL_ACC_W) on 2522 written lines, n_wr_bk 2060 commands over the
+ * four channels (about 1030 whole lines of two), where counting every
+ * stored sector gave 24576. */
+static double writeback_cmds(const wl_kernel *k, const kfacts *f,
+                             double *sectors)
+{
+    double rs = k->read_share, W = (double)k->grid_ctas * f->wpc;
+    double per_line = L1_LINE / SECTOR;
+    double lines = rs > 0 && rs < 1 && W > 0
+                   ? k->footprint_kb_total * 1024.0 * (1 - rs) / L1_LINE / W
+                   : 0;
+    if (lines <= 0 || lines * per_line >= f->st_sect) {
+        *sectors = f->st_sect;
+        return f->st_sect * writeback_cmds_per_sector(k);
+    }
+    double dirty = minf(per_line, f->st_sect / lines);
+    *sectors = lines * dirty;
+    return lines * ceil(dirty / 2.0);   /* 64-B atoms of the dirty bytes */
+}
+
 /* Cache hit rates and per-warp memory events with nr CTAs resident per SM
  * and a share rho of the grid resident in the first wave. */
 static void mem_of(const wl_kernel *k, const kfacts *f, const gpu_config *c,
@@ -287,9 +317,9 @@ static void mem_of(const wl_kernel *k, const kfacts *f, const gpu_config *c,
     m->l1_miss = f->ld_lines * (1 - m->h1);
     m->rd_sect = m->l1_miss * L1_LINE / SECTOR;
     m->l2_acc = m->rd_sect + f->st_sect + f->atom_tx;
-    m->dram_sect = m->rd_sect * (1 - m->h2) + f->st_sect * (1 - m->fit2);
-    m->dram_cmds = m->rd_sect * (1 - m->h2)
-                   + f->st_sect * (1 - m->fit2) * writeback_cmds_per_sector(k);
+    double wb_sect, wb_cmds = writeback_cmds(k, f, &wb_sect);
+    m->dram_sect = m->rd_sect * (1 - m->h2) + wb_sect * (1 - m->fit2);
+    m->dram_cmds = m->rd_sect * (1 - m->h2) + wb_cmds * (1 - m->fit2);
     /* Interconnect units as GPGPU-Sim moves them (traffic_breakdown of the
      * baseline logs): a read request is one 8-B packet, a store carries its
      * sectors, an atomic one 40-B packet; every 32-B sector read comes back

@@ -1394,6 +1394,42 @@ START_TEST(lone_cta_waits_for_two_level_pool)
 }
 END_TEST
 
+/* analytic-3.2: a line written back from L2 carries its dirty bytes once,
+ * whatever the number of stores that dirtied it (write-back L2,
+ * -gpgpu_cache:dl2 ...,L:B:m:L:L). transpose stores 16 one-sector
+ * transactions per warp into 256 KB of output (32768 stored sectors on
+ * 8192 written); at 4 channels and 32 L2 sets (256 KB of L2) GPGPU-Sim
+ * wrote back 2060 commands of 64 B, 132 KB (strat-a00 n_wr_bk); counting
+ * every stored sector the model wrote back 768 KB, three times the
+ * output. The written-back bytes are the DRAM bytes less those of the
+ * same launch without its stores. */
+static double dram_bytes(const wl_workload *w, const gpu_config *c)
+{
+    model_out o = eval_out(w, c);
+    return o.dram_bw_gbps * o.time_s * 1e9;
+}
+
+START_TEST(writeback_bounded_by_written_footprint)
+{
+    wl_workload w;
+    load("transpose", &w);
+    gpu_config c = space_baseline();
+    c.n_clusters = 8;
+    c.n_mem = 4;
+    c.l2_sets = 32;
+    double all = dram_bytes(&w, &c);
+    wl_workload nost = w;
+    nost.k[0].insn_st_global = 0;
+    double wb = all - dram_bytes(&nost, &c);
+    double written = w.k[0].footprint_kb_total * 1024.0
+                     * (1 - w.k[0].read_share);
+    printf("transpose 8 SMs, 4 channels, 256-KB L2: %.0f KB written back "
+           "of %.0f KB written (GPGPU-Sim 132 KB)\n", wb / 1024,
+           written / 1024);
+    ck_assert_msg(wb > 0 && wb <= written, "%.0f of %.0f", wb, written);
+}
+END_TEST
+
 START_TEST(inert_knobs_tie_exactly)
 {
     static const struct { const char *w; int knob; int v; } inert[] = {
@@ -1605,6 +1641,7 @@ static Suite *model_suite(void)
     tcase_add_test(t, cold_icache_hidden_by_issue_work);
     tcase_add_test(t, prediction_interval_and_extrapolation);
     tcase_add_test(t, lone_cta_waits_for_two_level_pool);
+    tcase_add_test(t, writeback_bounded_by_written_footprint);
     tcase_add_test(t, cold_constant_cache_rounds);
     tcase_add_test(t, saturated_sfu_serves_to_the_end);
     tcase_add_test(t, reply_crossbar_bounds_l2_hits);
