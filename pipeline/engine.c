@@ -47,6 +47,8 @@ typedef struct {
     cJSON *identity, *settings;  /* of this campaign file (identity.h) */
     cJSON *history;            /* the manifest's, with this session's change */
     cJSON *changes;            /* settings changed since the last session */
+    int unchanged;             /* the same campaign file as last session's,
+                                  by the same gpudse */
     long budgets[64];          /* the budgets the search went through */
     int nbudgets;
     /* counts of this session */
@@ -127,8 +129,12 @@ static int add_history(run_t *r, cJSON *old, const char *oldsha,
     r->history = cJSON_IsArray(h) ? h : cJSON_CreateArray();
     if (h && !cJSON_IsArray(h))
         cJSON_Delete(h);
-    if (!strcmp(oldsha, r->c.sha256) && !cJSON_GetArraySize(r->changes))
+    if (!strcmp(oldsha, r->c.sha256) && !cJSON_GetArraySize(r->changes)) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(old, "version");
+        r->unchanged = cJSON_IsString(v)
+                       && !strcmp(v->valuestring, GPUDSE_VERSION);
         return GD_OK;
+    }
     if (!cJSON_GetArraySize(r->changes))
         cJSON_AddItemToArray(r->changes, cJSON_CreateString(
             "comments or formatting only"));
@@ -458,6 +464,29 @@ static int count_outcomes(run_t *r, uint64_t *ok, uint64_t *failed,
     return GD_OK;
 }
 
+/* Whether the last session in run.log got to its end (analysis and report
+ * written: a "finished:" line after its "start campaign" line). */
+static int last_session_finished(const char *logp)
+{
+    FILE *f = fopen(logp, "r");
+    if (!f)
+        return 0;
+    static const long TAIL = 65536;
+    if (fseek(f, 0, SEEK_END) != 0 || ftell(f) <= TAIL)
+        rewind(f);
+    else
+        fseek(f, -TAIL, SEEK_END);
+    char line[1024];
+    int finished = 0;
+    while (fgets(line, sizeof line, f))
+        if (strstr(line, " start campaign "))
+            finished = 0;
+        else if (strstr(line, " finished: ok "))
+            finished = 1;
+    fclose(f);
+    return finished;
+}
+
 static int open_run(run_t *r, gd_err *err)
 {
     int rc = check_dir_is_ours(r, err);
@@ -469,6 +498,7 @@ static int open_run(run_t *r, gd_err *err)
         return rc;
     char logp[PATH_MAX];
     util_path_join(logp, sizeof logp, r->dir, "run.log");
+    r->unchanged = r->unchanged && last_session_finished(logp);
     r->log = fopen(logp, "a");
     utc_now(r->started, sizeof r->started);
     rc = copy_campaign(r, err);
@@ -512,14 +542,25 @@ static int finish_run(run_t *r, gd_err *err)
     utc_now(fin, sizeof fin);
     if (!rc)
         rc = write_manifest(r, fin, ok, failed, err);
-    logf_(r, "phase: analysis");
-    if (!rc)
-        rc = ana_run(r->dir, err);
-    if (!rc)
-        rc = agents_annotate(r->dir, err);
-    logf_(r, "phase: report");
-    if (!rc)
-        rc = rep_render(r->dir, r->c.layout[0] ? r->c.layout : NULL, err);
+    char ana[PATH_MAX];
+    util_path_join(ana, sizeof ana, r->dir, "analysis.json");
+    if (!rc && r->unchanged && r->ran == 0 && util_path_exists(ana)) {
+        /* the analysis and report on disk are of this very journal */
+        say(r, "gpudse: nothing new to run and nothing changed: the "
+            "analysis and report in %s are kept (gpudse report %s renders "
+            "them again)\n", r->dir, r->dir);
+        logf_(r, "nothing new: analysis and report kept");
+    } else {
+        logf_(r, "phase: analysis");
+        if (!rc)
+            rc = ana_run(r->dir, err);
+        if (!rc)
+            rc = agents_annotate(r->dir, err);
+        logf_(r, "phase: report");
+        if (!rc)
+            rc = rep_render(r->dir, r->c.layout[0] ? r->c.layout : NULL,
+                            err);
+    }
     if (!rc && failed) {
         say(r, "gpudse: %" PRIu64 " of %" PRIu64 " jobs failed; see the "
             "failures in %s/report.pdf and results.jsonl\n", failed,

@@ -367,6 +367,35 @@ START_TEST(docs_name_existing_paths)
 }
 END_TEST
 
+/* A resume with nothing to run and nothing changed keeps the analysis and
+ * report (issue 28.4); a changed setting renders them again. */
+START_TEST(resume_with_nothing_new_keeps_the_report)
+{
+    shf("rm -rf " T "/same && mkdir -p " T "/same");
+    write_campaign(T "/same/s.xml", "random", 8, "8 15");
+    ck_assert_int_eq(shf("%s run " T "/same/s.xml -o " T "/same/run -q",
+                         tu_bin()), 0);
+    ck_assert_int_eq(shf("echo kept > " T "/same/run/analysis.json"), 0);
+    ck_assert_int_eq(shf("%s run " T "/same/s.xml -o " T "/same/run 2>"
+                         T "/same/err.txt", tu_bin()), 0);
+    char *err = slurp(T "/same/err.txt");
+    ck_assert_msg(strstr(err, "nothing new to run and nothing changed"),
+                  "%s", err);
+    free(err);
+    char *ana = slurp(T "/same/run/analysis.json");
+    ck_assert_str_eq(ana, "kept\n");
+    free(ana);
+    /* a setting changed (the report's formats): analysed and rendered */
+    ck_assert_int_eq(shf("sed -i 's|</campaign>|  <report formats=\"svg\"/>"
+                         "</campaign>|' " T "/same/s.xml"), 0);
+    ck_assert_int_eq(shf("%s run " T "/same/s.xml -o " T "/same/run -q",
+                         tu_bin()), 0);
+    ana = slurp(T "/same/run/analysis.json");
+    ck_assert_msg(strstr(ana, "\"workloads\""), "%s", ana);
+    free(ana);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("trust");
@@ -375,6 +404,7 @@ int main(void)
     tcase_add_test(t, sparse_metrics_are_not_facts);
     tcase_add_test(t, every_strategy_evaluates_the_baseline);
     tcase_add_test(t, budget_larger_than_the_space_is_said);
+    tcase_add_test(t, resume_with_nothing_new_keeps_the_report);
     tcase_add_test(t, nightly_junit_accept_and_keep);
     tcase_add_test(t, install_has_campaigns_and_nightly);
     tcase_add_test(t, docs_name_existing_paths);
