@@ -227,26 +227,6 @@ END_TEST
 
 /* ---- nothing escapes a job ---- */
 
-/* Whether pid is gone: no such process, or a zombie (reaped by someone
- * else later). Waits up to 5 s for it to go. */
-static int gone(pid_t pid)
-{
-    for (int i = 0; i < 500; i++) {
-        char path[64], state = 'X';
-        snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-        FILE *f = fopen(path, "r");
-        if (f) {
-            if (fscanf(f, "%*d %*s %c", &state) != 1)
-                state = 'X';
-            fclose(f);
-        }
-        if (!f || state == 'Z' || state == 'X')
-            return 1;
-        usleep(10000);
-    }
-    return 0;
-}
-
 /* The pid a job wrote to FILE in its directory. */
 static pid_t pid_in(const char *file)
 {
@@ -270,14 +250,14 @@ START_TEST(setsid_grandchild_dies_with_its_job)
     exec_result r = run1(DAEMON("gc1.pid", "") "echo done", 10, 1, 0, 0);
     ck_assert(r.exited && r.exit_code == 0);
     pid_t gc = pid_in("gc1.pid");
-    int ok = gone(gc);
+    int ok = pid_gone(gc);
     if (!ok)
         kill(gc, SIGKILL);
     ck_assert_msg(ok, "a setsid grandchild %d outlived its job", (int)gc);
     r = run1(DAEMON("gc2.pid", "") "sleep 30", 0.5, 0.3, 0, 0);
     ck_assert(r.timed_out);
     gc = pid_in("gc2.pid");
-    ok = gone(gc);
+    ok = pid_gone(gc);
     if (!ok)
         kill(gc, SIGKILL);
     ck_assert_msg(ok, "a setsid grandchild %d outlived a timeout", (int)gc);
@@ -285,7 +265,7 @@ START_TEST(setsid_grandchild_dies_with_its_job)
              0);
     ck_assert(r.timed_out);
     gc = pid_in("gc3.pid");
-    ok = gone(gc);
+    ok = pid_gone(gc);
     if (!ok)
         kill(gc, SIGKILL);
     ck_assert_msg(ok, "a grandchild ignoring SIGTERM %d outlived a timeout",
@@ -328,7 +308,7 @@ START_TEST(coordinator_killed_then_resumed)
     int killed = 0;
     ck_assert_int_eq(exec_pool_set_registry(p, T "/k9reg", &killed, &err), 0);
     exec_pool_free(p);
-    int ok1 = gone(bg), ok2 = gone(gc);
+    int ok1 = pid_gone(bg), ok2 = pid_gone(gc);
     if (!ok1)
         kill(bg, SIGKILL);
     if (!ok2)
@@ -380,7 +360,7 @@ START_TEST(orphans_behind_a_zombie_leader)
     ck_assert(exec_pool_new(1, &p, &err) == 0);
     int killed = -1;
     ck_assert_int_eq(exec_pool_set_registry(p, T "/reg", &killed, &err), 0);
-    int ok = gone(member);
+    int ok = pid_gone(member);
     if (!ok)
         kill(member, SIGKILL);
     waitpid(leader, NULL, 0);

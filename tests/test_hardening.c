@@ -79,21 +79,6 @@ static int run_sh(const char *fmt, ...)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* Does msg name "NAME:LINE:" with LINE > 0, NAME being a path or its tail? */
-static int names_file_line(const char *msg, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *p = strstr(msg, name); p; p = strstr(p + 1, name)) {
-        const char *q = p + n;
-        if (*q != ':' || !isdigit((unsigned char)q[1]))
-            continue;
-        long line = strtol(q + 1, (char **)&q, 10);
-        if (*q == ':' && line > 0)
-            return 1;
-    }
-    return 0;
-}
-
 /* Sorted list of the .xml files of dir; returns count (<= max). */
 static int list_xml(const char *dir, char names[][256], int max)
 {

@@ -45,21 +45,6 @@ static int sh(const char *fmt, ...)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* Does msg name "NAME:LINE:" with LINE > 0? */
-static int names_file_line(const char *msg, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *p = strstr(msg, name); p; p = strstr(p + 1, name)) {
-        const char *q = p + n;
-        if (*q != ':' || !isdigit((unsigned char)q[1]))
-            continue;
-        long line = strtol(q + 1, (char **)&q, 10);
-        if (*q == ':' && line > 0)
-            return 1;
-    }
-    return 0;
-}
-
 /* The binary under test as an absolute path (tests cd into T). */
 static const char *bin(void)
 {

@@ -347,25 +347,6 @@ static int wait_for(const char *cmd, double limit_s)
     return 0;
 }
 
-/* Whether pid is gone (no such process or a zombie), waiting up to 5 s. */
-static int pid_gone(pid_t pid)
-{
-    for (int i = 0; i < 500; i++) {
-        char path[64], state = 'X';
-        snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-        FILE *f = fopen(path, "r");
-        if (f) {
-            if (fscanf(f, "%*d %*s %c", &state) != 1)
-                state = 'X';
-            fclose(f);
-        }
-        if (!f || state == 'Z' || state == 'X')
-            return 1;
-        usleep(10000);
-    }
-    return 0;
-}
-
 /* A Slurm task ended for its time limit: Slurm sends SIGTERM to job-run
  * (its own process group, not the job's), and SIGKILL only after KillWait
  * (30 s by default), longer than the job's grace. job-run passes the
