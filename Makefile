@@ -11,7 +11,12 @@ CC      ?= cc
 PKGS     = gsl libxml-2.0 cairo pangocairo libcjson libcurl libcrypto
 CFLAGS  ?= -O2 -g
 WARN     = -std=c11 -Wall -Wextra -Werror -Wno-format-truncation -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
-INCS     = -Ipipeline -Ianalysis -Ireport
+# Source folders, one per stage or layer (README "Source layout" draws the
+# layers and which may include which). Headers are included by bare name.
+SRCDIRS  = pipeline/core pipeline/model pipeline/backends pipeline/search \
+           pipeline/engine pipeline/split pipeline/compare \
+           analysis/math analysis analysis/agents report/draw report
+INCS     = $(addprefix -I,$(SRCDIRS) pipeline/cli)
 DEFS     = -DGPUDSE_VERSION='"$(VERSION)"' -DGPUDSE_DATADIR='"$(DATADIR)"'
 PKGCFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKGLIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -30,7 +35,7 @@ CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 # other GPU from Turing on compiles when the program loads.
 NVCCFLAGS ?= -O2 -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
              -gencode arch=compute_75,code=compute_75
-CUDAOBJ  = $(patsubst %.cu,$(B)/%.cu.o,$(wildcard pipeline/cuda/*.cu))
+CUDAOBJ  = $(patsubst %.cu,$(B)/%.cu.o,$(wildcard pipeline/backends/cuda/*.cu))
 DEFS    += -DGPUDSE_HAVE_CUDA
 # The CUDA runtime is linked statically (NVIDIA's libcudart_static.a, which
 # needs -ldl -lrt -lpthread): a GPGPU-Sim user has the simulator's
@@ -39,7 +44,8 @@ DEFS    += -DGPUDSE_HAVE_CUDA
 CUDALIBS = -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
 PKGLIBS += $(CUDALIBS)
 endif
-LIBSRC   = $(filter-out pipeline/main.c,$(wildcard pipeline/*.c analysis/*.c analysis/agents/*.c report/*.c))
+LIBSRC   = $(wildcard $(addsuffix /*.c,$(SRCDIRS)))
+HDRS     = $(wildcard $(addsuffix /*.h,$(SRCDIRS)))
 LIBOBJ   = $(LIBSRC:%.c=$(B)/%.o) $(CUDAOBJ)
 TESTSRC  = $(wildcard tests/test_*.c)
 TESTBIN  = $(TESTSRC:tests/%.c=$(B)/tests/%)
@@ -54,10 +60,14 @@ DEBS = gcc make pkg-config libgsl-dev libxml2-dev libcairo2-dev libpango1.0-dev 
 BIN      = gpudse
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all deps test-deps run check fuzz check-sanitize install uninstall clean bench
+.PHONY: all deps test-deps run check fuzz check-sanitize install uninstall clean bench print-srcdirs
 all: $(BIN)
 
-$(BIN): $(B)/pipeline/main.o $(B)/libgpudse.a
+# The library's source folders, for the scripts of tests/ (fuzz, doc_paths).
+print-srcdirs:
+	@echo $(SRCDIRS)
+
+$(BIN): $(B)/pipeline/cli/main.o $(B)/libgpudse.a
 	@echo "  LINK    $@"
 	@$(CC) $(CFLAGS) -o $@ $^ $(PKGLIBS) -lm
 
@@ -65,12 +75,12 @@ $(B)/libgpudse.a: $(LIBOBJ)
 	@rm -f $@
 	@ar rcs $@ $^
 
-$(B)/pipeline/cuda/%.cu.o: pipeline/cuda/%.cu pipeline/cuda/gd_cuda.h
+$(B)/pipeline/backends/cuda/%.cu.o: pipeline/backends/cuda/%.cu pipeline/backends/cuda/gd_cuda.h
 	@mkdir -p $(dir $@)
 	@echo "  NVCC    $<"
-	@$(NVCC) $(NVCCFLAGS) -Ipipeline/cuda -c -o $@ $<
+	@$(NVCC) $(NVCCFLAGS) -Ipipeline/backends/cuda -c -o $@ $<
 
-$(B)/%.o: %.c $(wildcard pipeline/*.h analysis/*.h analysis/agents/*.h report/*.h)
+$(B)/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(ALLCFLAGS) -c -o $@ $<

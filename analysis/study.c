@@ -1,5 +1,5 @@
 /* study: replays every (strategy, seed) of a campaign's <study> through
- * pipeline/strategy with an oracle, tracks the hypervolume of what each
+ * pipeline/search/strategy with an oracle, tracks the hypervolume of what each
  * replay has found after every evaluation (objectives normalised to the
  * basis front's ideal..nadir, reference point 1.1 — as in quality.c), and
  * summarises over seeds with GSL quantiles. Strategies are deterministic

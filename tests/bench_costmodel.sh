@@ -9,7 +9,7 @@ set -e
 export GPUDSE_DATA="${GPUDSE_DATA:-$(pwd)/templates}"
 if [ ! -x build/tests/bench_costmodel ]; then
     make --no-print-directory build/tests/bench_costmodel >/dev/null 2>&1 || \
-    cc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Ipipeline -Ianalysis -Ireport \
+    cc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(for d in $(make -s --no-print-directory print-srcdirs); do printf -- "-I%s " "$d"; done) \
        $(pkg-config --cflags gsl libxml-2.0 cairo pangocairo libcjson) \
        -o build/tests/bench_costmodel tests/bench_costmodel.c build/libgpudse.a \
        $(pkg-config --libs gsl libxml-2.0 cairo pangocairo libcjson libcurl libcrypto) -lm

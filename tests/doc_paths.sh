@@ -6,7 +6,7 @@
 # paths under the repository's folders (docs/,
 # templates/, campaigns/, tests/, pipeline/, analysis/, report/), for the
 # folder reference/ and for ../shared/ (outside the repository: never
-# named), and checks each one: a glob (pipeline/cuda/*.cu) must match
+# named), and checks each one: a glob (pipeline/backends/cuda/*.cu) must match
 # something, a path with a placeholder (<key>, {name}, NAME) must have an
 # existing folder before it. Paths under tests/tmp/ are made by the tests.
 # usage: sh tests/doc_paths.sh [GPUDSE]   (from the repository root;
@@ -24,7 +24,7 @@ for c in $("$GPUDSE" --help | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p; s/^  \([a-z
     "$GPUDSE" help "$c" > "$TMP/help-$c.txt" 2>&1
 done
 # Messages: the string literals of the sources, one file per source.
-for src in pipeline/*.c analysis/*.c analysis/agents/*.c report/*.c; do
+for src in $(find pipeline analysis report -name '*.c' | sort); do
     grep -o '"[^"]*"' "$src" > "$TMP/msg-$(echo "$src" | tr / _).txt"
 done
 files=$(ls README.md docs/*.md campaigns/* 2>/dev/null;
@@ -52,7 +52,7 @@ for f in $files; do
             *'*'*)
                 # shellcheck disable=SC2086
                 for g in $p; do [ -e "$g" ] && ok=1; break; done ;;
-            *) [ -e "$p" ] || [ -e "$p.c" ] && ok=1 ;;   # analysis/pareto: the module
+            *) [ -e "$p" ] || [ -e "$p.c" ] && ok=1 ;;   # analysis/math/pareto: the module
         esac
         if [ "$ok" -eq 0 ]; then
             src=$f

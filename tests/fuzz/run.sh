@@ -22,19 +22,20 @@ T=tests/tmp/fuzz
 command -v "$CC_FUZZ" >/dev/null 2>&1 || {
     echo "fuzz: $CC_FUZZ not found; as root run: apt-get install -y clang" >&2
     exit 2; }
+SRCDIRS=$(make -s --no-print-directory print-srcdirs)
+INCS=$(for d in $SRCDIRS; do printf -- "-I%s " "$d"; done)
 PKGS="gsl libxml-2.0 cairo pangocairo libcjson libcurl libcrypto"
 CFLAGS="-std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
  -Wall -Wno-unused-function -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
- -Ipipeline -Ianalysis -Ireport -DGPUDSE_VERSION=\"0.1.0-fuzz\" \
+ $INCS -DGPUDSE_VERSION=\"0.1.0-fuzz\" \
  -DGPUDSE_DATADIR=\"$(pwd)/templates\" $(pkg-config --cflags $PKGS)"
 LIBS="$(pkg-config --libs $PKGS) -lm"
 mkdir -p "$B/obj" "$T"
 
 # Library objects, rebuilt when their source or any header is newer.
-newest_h=$(ls -t pipeline/*.h analysis/*.h analysis/agents/*.h report/*.h | head -1)
+newest_h=$(for d in $SRCDIRS; do ls "$d"/*.h; done 2>/dev/null | xargs ls -t | head -1)
 todo=""
-for src in pipeline/*.c analysis/*.c analysis/agents/*.c report/*.c; do
-    [ "$src" = pipeline/main.c ] && continue
+for src in $(for d in $SRCDIRS; do ls "$d"/*.c; done); do
     obj="$B/obj/$(echo "$src" | tr / _ | sed 's/\.c$/.o/')"
     if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ "$newest_h" -nt "$obj" ]; then
         todo="$todo $src"

@@ -37,7 +37,7 @@ typedef struct {
 
 /* <regression><threshold metric= relative= absolute=/>: how much a metric
  * may move between two runs before gpudse compare calls it a regression
- * (pipeline/compare.h). metric is a result metric, "hypervolume",
+ * (pipeline/compare/compare.h). metric is a result metric, "hypervolume",
  * "calibration_mape" or "*" (every metric). */
 #define CAMP_MAXTHRESH 48
 typedef struct {

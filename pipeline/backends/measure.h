@@ -3,7 +3,7 @@
  * devices (an induced slowdown factor stretches each device's kernel time),
  * timed with a monotonic clock, warm-ups discarded, repeats summarised by
  * median and IQR: MEASURED(cpu). measure-cuda runs the same kernels in CUDA
- * (pipeline/cuda/, built only where nvcc exists): MEASURED(cuda). */
+ * (pipeline/backends/cuda/, built only where nvcc exists): MEASURED(cuda). */
 #ifndef GPUDSE_MEASURE_H
 #define GPUDSE_MEASURE_H
 

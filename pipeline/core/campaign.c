@@ -993,7 +993,7 @@ static int direction_attr(ctx_t *x, xmlNodePtr n, int *out)
     return rc;
 }
 
-/* <regression>: thresholds of gpudse compare (pipeline/compare.h). */
+/* <regression>: thresholds of gpudse compare (pipeline/compare/compare.h). */
 static int parse_regression(ctx_t *x, xmlNodePtr list)
 {
     camp_campaign *c = x->c;

@@ -2,7 +2,7 @@
  * normalised so that 0 is the best and 1 the worst value on the basis
  * front (the reference front when there is one), the reference point is
  * 1.1 in every objective, and hypervolume is exact for 2 and 3 objectives
- * (analysis/hypervolume.c). ADRS and IGD use the same normalisation. */
+ * (analysis/math/hypervolume.c). ADRS and IGD use the same normalisation. */
 #include "quality.h"
 
 #include <math.h>

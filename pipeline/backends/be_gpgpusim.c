@@ -1,4 +1,4 @@
-/* be_gpgpusim: glue between the engine and pipeline/gpgpusim.c (config
+/* be_gpgpusim: glue between the engine and pipeline/backends/gpgpusim.c (config
  * rewriting, statistics, classification): prepare writes the configs and the
  * command, finish turns stdout, stderr and the power report into a record. */
 #include "be_gpgpusim.h"
