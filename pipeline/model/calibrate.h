@@ -1,8 +1,9 @@
 /* calibrate: fit a workload descriptor's free parameters to real simulator
  * results (the CSV format of tests/data/reference_results.csv) with GSL nonlinear
  * least squares, and measure the calibration error on configs held out of
- * the fit (k-fold or leave-one-out). Also the reference-CSV reader that
- * `gpudse sim --configs` shares. */
+ * the fit (k-fold or leave-one-out) (calibrate.c). Also the reference-CSV
+ * reader that `gpudse sim --configs` and <verify configs=> share
+ * (calib_csv.c) and the `gpudse calibrate` command (calib_cmd.c). */
 #ifndef GPUDSE_CALIBRATE_H
 #define GPUDSE_CALIBRATE_H
 
@@ -79,6 +80,16 @@ int cal_identified(const wl_workload *w, const cal_row *rows, size_t n,
  * fit on the others, started from w. pred[i] receives row i's prediction. */
 int cal_heldout(const wl_workload *w, const cal_row *rows, size_t n,
                 int folds, const cal_opts *o, double *pred, gd_err *err);
+
+/* Record in every kernel of fit where it was calibrated: the rows' count,
+ * the held-out RMS of log(modelled / measured IPC) over pred (held-out
+ * predictions of the rows; NAN ones skipped) and each size knob's range
+ * over the rows (model_interval widens its interval outside it). */
+void cal_record_region(wl_workload *fit, const cal_row *rows, size_t n,
+                       const double *pred);
+
+/* The value of free parameter p (CAL_*) in kernel k. */
+double cal_param_get(const wl_kernel *k, int p);
 
 /* IPC predicted by w at every row (NAN where the config cannot run). */
 void cal_predict(const wl_workload *w, const cal_row *rows, size_t n,
