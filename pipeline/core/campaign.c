@@ -13,6 +13,7 @@
 #include <libxml/tree.h>
 
 #include "backend.h"
+#include "calibrate.h"
 #include "layout.h"
 #include "compare.h"
 #include "store.h"
@@ -362,6 +363,62 @@ static int parse_simulator(ctx_t *x, xmlNodePtr n)
     return parse_sim_element(x, n, x->c->backend, sizeof x->c->backend);
 }
 
+/* <verify rounds= per-round= min-improvement= configs=>: the loop. */
+static int parse_verify_loop(ctx_t *x, xmlNodePtr n, int has_top)
+{
+    char *r = attr(n, "rounds"), *p = attr(n, "per-round"),
+         *m = attr(n, "min-improvement"), *f = attr(n, "configs");
+    long rounds = 0, per = 2;
+    double mi = 0.005;
+    int rc = GD_OK;
+    if (r && util_parse_long(r, 1, 1000, &rounds) != 0)
+        rc = fail(x, n, "rounds must be 1 to 1000 (got \"%s\")", r, NULL);
+    else if (p && util_parse_long(p, 1, 10000, &per) != 0)
+        rc = fail(x, n, "per-round must be 1 to 10000 configs (got \"%s\")",
+                  p, NULL);
+    else if (m && (util_parse_double(m, &mi) != 0 || !(mi >= 0 && mi < 1)))
+        rc = fail(x, n, "min-improvement must be a fraction 0 to 1 (got "
+                  "\"%s\")", m, NULL);
+    else if (!r && (p || m))
+        rc = fail(x, n, "per-round= and min-improvement= belong to the "
+                  "verification loop: give rounds= too", NULL, NULL);
+    else if (r && has_top)
+        rc = fail(x, n, "top= is the one-pass count; the loop (rounds=) "
+                  "verifies per-round= configs a round", NULL, NULL);
+    if (!rc && f)
+        util_path_join(x->c->verify_configs, sizeof x->c->verify_configs,
+                       x->c->dir, f);
+    x->c->verify_rounds = (int)rounds;
+    x->c->verify_per_round = (int)per;
+    x->c->verify_min_improvement = mi;
+    x->c->verify_line = line_of(n);
+    xmlFree(r);
+    xmlFree(p);
+    xmlFree(m);
+    xmlFree(f);
+    return rc;
+}
+
+/* configs= of <verify>: a readable CSV whose configs all lie in the space. */
+static int check_verify_configs(ctx_t *x)
+{
+    cal_row *rows = NULL;
+    size_t n = 0;
+    int rc = cal_read_csv(x->c->verify_configs, NULL, 0, &rows, &n, x->err);
+    for (size_t i = 0; !rc && i < n; i++)
+        if (space_index(&x->c->space, &rows[i].c) < 0)
+            rc = gd_errf(x->err, GD_EINPUT, "%s:%d: this config is not in "
+                         "the campaign's space (%s:%d, <verify configs=>)",
+                         x->c->verify_configs, rows[i].line, x->path,
+                         x->c->verify_line);
+    if (!rc && n == 0)
+        rc = gd_errf(x->err, GD_EINPUT, "%s:%d: <verify configs=\"%s\"> "
+                     "has no config", x->path, x->c->verify_line,
+                     x->c->verify_configs);
+    free(rows);
+    return rc;
+}
+
 static int parse_verify(ctx_t *x, xmlNodePtr n)
 {
     char *top = attr(n, "top");
@@ -374,6 +431,8 @@ static int parse_verify(ctx_t *x, xmlNodePtr n)
     else if (top && util_parse_long(top, 1, 100000, &k) != 0)
         rc = fail(x, n, "top must be 1 to 100000 configs per workload (got "
                   "\"%s\")", top, NULL);
+    if (!rc)
+        rc = parse_verify_loop(x, n, top != NULL);
     xmlFree(top);
     if (rc)
         return rc;
@@ -1118,7 +1177,10 @@ static int check_meaning(ctx_t *x, xmlNodePtr root)
             if (rc)
                 return rc;
         }
-    return search ? check_budget(x, search) : GD_OK;
+    int rc = search ? check_budget(x, search) : GD_OK;
+    if (!rc && x->c->verify_configs[0] && !x->names_only)
+        rc = check_verify_configs(x);
+    return rc;
 }
 
 static int load(const char *path, int names_only, camp_campaign *c,

@@ -121,6 +121,13 @@ typedef struct {
      * set-up is in the sim_* fields above). "" when not verifying. */
     char verify_backend[32];
     int verify_top;
+    /* <verify rounds= per-round= min-improvement= configs=>: the
+     * multi-fidelity loop (pipeline/engine/mfloop.h). verify_rounds 0: one
+     * pass of verify_top. verify_configs: CSV of the configs the verify
+     * backend may run ("" = every screened config); verify_line: of <verify>. */
+    int verify_rounds, verify_per_round, verify_line;
+    double verify_min_improvement;
+    char verify_configs[4096];
 
     int nworkloads;
     wl_workload *workloads;   /* nworkloads descriptors, loaded */

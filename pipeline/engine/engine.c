@@ -33,6 +33,7 @@
 #include "batch.h"
 #include "preflight.h"
 #include "strategy.h"
+#include "mfloop.h"
 #include "verify.h"
 
 typedef struct {
@@ -438,12 +439,61 @@ static int run_verify(run_t *r, gd_err *err)
     return rc;
 }
 
+/* The journal's records (flushed first), for the verification loop. */
+static int load_journal(run_t *r, store_record **recs, size_t *n, gd_err *err)
+{
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, r->dir, "results.jsonl");
+    int rc = store_flush(r->st, err);
+    return rc ? rc : store_load_all(path, recs, n, err);
+}
+
+/* Multi-fidelity as a loop (<verify rounds=>, mfloop.h): round after round
+ * until every workload has stopped; each round journaled by mf_step. */
+static int run_mf_loop(run_t *r, gd_err *err)
+{
+    store_record *recs = NULL;
+    size_t n = 0, total = 1;
+    mf_loop *m = NULL;
+    int rc = load_journal(r, &recs, &n, err);
+    if (!rc)
+        rc = mf_open(&r->c, r->dir, recs, n, &m, err);
+    wl_workload *wls = calloc((size_t)r->c.nworkloads, sizeof *wls);
+    if (!rc && !wls)
+        rc = gd_errf(err, GD_EENV, "out of memory");
+    if (!rc)
+        verify_workloads(&r->c, wls);
+    while (!rc && total > 0 && !stopped(r)) {
+        gpu_config **fixed = NULL;
+        size_t *nfixed = NULL;
+        int round = 0;
+        rc = mf_step(m, recs, n, &fixed, &nfixed, &round, &total, err);
+        if (!rc && total > 0) {
+            say(r, "gpudse: verification round %d: %zu configs on %s\n",
+                round, total, r->c.verify_backend);
+            rc = run_phase(r, be_find(r->c.verify_backend),
+                           (const gpu_config *const *)fixed, nfixed, wls,
+                           total, err);
+        }
+        verify_free(&r->c, fixed, nfixed);
+        free(recs);
+        recs = NULL;
+        if (!rc)
+            rc = load_journal(r, &recs, &n, err);
+    }
+    free(recs);
+    free(wls);
+    mf_close(m);
+    return rc;
+}
+
 static int run_jobs(run_t *r, gd_err *err)
 {
     r->planned = 0;
     int rc = run_phase(r, r->be, NULL, NULL, NULL, batch_planned(&r->c), err);
     if (!rc && r->c.verify_backend[0] && !stopped(r))
-        rc = run_verify(r, err);
+        rc = r->c.verify_rounds > 0 ? run_mf_loop(r, err)
+                                    : run_verify(r, err);
     return rc;
 }
 
