@@ -474,8 +474,10 @@ int ana_run(const char *rundir, gd_err *err)
     read_manifest(rundir, &mi);
     if (!rc) {
         cJSON *root = analysis_json(&c, &mi, recs, n, err);
-        rc = root ? util_write_json_atomic(apath, root, err)
+        rc = root ? verification_loop(root, rundir, &c, err)
                   : err->code ? err->code : GD_EENV;
+        if (!rc)
+            rc = util_write_json_atomic(apath, root, err);
         cJSON_Delete(root);
     }
     cJSON_Delete(mi.root);

@@ -1,7 +1,9 @@
 /* verification: pairs each measured (verify-backend) record with the
  * modelled record of the same workload and config, then reports per
  * objective the absolute percentage error and, over the verified set, which
- * points the measured values keep on the Pareto front. */
+ * points the measured values keep on the Pareto front; for the loop, the
+ * rounds of verify_rounds.json summarised (predicted at pick time beside
+ * measured). */
 #include "verification.h"
 
 #include <math.h>
@@ -366,4 +368,135 @@ void verification_calibration(cJSON *calibration, const camp_campaign *c,
         add_error_summary(e, arr);
         cJSON_AddItemToArray(calibration, e);
     }
+}
+
+/* ------------------------------------------- the loop (<verify rounds=>) */
+
+static const cJSON *jget(const cJSON *o, const char *k)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, k);
+}
+
+/* The first objective's value in a pick's "predicted" or "measured". */
+static double first_value(const cJSON *vals, const char *metric)
+{
+    const cJSON *v = jget(vals, metric);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static cJSON *loop_pick(const cJSON *p, const char *metric, double *ape)
+{
+    cJSON *o = cJSON_CreateObject();
+    double pr = first_value(jget(p, "predicted"), metric);
+    double me = first_value(jget(p, "measured"), metric);
+    const cJSON *cfg = jget(p, "config"), *why = jget(p, "why");
+    cJSON_AddStringToObject(o, "config", cJSON_IsString(cfg)
+                                         ? cfg->valuestring : "");
+    cJSON_AddStringToObject(o, "why", cJSON_IsString(why)
+                                      ? why->valuestring : "");
+    cJSON_AddNumberToObject(o, "predicted", pr);
+    cJSON_AddItemToObject(o, "ipc_lo", cJSON_Duplicate(jget(p, "ipc_lo"), 1));
+    cJSON_AddItemToObject(o, "ipc_hi", cJSON_Duplicate(jget(p, "ipc_hi"), 1));
+    if (isfinite(me)) {
+        cJSON_AddNumberToObject(o, "measured", me);
+        *ape = fabs(pr - me) / fabs(me);
+        cJSON_AddNumberToObject(o, "error_pct", 100 * *ape);
+    } else {
+        const cJSON *st = jget(p, "status");
+        cJSON_AddNullToObject(o, "measured");
+        cJSON_AddStringToObject(o, "measured_note", cJSON_IsString(st)
+                                ? st->valuestring : "not measured");
+        *ape = NAN;
+    }
+    return o;
+}
+
+/* One workload's rounds from the journal, summarised: per round its picks
+ * with the prediction they were picked on (modelled) beside the measured
+ * value, the round's MAPE and the best measured so far. */
+static cJSON *loop_summary(const cJSON *wj, const camp_campaign *c)
+{
+    const char *metric = c->obj[0].metric;
+    int maximize = c->obj[0].maximize;
+    cJSON *o = cJSON_CreateObject(), *rs = cJSON_CreateArray();
+    cJSON_AddStringToObject(o, "metric", metric);
+    cJSON_AddStringToObject(o, "predicted_fidelity", "modelled");
+    cJSON_AddStringToObject(o, "measured_fidelity", "measured");
+    double best = NAN;
+    int sims = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, jget(wj, "rounds")) {
+        cJSON *e = cJSON_CreateObject(), *ps = cJSON_CreateArray();
+        const cJSON *p, *cal = jget(r, "calibration");
+        cJSON_AddItemToObject(e, "round", cJSON_Duplicate(jget(r, "round"), 1));
+        cJSON_AddItemToObject(e, "calibration_rows",
+                              cJSON_Duplicate(jget(cal, "rows"), 1));
+        double sum = 0;
+        int k = 0;
+        cJSON_ArrayForEach(p, jget(r, "picks")) {
+            double ape;
+            cJSON_AddItemToArray(ps, loop_pick(p, metric, &ape));
+            double me = first_value(jget(p, "measured"), metric);
+            if (isfinite(me) && (!isfinite(best)
+                                 || (maximize ? me > best : me < best)))
+                best = me;
+            if (isfinite(ape)) {
+                sum += ape;
+                k++;
+            }
+            sims++;
+        }
+        cJSON_AddItemToObject(e, "picks", ps);
+        if (k)
+            cJSON_AddNumberToObject(e, "mape_pct", 100 * sum / k);
+        else
+            cJSON_AddNullToObject(e, "mape_pct");
+        if (isfinite(best))
+            cJSON_AddNumberToObject(e, "best_measured_so_far", best);
+        else
+            cJSON_AddNullToObject(e, "best_measured_so_far");
+        cJSON_AddItemToArray(rs, e);
+    }
+    cJSON_AddNumberToObject(o, "simulations", sims);
+    cJSON_AddItemToObject(o, "stopped", cJSON_Duplicate(jget(wj, "stopped"), 1));
+    cJSON_AddItemToObject(o, "best_measured",
+                          cJSON_Duplicate(jget(wj, "best_measured"), 1));
+    cJSON_AddItemToObject(o, "rounds", rs);
+    return o;
+}
+
+int verification_loop(cJSON *analysis, const char *rundir,
+                      const camp_campaign *c, gd_err *err)
+{
+    if (c->verify_rounds <= 0)
+        return GD_OK;
+    char path[4096];
+    util_path_join(path, sizeof path, rundir, "verify_rounds.json");
+    if (!util_path_exists(path))
+        return GD_OK;   /* the loop has not started: no entry */
+    char *text = NULL;
+    size_t len;
+    int rc = util_read_file(path, &text, &len, err);
+    if (rc)
+        return rc;
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    if (!j || !cJSON_IsArray(jget(j, "workloads"))) {
+        cJSON_Delete(j);
+        return gd_errf(err, GD_EINPUT, "%s: not a verification-loop journal "
+                       "(damaged?)", path);
+    }
+    const cJSON *wj;
+    cJSON_ArrayForEach(wj, jget(j, "workloads")) {
+        const cJSON *nm = jget(wj, "name"), *w;
+        cJSON_ArrayForEach(w, jget(analysis, "workloads")) {
+            const cJSON *wn = jget(w, "name");
+            if (cJSON_IsString(nm) && cJSON_IsString(wn)
+                && !strcmp(nm->valuestring, wn->valuestring))
+                cJSON_AddItemToObject((cJSON *)w, "verification_loop",
+                                      loop_summary(wj, c));
+        }
+    }
+    cJSON_Delete(j);
+    return GD_OK;
 }

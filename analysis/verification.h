@@ -29,4 +29,14 @@ int verification_points(const cJSON *points, double **pred, double **meas,
 void verification_calibration(cJSON *calibration, const camp_campaign *c,
                               const char *workload, const cJSON *ver);
 
+/* The multi-fidelity loop (<verify rounds=>): each workload of analysis
+ * gets a "verification_loop" object from RUNDIR/verify_rounds.json — per
+ * round the picks with the prediction they were picked on (modelled)
+ * beside their measured value, the round's MAPE and the best measured so
+ * far; the loop's stop reason and best measured config. Nothing when the
+ * campaign has no loop or the loop has not started; GD_EINPUT naming the
+ * file when it cannot be read. */
+int verification_loop(cJSON *analysis, const char *rundir,
+                      const camp_campaign *c, gd_err *err);
+
 #endif

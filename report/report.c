@@ -16,6 +16,7 @@
 #include "sections.h"
 #include "split.h"
 #include "regression.h"
+#include "mfloop_page.h"
 #include "studies.h"
 #include "table.h"
 
@@ -526,6 +527,7 @@ static void body(rep_doc *d, const rep_run *run, const rep_layout *lay)
             break;
         case REP_SEC_CALIBRATION:
             rep_study_calibration(d, run);
+            rep_mfloop_page(d, run);
             break;
         case REP_SEC_ANNOTATIONS:
             if (rep_sec_has_campaign_annotations(run))

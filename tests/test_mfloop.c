@@ -127,6 +127,25 @@ START_TEST(loop_runs_k_rounds_and_journals_them)
     ck_assert_double_eq(get(get(get(w, "best_measured"), "measured"),
                             "ipc")->valuedouble, best);
     cJSON_Delete(j);
+    /* analysis.json: per round predicted (modelled) beside measured */
+    char path[PATH_MAX], *text;
+    size_t len;
+    snprintf(path, sizeof path, "%s/k3-run/analysis.json", T);
+    ck_assert_int_eq(util_read_file(path, &text, &len, &err), GD_OK);
+    j = cJSON_Parse(text);
+    free(text);
+    cJSON *loop = get(wl0(j), "verification_loop");
+    ck_assert_str_eq(get(loop, "predicted_fidelity")->valuestring, "modelled");
+    ck_assert_str_eq(get(loop, "measured_fidelity")->valuestring, "measured");
+    ck_assert_int_eq(get(loop, "simulations")->valueint, 6);
+    ck_assert_int_eq(cJSON_GetArraySize(get(loop, "rounds")), 3);
+    r = cJSON_GetArrayItem(get(loop, "rounds"), 2);
+    ck_assert_double_eq(get(r, "best_measured_so_far")->valuedouble, best);
+    ck_assert(get(r, "mape_pct")->valuedouble >= 0);
+    p = cJSON_GetArrayItem(get(r, "picks"), 0);
+    ck_assert(get(p, "predicted")->valuedouble > 0
+              && get(p, "measured")->valuedouble > 0);
+    cJSON_Delete(j);
 }
 END_TEST
 
