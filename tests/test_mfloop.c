@@ -315,6 +315,74 @@ START_TEST(expected_improvement_arithmetic)
 }
 END_TEST
 
+START_TEST(several_objectives_extend_the_measured_front)
+{
+    write_loop("mo", "rounds=\"2\" per-round=\"2\" min-improvement=\"0\"");
+    shf("sed -i 's|<objectives>.*</objectives>|<objectives><maximize "
+        "metric=\"ipc\"/><minimize metric=\"area_mm2\"/></objectives>|' "
+        "%s/mo.xml", T);
+    gd_err err;
+    int rc = run(tp("/mo.xml"), tp("/mo-run"), &err, NULL, NULL);
+    ck_assert_msg(rc == GD_OK, "rc %d: %s", rc, err.msg);
+    cJSON *j = journal(tp("/mo-run")), *w = wl0(j), *p;
+    cJSON *r1 = cJSON_GetArrayItem(get(w, "rounds"), 0);
+    cJSON *r2 = cJSON_GetArrayItem(get(w, "rounds"), 1);
+    /* round 1: the two ends of the predicted front */
+    double a0 = get(get(cJSON_GetArrayItem(get(r1, "picks"), 0), "predicted"),
+                    "area_mm2")->valuedouble;
+    double a1 = get(get(cJSON_GetArrayItem(get(r1, "picks"), 1), "predicted"),
+                    "area_mm2")->valuedouble;
+    ck_assert(a0 != a1);
+    cJSON_ArrayForEach(p, get(r2, "picks"))
+        ck_assert(strstr(get(p, "why")->valuestring, "front"));
+    /* the best measured is the measured front: a list */
+    ck_assert(cJSON_IsArray(get(w, "best_measured")));
+    ck_assert_int_ge(cJSON_GetArraySize(get(w, "best_measured")), 1);
+    cJSON_Delete(j);
+}
+END_TEST
+
+/* Without configs= the candidates are the screened configs. */
+START_TEST(without_configs_the_screened_configs_are_candidates)
+{
+    tu_write(tp("/lin.sh"), "#!/bin/sh\necho \"IPC = $(($1 * 7 + $2))\"\n");
+    shf("chmod +x %s/lin.sh", T);
+    tu_write(tp("/sc.xml"),
+             "<campaign name=\"sc\" seed=\"3\">\n"
+             "  <simulator backend=\"analytic\"/>\n"
+             "  <verify backend=\"command\" rounds=\"4\" per-round=\"1\">\n"
+             "    <command>{campaign_dir}/lin.sh {n_clusters} {n_mem}</command>\n"
+             "    <metric name=\"ipc\" regex=\"IPC = ([0-9]+)\"/>\n"
+             "  </verify>\n"
+             "  <workloads><workload name=\"vecadd\"/></workloads>\n"
+             "  <space><knob name=\"n_clusters\" values=\"8 15 30 60\"/>"
+             "<knob name=\"n_mem\" values=\"4 6 8 12\"/></space>\n"
+             "  <objectives><maximize metric=\"ipc\"/></objectives>\n"
+             "  <search strategy=\"random\" budget=\"5\"/>\n"
+             "  <execution jobs=\"1\" timeout=\"10\"/>\n"
+             "  <report formats=\"svg\"/>\n"
+             "</campaign>\n");
+    gd_err err;
+    int rc = run(tp("/sc.xml"), tp("/sc-run"), &err, NULL, NULL);
+    ck_assert_msg(rc == GD_OK, "rc %d: %s", rc, err.msg);
+    cJSON *j = journal(tp("/sc-run"));
+    ck_assert_int_eq(get(wl0(j), "candidates")->valueint, 5);
+    size_t n;
+    store_record *r = load(tp("/sc-run"), &n);
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(r[i].backend, "command"))
+            continue;
+        int screened = 0;
+        for (size_t k = 0; k < n; k++)
+            screened |= !strcmp(r[k].backend, "analytic")
+                        && !memcmp(&r[k].cfg, &r[i].cfg, sizeof r[i].cfg);
+        ck_assert(screened);
+    }
+    free(r);
+    cJSON_Delete(j);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("mfloop");
@@ -327,6 +395,8 @@ static Suite *suite(void)
     tcase_add_test(t, resume_mid_loop_continues_where_it_stopped);
     tcase_add_test(t, stops_when_nothing_can_improve_enough);
     tcase_add_test(t, damaged_journal_is_refused);
+    tcase_add_test(t, several_objectives_extend_the_measured_front);
+    tcase_add_test(t, without_configs_the_screened_configs_are_candidates);
     suite_add_tcase(s, t);
     return s;
 }
