@@ -47,7 +47,18 @@ cJSON *ident_identity(const camp_campaign *c, const char *backend_version,
     put(o, "name", "%s", c->name);
     put(o, "backend", "%s %s", c->backend, backend_version);
     put(o, "simulator", "%s", c->sim_fingerprint);
-    if (c->verify_backend[0])
+    /* the loop's settings and the bytes of its configs= file */
+    char csha[65] = "none";
+    gd_err ignored;
+    if (c->verify_configs[0]
+        && util_sha256_file(c->verify_configs, csha, &ignored) != GD_OK)
+        util_strlcpy(csha, "unreadable", sizeof csha);
+    if (c->verify_backend[0] && c->verify_rounds > 0)
+        put(o, "verify", "%s %s loop rounds %d per-round %d "
+            "min-improvement %.17g configs %s", c->verify_backend,
+            verify_version, c->verify_rounds, c->verify_per_round,
+            c->verify_min_improvement, csha);
+    else if (c->verify_backend[0])
         put(o, "verify", "%s %s top %d", c->verify_backend, verify_version,
             c->verify_top);
     for (int i = 0; i < c->nworkloads; i++)
