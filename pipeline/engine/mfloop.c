@@ -109,8 +109,13 @@ static int load_candidates(mf_loop *m, int w, const cal_row *rows,
             && !strcmp(recs[i].backend, c->backend)
             && recs[i].status == ST_OK)
             v[k++].cfg = recs[i].cfg;
-    for (size_t i = 0; i < k; i++)
+    size_t kept = 0;
+    for (size_t i = 0; i < k; i++) {   /* (camp_load checked configs=) */
         v[i].index = space_index(&c->space, &v[i].cfg);
+        if (v[i].index >= 0)
+            v[kept++] = v[i];
+    }
+    k = kept;
     m->wl[w].cand = v;
     m->wl[w].ncand = dedupe(v, k);
     return GD_OK;
@@ -409,6 +414,12 @@ static void complete_round(mf_loop *m, const store_record *recs, size_t n)
 
 /* ----------------------------------------------------------- calibration */
 
+static int cmp_row(const void *a, const void *b)
+{
+    const cal_row *x = a, *y = b;
+    return memcmp(&x->c, &y->c, sizeof x->c);
+}
+
 /* Re-calibrate a copy of workload w's descriptor on its measured IPCs (fit
  * from the campaign's descriptor, so the result depends only on what was
  * measured); what happened into cal. */
@@ -430,9 +441,11 @@ static void recalibrate(const mf_loop *m, int w, const store_record *recs,
             continue;
         rows[nr].c = r->cfg;
         rows[nr].ipc = ipc;
-        rows[nr].line = (int)nr + 1;
         nr++;
     }
+    /* in space order, not the journal's completion order: the same
+     * measurements give the same fit, bit for bit */
+    qsort(rows, nr, sizeof *rows, cmp_row);
     cJSON_AddNumberToObject(cal, "rows", (double)nr);
     cal_opts o;
     cal_opts_default(&o);
