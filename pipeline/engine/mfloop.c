@@ -25,7 +25,7 @@ typedef struct {
     int64_t index;
     int ok;                        /* the model can run it */
     double pred[CAMP_MAXOBJ];      /* objective values, as predicted */
-    double sigma, lo, hi;          /* log-space sd; the IPC interval */
+    double ipc, sigma, lo, hi;     /* IPC, its log-space sd and interval */
     int tried;                     /* picked in an earlier round */
     double score;                  /* this round's ranking, higher first */
 } mf_cand;
@@ -498,6 +498,7 @@ static void predict(mf_loop *m, int w, const wl_workload *desc)
             x->pred[j] = obj_of(&ms, &m->c->obj[j]);
         model_pi pi;
         model_interval(desc, &x->cfg, mo.ipc, &pi);
+        x->ipc = mo.ipc;
         x->sigma = pi.sigma;
         x->lo = pi.lo;
         x->hi = pi.hi;
@@ -588,14 +589,14 @@ static size_t measured_points(const mf_loop *m, int w,
     return cnt;
 }
 
-/* The candidate's value of objective j on its improving side of the
- * interval (the 97.5% quantile the model's interval gives). */
+/* The candidate's value of objective j at the improving end of the
+ * model's 95% IPC interval (scaled alike for cycles and time_s). */
 static double optimistic(const camp_campaign *c, const mf_cand *x, int j)
 {
-    if (!uncertain(c->obj[j].metric) || !(x->sigma > 0))
+    if (!uncertain(c->obj[j].metric) || !(x->hi > x->ipc) || !(x->ipc > 0))
         return x->pred[j];
-    double z = 1.959964 * x->sigma;
-    return x->pred[j] * exp(c->obj[j].maximize ? z : -z);
+    double r = x->hi / x->ipc;       /* exp(Z sigma) */
+    return c->obj[j].maximize ? x->pred[j] * r : x->pred[j] / r;
 }
 
 /* Score the untried candidates into v; returns how many can improve, with
