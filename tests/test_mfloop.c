@@ -264,6 +264,22 @@ START_TEST(damaged_journal_is_refused)
     ck_assert_int_eq(run(tp("/dj.xml"), tp("/dj-run"), &err, NULL, NULL),
                      GD_EINPUT);
     ck_assert_msg(strstr(err.msg, "verify_rounds.json"), "%s", err.msg);
+    /* well-formed JSON, a round without its number: refused, not read */
+    shf("rm -rf %s/dj-run2", T);
+    ck_assert_int_eq(run(tp("/dj.xml"), tp("/dj-run2"), &err, NULL, NULL),
+                     GD_OK);
+    shf("sed -i 's/\"round\":/\"rnd\":/' %s/dj-run2/verify_rounds.json", T);
+    ck_assert_int_eq(run(tp("/dj.xml"), tp("/dj-run2"), &err, NULL, NULL),
+                     GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "no round number"), "%s", err.msg);
+    /* a pick that is not a candidate */
+    ck_assert_int_eq(run(tp("/dj.xml"), tp("/dj-run3"), &err, NULL, NULL),
+                     GD_OK);
+    shf("sed -i 's/\"index\":\t*[0-9]*/\"index\": 999999/' "
+        "%s/dj-run3/verify_rounds.json", T);
+    ck_assert_int_eq(run(tp("/dj.xml"), tp("/dj-run3"), &err, NULL, NULL),
+                     GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "not a candidate"), "%s", err.msg);
 }
 END_TEST
 

@@ -216,6 +216,10 @@ static int scan_journal(mf_loop *m, gd_err *err)
         cJSON_ArrayForEach(r, item(m->wl[w].j, "rounds")) {
             int k = cJSON_IsNumber(item(r, "round")) ? item(r, "round")->valueint
                                                       : 0;
+            if (k < 1 || !cJSON_IsArray(item(r, "picks")))
+                return gd_errf(err, GD_EINPUT, "%s: a round of %s has no "
+                               "round number or no picks (damaged?)", m->path,
+                               m->c->workloads[w].name);
             if (k > m->round) {
                 m->round = k;
                 complete = 1;
