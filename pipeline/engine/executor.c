@@ -8,6 +8,7 @@
  * the job if gpudse dies. */
 #define _GNU_SOURCE  /* pipe2 */
 #include "executor.h"
+#include "proctree.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -279,176 +280,10 @@ static void write_registry(const exec_pool *p)
     free(text);
 }
 
-/* One process's state, parent and process group from /proc/PID/stat; -1
- * when there is no such process. */
-static int proc_stat(pid_t pid, char *state, pid_t *ppid, pid_t *pgrp)
-{
-    char path[64], buf[512];
-    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
-        return -1;
-    buf[n] = '\0';
-    const char *rp = strrchr(buf, ')');
-    long pp, gr;
-    if (!rp || sscanf(rp + 1, " %c %ld %ld", state, &pp, &gr) != 3)
-        return -1;
-    *ppid = (pid_t)pp;
-    *pgrp = (pid_t)gr;
-    return 0;
-}
-
-/* Whether any process other than a zombie is in group pgid. */
-static int group_has_members(pid_t pgid)
-{
-    DIR *d = opendir("/proc");
-    if (!d)
-        return 0;
-    struct dirent *e;
-    int found = 0;
-    while (!found && (e = readdir(d))) {
-        if (e->d_name[0] < '1' || e->d_name[0] > '9')
-            continue;
-        char state;
-        pid_t ppid, grp;
-        if (proc_stat((pid_t)atol(e->d_name), &state, &ppid, &grp) == 0
-            && grp == pgid && state != 'Z')
-            found = 1;
-    }
-    closedir(d);
-    return found;
-}
-
-/* Whether the group's leader is gone: no such process, a zombie (its
- * parent, the gpudse that died, cannot reap it; init may not have yet), or
- * a process that no longer leads that group (a reused id). */
-static int leader_gone(pid_t pgid)
-{
-    char state;
-    pid_t ppid, grp;
-    if (kill(pgid, 0) != 0 && errno == ESRCH)
-        return 1;
-    if (proc_stat(pgid, &state, &ppid, &grp) != 0)
-        return 1;
-    return state == 'Z' || state == 'X' || grp != pgid;
-}
-
-/* What to do with one registry entry: 0 nothing left of it, 1 killed, -1
- * not killed and still there (kept). */
-static int kill_orphan(pid_t pgid)
-{
-    if (pgid <= 1)
-        return 0;
-    if (!leader_gone(pgid)) {
-        /* a live leader: a reused id we must not touch, or a job of a
-         * gpudse that is still dying; keep the entry while its group has
-         * members */
-        return group_has_members(pgid) ? -1 : 0;
-    }
-    if (!group_has_members(pgid))
-        return 0;
-    if (kill(-pgid, SIGKILL) != 0)
-        return errno == ESRCH ? 0 : -1;
-    return 1;
-}
-
-/* kill_orphan, giving a leader that still runs up to a second to die: a
- * gpudse killed a moment ago takes its jobs' leaders with it
- * (PR_SET_PDEATHSIG), but not at once. */
-static int kill_orphan_wait(pid_t pgid)
-{
-    int k = kill_orphan(pgid);
-    for (int i = 0; k < 0 && i < 20; i++) {
-        struct timespec ts = {0, 50000000};
-        nanosleep(&ts, NULL);
-        k = kill_orphan(pgid);
-    }
-    return k;
-}
-
-static int kill_orphans(const char *registry, pid_t **kept, int *nkept)
-{
-    char *text;
-    *nkept = 0;
-    if (util_read_file(registry, &text, NULL, NULL) != GD_OK)
-        return 0;
-    int killed = 0, cap = 0;
-    char *save = NULL;
-    for (char *t = strtok_r(text, "\n", &save); t;
-         t = strtok_r(NULL, "\n", &save)) {
-        pid_t pgid = (pid_t)atol(t);
-        int k = kill_orphan_wait(pgid);
-        killed += k == 1;
-        if (k < 0 && kept) {
-            if (*nkept == cap) {
-                cap = cap ? 2 * cap : 8;
-                pid_t *m = realloc(*kept, (size_t)cap * sizeof *m);
-                if (!m)
-                    break;
-                *kept = m;
-            }
-            (*kept)[(*nkept)++] = pgid;
-        }
-    }
-    free(text);
-    return killed;
-}
-
-/* Whether process pid's environment holds the entry env ("NAME=value"). */
-static int environ_has(pid_t pid, const char *env)
-{
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%ld/environ", (long)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return 0;
-    size_t cap = 1 << 20, len = 0;
-    char *buf = malloc(cap + 1);
-    ssize_t n = 1;
-    while (buf && len < cap && (n = read(fd, buf + len, cap - len)) > 0)
-        len += (size_t)n;
-    close(fd);
-    int found = 0;
-    size_t el = strlen(env) + 1;  /* with its NUL */
-    for (size_t at = 0; buf && !found && at + el <= len;) {
-        found = memcmp(buf + at, env, el) == 0;
-        const char *nul = memchr(buf + at, '\0', len - at);
-        at = nul ? (size_t)(nul - buf) + 1 : len;
-    }
-    free(buf);
-    return found;
-}
-
-/* Kill every process (but this one) whose environment holds marker; how
- * many. Twice: one that forked during the first pass is found by the
- * second. */
-static int kill_marked(const char *marker)
-{
-    int killed = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        DIR *d = opendir("/proc");
-        if (!d)
-            return killed;
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            pid_t pid = (pid_t)atol(e->d_name);
-            if (pid > 1 && pid != getpid() && environ_has(pid, marker)
-                && kill(pid, SIGKILL) == 0)
-                killed++;
-        }
-        closedir(d);
-    }
-    return killed;
-}
-
 int exec_kill_orphans(const char *registry)
 {
     int n;
-    return kill_orphans(registry, NULL, &n);
+    return ptree_kill_orphans(registry, NULL, &n);
 }
 
 int exec_pool_set_registry(exec_pool *p, const char *path, int *killed,
@@ -460,7 +295,7 @@ int exec_pool_set_registry(exec_pool *p, const char *path, int *killed,
     p->kept = NULL;
     struct stat st;
     int left = stat(path, &st) == 0 && st.st_size > 0;
-    int k = kill_orphans(path, &p->kept, &p->nkept);
+    int k = ptree_kill_orphans(path, &p->kept, &p->nkept);
     p->reg_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (p->reg_fd < 0)
         return gd_errf(err, GD_EENV, "%s: cannot create: %s", path,
@@ -476,7 +311,7 @@ int exec_pool_set_registry(exec_pool *p, const char *path, int *killed,
     /* jobs were running when the last gpudse ended: what left their
      * groups is found by the marker */
     if (left && p->marker)
-        k += kill_marked(p->marker);
+        k += ptree_kill_marked(p->marker);
     if (killed)
         *killed = k;
     write_registry(p);
@@ -746,68 +581,7 @@ int exec_pool_start(exec_pool *p, const exec_spec *s, gd_err *err)
 /* A job's leader is a child subreaper while it runs: every process the job
  * started is in the tree under it, whatever its process group or session.
  * When the leader ends, what is left of that tree comes to gpudse (a
- * subreaper too) and is killed. */
-
-typedef struct {
-    pid_t *v;
-    int n, cap;
-} pid_list;
-
-static void pids_add(pid_list *l, pid_t pid)
-{
-    for (int i = 0; i < l->n; i++)
-        if (l->v[i] == pid)
-            return;
-    if (l->n == l->cap) {
-        int cap = l->cap ? 2 * l->cap : 64;
-        pid_t *m = realloc(l->v, (size_t)cap * sizeof *m);
-        if (!m)
-            return;  /* best effort: the group kill still reaches most */
-        l->v = m;
-        l->cap = cap;
-    }
-    l->v[l->n++] = pid;
-}
-
-/* Add pid's children (of every thread) to l. */
-static void add_children(pid_t pid, pid_list *l)
-{
-    char dir[64];
-    snprintf(dir, sizeof dir, "/proc/%ld/task", (long)pid);
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] < '0' || e->d_name[0] > '9')
-            continue;
-        char path[128], buf[4096];
-        snprintf(path, sizeof path, "%s/%s/children", dir, e->d_name);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-            continue;
-        ssize_t n = read(fd, buf, sizeof buf - 1);
-        close(fd);
-        buf[n > 0 ? n : 0] = '\0';
-        for (char *t = buf; *t;) {
-            char *end;
-            long c = strtol(t, &end, 10);
-            if (end == t)
-                break;
-            pids_add(l, (pid_t)c);
-            t = end;
-        }
-    }
-    closedir(d);
-}
-
-/* Every process under root, root excluded. */
-static void descendants(pid_t root, pid_list *l)
-{
-    add_children(root, l);
-    for (int i = 0; i < l->n; i++)
-        add_children(l->v[i], l);
-}
+ * subreaper too) and is killed (proctree.h reads the trees). */
 
 /* Send sig to the job: its process group and everything under its leader
  * (while it runs). A process that forks meanwhile has its child come to
@@ -815,9 +589,9 @@ static void descendants(pid_t root, pid_list *l)
  * ends it when the job is collected. */
 static void signal_job(const slot *sl, int sig)
 {
-    pid_list l = {NULL, 0, 0};
+    ptree_list l = {NULL, 0, 0};
     if (!sl->reaped)
-        descendants(sl->pid, &l);
+        ptree_descendants(sl->pid, &l);
     kill(-sl->pid, sig);
     for (int i = 0; i < l.n; i++)
         kill(l.v[i], sig);
@@ -838,15 +612,15 @@ static int slot_pid(const exec_pool *p, pid_t pid)
  * they die. */
 static void kill_leftovers(exec_pool *p)
 {
-    pid_list kids = {NULL, 0, 0};
-    add_children(getpid(), &kids);
+    ptree_list kids = {NULL, 0, 0};
+    ptree_children(getpid(), &kids);
     pid_t own = getpgrp();
     for (int i = 0; i < kids.n; i++) {
         pid_t c = kids.v[i];
         if (slot_pid(p, c) || getpgid(c) == own || getpgid(c) < 0)
             continue;
-        pid_list l = {NULL, 0, 0};
-        descendants(c, &l);
+        ptree_list l = {NULL, 0, 0};
+        ptree_descendants(c, &l);
         kill(c, SIGKILL);
         for (int j = 0; j < l.n; j++)
             kill(l.v[j], SIGKILL);
