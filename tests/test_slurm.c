@@ -15,10 +15,12 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 #include "backend.h"
 #include "campaign.h"
 #include "jobrun.h"
-#include "slurm.h"
+#include "exec_slurm.h"
+#include "execif.h"
 #include "store.h"
 
 static char root[PATH_MAX];
@@ -93,21 +95,19 @@ START_TEST(execution_executor_attributes)
     ck_assert_str_eq(c.cluster.account, "arch");
     ck_assert_int_eq(c.cluster.array_limit, 8);
     ck_assert_str_eq(c.cluster.sbatch_options, "--qos=short --nice=10");
-    batch_opts o;
-    memset(&o, 0, sizeof o);
-    o.c = &c;
-    ck_assert(slurm_wanted(&o));
-    o.executor = "local";
-    ck_assert(!slurm_wanted(&o));
+    exec_choice ch;
+    exec_choose(&c, NULL, 0, &ch);
+    ck_assert_str_eq(ch.executor, "slurm");
+    exec_choose(&c, "local", 0, &ch);
+    ck_assert_str_eq(ch.executor, "local");
     camp_free(&c);
 
     write_exec_campaign(tp("/ex2.xml"), "jobs=\"2\"");
     ck_assert_msg(camp_load(tp("/ex2.xml"), &c, &err) == 0, "%s", err.msg);
-    memset(&o, 0, sizeof o);
-    o.c = &c;
-    ck_assert(!slurm_wanted(&o));
-    o.executor = "slurm";
-    ck_assert(slurm_wanted(&o));
+    exec_choose(&c, NULL, 0, &ch);
+    ck_assert_str_eq(ch.executor, "local");
+    exec_choose(&c, "slurm", 0, &ch);
+    ck_assert_str_eq(ch.executor, "slurm");
     camp_free(&c);
 
     write_exec_campaign(tp("/ex3.xml"), "executor=\"pbs\"");
@@ -122,6 +122,66 @@ START_TEST(execution_executor_attributes)
     /* the flag is checked too */
     ck_assert_int_eq(shf("%s run %s --executor pbs >/dev/null 2>&1",
                          tu_bin(), tp("/ex2.xml")), 2);
+}
+END_TEST
+
+/* -j and <execution jobs=> are one setting: one range (0, one per online
+ * core, to 4096) and one message whichever executor, and the command
+ * line's wins over the campaign's, decided in one place (exec_choose). */
+START_TEST(jobs_from_cli_and_campaign_one_range_one_message)
+{
+    static const char *const exs[] = {"local", "slurm"};
+    static const char *const bad[] = {"5000", "-1"};
+    for (int e = 0; e < 2; e++)
+        for (int b = 0; b < 2; b++) {
+            char attrs[128], path[PATH_MAX], msg[128], out[8192], cmd[2048];
+            snprintf(msg, sizeof msg, "jobs must be 0 (one per online core) "
+                     "to 4096, not \"%s\"", bad[b]);
+            snprintf(attrs, sizeof attrs, "executor=\"%s\" jobs=\"%s\"",
+                     exs[e], bad[b]);
+            snprintf(path, sizeof path, "%s/jobs-%s-%d.xml", T, exs[e], b);
+            write_exec_campaign(path, attrs);
+            camp_campaign c;
+            gd_err err;
+            ck_assert_int_eq(camp_load(path, &c, &err), GD_EINPUT);
+            ck_assert_msg(names_file_line(err.msg, path)
+                          && strstr(err.msg, msg), "%s", err.msg);
+            /* the same count on the command line: the same message */
+            write_exec_campaign(path, "jobs=\"2\"");
+            snprintf(cmd, sizeof cmd, "%s run %s -j %s --executor %s -o "
+                     "%s/jobs-never 2>&1", tu_bin(), path, bad[b], exs[e], T);
+            ck_assert_int_eq(shf("%s >/dev/null", cmd), 2);
+            capture(cmd, out, sizeof out);
+            ck_assert_msg(strstr(out, msg), "%s: %s", exs[e], out);
+            ck_assert_int_ne(shf("test -e %s/jobs-never", T), 0);
+        }
+    /* the bounds are in range, for both */
+    camp_campaign c;
+    gd_err err;
+    write_exec_campaign(tp("/jobs0.xml"), "executor=\"slurm\" jobs=\"0\"");
+    ck_assert_msg(camp_load(tp("/jobs0.xml"), &c, &err) == 0, "%s", err.msg);
+    camp_free(&c);
+    write_exec_campaign(tp("/jobs3.xml"), "jobs=\"3\"");
+    ck_assert_msg(camp_load(tp("/jobs3.xml"), &c, &err) == 0, "%s", err.msg);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    exec_choice ch;
+    exec_choose(&c, NULL, 0, &ch);
+    ck_assert_int_eq(ch.workers, 3);
+    ck_assert_str_eq(ch.executor, "local");
+    exec_choose(&c, "slurm", 2, &ch);
+    ck_assert_int_eq(ch.workers, 2);
+    ck_assert_str_eq(ch.executor, "slurm");
+    exec_choose(&c, NULL, ENG_JOBS_PER_CORE, &ch);
+    ck_assert_int_eq(ch.workers, cores > 0 ? (int)cores : 1);
+    camp_free(&c);
+    /* -j 0 runs, one worker per online core over the campaign's 3 */
+    char out[8192], want[64], cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s run %s -j 0 --executor local -o %s/jobs-run"
+             " 2>&1", tu_bin(), tp("/jobs3.xml"), T);
+    capture(cmd, out, sizeof out);
+    snprintf(want, sizeof want, "with %ld worker(s)", cores);
+    ck_assert_msg(strstr(out, want), "%s", out);
+    ck_assert_int_eq(shf("test -s %s/jobs-run/results.jsonl", T), 0);
 }
 END_TEST
 
@@ -612,6 +672,7 @@ static Suite *suite(void)
     tcase_set_timeout(t, 120);
     tcase_add_test(t, slurm_states_map_to_failure_classes);
     tcase_add_test(t, execution_executor_attributes);
+    tcase_add_test(t, jobs_from_cli_and_campaign_one_range_one_message);
     tcase_add_test(t, job_run_writes_the_record);
     tcase_add_test(t, job_run_stopped_takes_its_job);
     tcase_add_test(t, campaign_runs_as_array_jobs);

@@ -92,8 +92,9 @@ static const struct {
      "                      refused\n"
      "  --force             run in such a directory anyway (its files named\n"
      "                      like a run's are overwritten)\n"
-     "  -j N                parallel workers, 1 to 4096 (default: the\n"
-     "                      campaign's jobs=, else one per online core)\n"
+     "  -j N                parallel workers, 0 (one per online core) to\n"
+     "                      4096 (default: the campaign's jobs=, else one\n"
+     "                      per online core)\n"
      "  -q                  no progress lines\n"
      "  --executor local|slurm\n"
      "                      where external jobs run (default: the campaign's\n"
@@ -323,11 +324,10 @@ static int cmd_run(int argc, char **argv)
         } else if (!strcmp(a, "-o")) {
             o.outdir = argv[++i];
         } else if (!strcmp(a, "-j")) {
-            long n;
-            if (util_parse_long(argv[++i], 1, 4096, &n) != 0)
-                return usage_error("-j needs a number of workers from 1 to "
-                                   "4096, not \"%s\"", argv[i]);
-            o.jobs = (int)n;
+            int n;
+            if (camp_parse_jobs(argv[++i], &n, bad, sizeof bad) != 0)
+                return usage_error("-j: %s", bad);
+            o.jobs = n > 0 ? n : ENG_JOBS_PER_CORE;
         } else if (!strcmp(a, "-q")) {
             o.quiet = 1;
         } else if (!strcmp(a, "--force")) {

@@ -843,6 +843,18 @@ static int parse_resources(ctx_t *x, xmlNodePtr n, double *timeout,
     return rc;
 }
 
+int camp_parse_jobs(const char *text, int *jobs, char *why, size_t n)
+{
+    long v;
+    if (util_parse_long(text, 0, CAMP_JOBS_MAX, &v) != 0) {
+        snprintf(why, n, "jobs must be 0 (one per online core) to %d, not "
+                 "\"%.40s\"", CAMP_JOBS_MAX, text);
+        return -1;
+    }
+    *jobs = (int)v;
+    return 0;
+}
+
 double camp_wl_timeout(const camp_campaign *c, int wl)
 {
     return c->wlrun && c->wlrun[wl].timeout_s > 0 ? c->wlrun[wl].timeout_s
@@ -927,11 +939,9 @@ static int parse_execution(ctx_t *x, xmlNodePtr n)
     long lv;
     double dv;
     int rc = GD_OK;
-    if (j && (util_parse_long(j, 0, 4096, &lv) != 0))
-        rc = fail(x, n, "jobs must be 0 (one per core) to 4096 (got \"%s\")",
-                  j, NULL);
-    else if (j)
-        x->c->jobs = (int)lv;
+    char why[160];
+    if (j && camp_parse_jobs(j, &x->c->jobs, why, sizeof why) != 0)
+        rc = fail(x, n, "%s", why, NULL);
     if (!rc && t && (util_parse_double(t, &dv) || dv <= 0 || dv > 1e7))
         rc = fail(x, n, "timeout must be a positive number of seconds (got "
                   "\"%s\")", t, NULL);

@@ -86,7 +86,7 @@ typedef struct {
     char gres[128];
 } camp_wlrun;
 
-/* <execution executor="slurm" ...>: where external jobs run (slurm.h). */
+/* <execution executor="slurm" ...>: where external jobs run (execif.h). */
 typedef struct {
     char executor[8];      /* "local" (also "") or "slurm" */
     char partition[64];    /* sbatch -p, "" = the cluster's default */
@@ -194,6 +194,13 @@ double camp_wl_timeout(const camp_campaign *c, int wl);
 double camp_wl_memory_mb(const camp_campaign *c, int wl);
 int camp_wl_cpus(const camp_campaign *c, int wl);
 const char *camp_wl_gres(const camp_campaign *c, int wl);
+
+/* A number of parallel workers, as <execution jobs=> and `run -j` take it:
+ * the one range for both, 0 (one per online core) to CAMP_JOBS_MAX. 0 with
+ * *jobs set, else -1 with the message, the same for both (without a
+ * place), in why. */
+#define CAMP_JOBS_MAX 4096
+int camp_parse_jobs(const char *text, int *jobs, char *why, size_t n);
 
 /* Metrics the backend produces; an objective must name one of them. */
 int camp_backend_known(const char *backend);

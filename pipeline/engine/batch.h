@@ -1,7 +1,7 @@
-/* batch: the dispatch loop of a run — asks the strategies for configs, skips
- * keys already journaled, runs in-process jobs at once and external jobs
- * through the executor pool, retries transient failures with backoff, and
- * journals every finished record exactly once. */
+/* batch: the one dispatch loop of a run — asks the strategies for configs,
+ * skips keys already journaled, runs in-process jobs at once and external
+ * jobs through an executor (execif.h: local or Slurm), retries transient
+ * failures with backoff, and journals every finished record exactly once. */
 #ifndef GPUDSE_BATCH_H
 #define GPUDSE_BATCH_H
 
@@ -24,7 +24,8 @@ typedef struct {
     void *cb_arg;
     FILE *log;                 /* run.log, may be NULL */
     progress *pg;
-    const char *executor;      /* "local" or "slurm"; NULL: the campaign's */
+    const char *executor;      /* "local" or "slurm", as exec_choose
+                                  (execif.h) decided; NULL: local */
     /* Optional, for a verification pass: run exactly these configs per
      * workload instead of asking the strategy, as these workloads (same
      * names, their own identities in job keys). NULL: the campaign's. */

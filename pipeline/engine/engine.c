@@ -31,6 +31,7 @@
 #include "identity.h"
 #include "report.h"
 #include "batch.h"
+#include "execif.h"
 #include "preflight.h"
 #include "strategy.h"
 #include "mfloop.h"
@@ -356,16 +357,6 @@ static int stopped(const run_t *r)
     return r->o->stop && *r->o->stop;
 }
 
-static int workers_for(const run_t *r)
-{
-    if (r->o->jobs > 0)
-        return r->o->jobs;
-    if (r->c.jobs > 0)
-        return r->c.jobs;
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
-}
-
 /* One pass of jobs through batch_run: the campaign's search, or (with
  * fixed lists) the verification of predicted fronts. */
 static int run_phase(run_t *r, const be_backend *be,
@@ -377,9 +368,11 @@ static int run_phase(run_t *r, const be_backend *be,
         return gd_errf(err, GD_EENV, "%s: %s", r->dir, strerror(errno));
     progress pg;
     progress_init(&pg, r->o->quiet ? NULL : stderr, total);
-    batch_opts bo = {&r->c, be, r->st, abs, workers_for(r), r->o->stop,
+    exec_choice ex;
+    exec_choose(&r->c, r->o->executor, r->o->jobs, &ex);
+    batch_opts bo = {&r->c, be, r->st, abs, ex.workers, r->o->stop,
                      r->o->on_result, r->o->cb_arg, r->log, &pg,
-                     .executor = r->o->executor, .fixed = fixed,
+                     .executor = ex.executor, .fixed = fixed,
                      .nfixed = nfixed, .workloads = wls,
                      .rerun_mask = r->o->retry_mask,
                      .budgets = r->budgets, .nbudgets = r->nbudgets};

@@ -11,7 +11,9 @@
 typedef struct {
     const char *campaign_path;
     const char *outdir;        /* NULL: runs/<campaign name>/ */
-    int jobs;                  /* -j; 0: campaign's value or core count */
+    int jobs;                  /* -j; 0: not given (the campaign's jobs=,
+                                  else one per core); ENG_JOBS_PER_CORE:
+                                  -j 0, one per online core */
     int quiet;
     /* Called after each record is journaled (progress, tests). */
     void (*on_result)(const store_record *r, void *arg);
@@ -19,7 +21,7 @@ typedef struct {
     /* Set (by a signal handler in main) to stop dispatching jobs; the run
      * stays resumable. May be NULL. */
     volatile sig_atomic_t *stop;
-    /* "local" or "slurm" (slurm.h); NULL: the campaign's executor. */
+    /* "local" or "slurm" (execif.h); NULL: the campaign's executor. */
     const char *executor;
     /* --force: run in a non-empty directory that holds no gpudse run */
     int force;
@@ -27,6 +29,10 @@ typedef struct {
      * run again, each adding a record; 0: journaled jobs are done. */
     unsigned retry_mask;
 } eng_opts;
+
+/* eng_opts.jobs for `-j 0`: one worker per online core, whatever the
+ * campaign's jobs= says (execif.h's exec_choose weighs them). */
+#define ENG_JOBS_PER_CORE (-1)
 
 /* Returns GD_OK, GD_EJOBS when any job failed, GD_EINPUT, GD_EENV.
  * The run directory used is written into rundir (may be NULL). */

@@ -1,8 +1,7 @@
-/* jobsrc: what the local dispatch loop (batch.c) and the Slurm coordinator
- * (slurm.c) share — the configs each workload's strategy (or a fixed
- * verification list) proposes, job keys, and journaling a finished job
- * exactly once while the strategy, the progress line and the caller's hook
- * see it. */
+/* jobsrc: what the dispatch loop (batch.c) and its executors (execif.h)
+ * share — the configs each workload's strategy (or a fixed verification
+ * list) proposes, job keys, and journaling a finished job exactly once
+ * while the strategy, the progress line and the caller's hook see it. */
 #ifndef GPUDSE_JOBSRC_H
 #define GPUDSE_JOBSRC_H
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "backend.h"
-#include "slurm.h"
+#include "exec_slurm.h"
 #include "strategy.h"
 #include "verify.h"
 

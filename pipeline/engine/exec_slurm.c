@@ -1,12 +1,11 @@
-/* slurm: the coordinator that runs a campaign's external jobs on a Slurm
- * cluster. The dispatch follows batch.c (strategies propose configs, keys
- * already journaled are skipped, every finished record is journaled once);
- * what differs is where jobs run: as array tasks of `gpudse job-run` whose
- * results come back as jobs/<key>/result.json on the shared run directory.
- * Job state comes from squeue and those files only (no sacct). */
+/* exec_slurm: the Slurm executor — the dispatch loop's (batch.c) external
+ * jobs run as array tasks of `gpudse job-run` whose results come back as
+ * jobs/<key>/result.json on the shared run directory. Job state comes from
+ * squeue and those files only (no sacct). Jobs the loop starts are queued
+ * and submitted together, one array per workload, on the next wait. */
 
-#include "slurm.h"
-#include "jobsrc.h"
+#include "exec_slurm.h"
+#include "execif.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -33,19 +32,12 @@
 #define SQUEUE_EVERY 2.0     /* seconds between squeue calls */
 #define RESULT_GRACE 10.0    /* a task Slurm says ended may still have a
                                 result on its way (NFS attribute caches) */
-#define INFRA_RETRIES 3      /* resubmissions after node failures etc. */
 #define SLURM_JSON "slurm.json"
 
 enum { PH_READY, PH_QUEUED };
 
 typedef struct {
-    int wl;
-    gpu_config cfg;
-    char key[65];
-    char dir[PATH_MAX];
-    long order;                /* place in its workload's proposals */
-    int attempt;               /* resubmissions for the job's own failures */
-    int infra;                 /* ... for the cluster's */
+    exec_job x;                /* the job as the loop started it */
     int phase;
     double ready_at;           /* PH_READY: not before (retry backoff) */
     long jobid;                /* PH_QUEUED: the array's job id */
@@ -57,18 +49,18 @@ typedef struct {
 } sjob;
 
 typedef struct {
+    exec_host h;
     const batch_opts *o;
-    batch_counts *n;
     const camp_cluster *k;
-    jobsrc src;                /* proposals, keys, journaling (as batch.c) */
     sjob *jobs;                /* WINDOW slots, njobs used */
     size_t njobs;
     int news;                  /* something happened since the last nap */
+    int nended;                /* jobs ended in this wait */
+    double pollwait;           /* the nap between looks, backing off */
     double last_squeue;
     char bin[PATH_MAX];        /* the gpudse the tasks run */
     char sdir[PATH_MAX];       /* RUN/slurm: scripts, lists, task logs */
     char script[PATH_MAX];
-    char campaign[PATH_MAX];   /* RUN/campaign.xml */
 } coord;
 
 static double now_s(void)
@@ -78,17 +70,11 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-#define logline(co, ...) jobsrc_log(&(co)->src, __VA_ARGS__)
+#define logline(co, ...) jobsrc_log((co)->h.src, __VA_ARGS__)
 
 static int stopped(const coord *co)
 {
     return co->o->stop && *co->o->stop;
-}
-
-int slurm_wanted(const batch_opts *o)
-{
-    const char *e = o->executor ? o->executor : o->c->cluster.executor;
-    return e && strcmp(e, "slurm") == 0;
 }
 
 /* ---- Slurm states ---- */
@@ -249,8 +235,9 @@ static void last_line(const char *s, char *out, size_t n)
 int slurm_preflight(const camp_campaign *c, const char *executor,
                     gd_err *err)
 {
-    const char *e = executor ? executor : c->cluster.executor;
-    if (!e || strcmp(e, "slurm") != 0)
+    exec_choice ch;
+    exec_choose(c, executor, 0, &ch);
+    if (strcmp(ch.executor, "slurm") != 0)
         return GD_OK;
     const char *conf = getenv("SLURM_CONF");
     if (conf && *conf && !util_path_exists(conf))
@@ -279,38 +266,24 @@ int slurm_preflight(const camp_campaign *c, const char *executor,
     return rc;
 }
 
-/* ---- proposals and records (jobsrc.c) ---- */
+/* ---- jobs that ended ---- */
 
-static be_job make_be_job(const coord *co, const sjob *j)
+/* Job i ended: it leaves the list, and the loop journals it or starts it
+ * again (exec_slurm_again keeps this attempt's files first). */
+static int conclude(coord *co, size_t i, exec_end *e, gd_err *err)
 {
-    return jobsrc_be_job(&co->src, j->wl, &j->cfg, j->key, j->dir);
-}
-
-static int record(coord *co, const sjob *j, store_record *rec, gd_err *err)
-{
-    int rc = jobsrc_record(&co->src, j->wl, &j->cfg, j->key, j->order, rec,
-                           err);
-    if (rc)
-        return rc;
-    if (rec->status != ST_OK)
-        logline(co, "job %s %s: %s", j->key, store_status_name(rec->status),
-                rec->reason);
-    co->news = 1;
-    return GD_OK;
-}
-
-/* Take job i off the list (its record is journaled). */
-static void drop(coord *co, size_t i)
-{
-    co->src.inflight[co->jobs[i].wl]--;
+    exec_job j = co->jobs[i].x;
     co->jobs[i] = co->jobs[--co->njobs];
+    co->news = 1;
+    co->nended++;
+    return co->h.ended(co->h.loop, &j, e, err);
 }
 
 /* ---- job directories ---- */
 
 static void job_file(const sjob *j, const char *name, char *out, size_t n)
 {
-    snprintf(out, n, "%s/%s", j->dir, name);
+    snprintf(out, n, "%s/%s", j->x.dir, name);
 }
 
 static int write_slurm_json(const sjob *j, gd_err *err)
@@ -318,7 +291,7 @@ static int write_slurm_json(const sjob *j, gd_err *err)
     char text[256], path[PATH_MAX + 16];
     int len = snprintf(text, sizeof text, "{\"job\": %ld, \"task\": %d, "
                        "\"attempt\": %d, \"infra\": %d}\n", j->jobid, j->task,
-                       j->attempt, j->infra);
+                       j->x.attempt, j->x.infra);
     job_file(j, SLURM_JSON, path, sizeof path);
     return util_write_file_atomic(path, text, (size_t)len, err);
 }
@@ -341,94 +314,34 @@ static int read_slurm_json(sjob *j)
     if (ok) {
         j->jobid = (long)id->valuedouble;
         j->task = t->valueint;
-        j->attempt = a->valueint;
-        j->infra = f->valueint;
+        j->x.attempt = a->valueint;
+        j->x.infra = f->valueint;
     }
     cJSON_Delete(o);
     return ok ? 0 : -1;
 }
 
-/* A new job: its directory, the backend's files and job.json. An invalid
- * config is journaled at once (1 in *done). */
-static int prepare_job(coord *co, sjob *j, int *done, gd_err *err)
+/* Keep the ended attempt's files under attemptN.* (N from 1, as the
+ * local executor names them; j already counts the coming resubmission):
+ * job.json stays, so it is submitted again as it is. */
+static void slurm_again(void *ex, const exec_job *x)
 {
-    *done = 0;
-    int rc = jobsrc_fresh_dir(j->dir, err);
-    if (rc)
-        return rc;
-    be_job bj = make_be_job(co, j);
-    be_exec x;
-    be_exec_init(&x);
-    gd_err why = {0, ""};
-    rc = co->o->be->prepare(&bj, &x, &why);
-    if (rc == GD_EINPUT) {
-        be_exec_free(&x);
-        store_record rec;
-        memset(&rec, 0, sizeof rec);
-        rec.status = ST_INVALID_CONFIG;
-        util_strlcpy(rec.reason, why.msg, sizeof rec.reason);
-        *done = 1;
-        return record(co, j, &rec, err);
-    }
-    if (!rc)
-        rc = jobrun_write_spec(co->o->be, &bj, &x, co->campaign, &why);
-    be_exec_free(&x);
-    return rc ? gd_errf(err, rc, "%s", why.msg) : GD_OK;
-}
-
-/* Keep the finished attempt's files under attemptN.* (N from 1, as the
- * local executor names them) and queue the job again after delay. */
-static void requeue(coord *co, sjob *j, double delay)
-{
+    (void)ex;
     static const char *const files[] = {"stdout.log", "stderr.log",
                                         JOBRUN_RESULT, "status.json"};
-    int n = j->attempt + j->infra;  /* already counts this resubmission */
+    int n = x->attempt + x->infra;
     for (int i = 0; i < 4; i++) {
         char from[PATH_MAX + 16], to[PATH_MAX + 32];
-        job_file(j, files[i], from, sizeof from);
-        snprintf(to, sizeof to, "%s/attempt%d.%s", j->dir, n, files[i]);
+        snprintf(from, sizeof from, "%s/%s", x->dir, files[i]);
+        snprintf(to, sizeof to, "%s/attempt%d.%s", x->dir, n, files[i]);
         rename(from, to);
     }
     char sj[PATH_MAX + 16];
-    job_file(j, SLURM_JSON, sj, sizeof sj);
+    snprintf(sj, sizeof sj, "%s/%s", x->dir, SLURM_JSON);
     remove(sj);
-    j->phase = PH_READY;
-    j->ready_at = now_s() + delay;
-    j->jobid = 0;
-    j->ended_at = 0;
-    j->state[0] = '\0';
-    co->n->retried++;
-    co->news = 1;
 }
 
-/* A finished job: resubmit it when its class is retried, else journal. */
-static int conclude(coord *co, size_t i, store_record *rec, int infra,
-                    gd_err *err)
-{
-    sjob *j = &co->jobs[i];
-    const camp_campaign *c = co->o->c;
-    if (infra && j->infra < INFRA_RETRIES) {
-        logline(co, "resubmit %s after Slurm %s: %s", j->key, j->state,
-                rec->reason);
-        j->infra++;
-        requeue(co, j, 0);
-        return GD_OK;
-    }
-    if (rec->status != ST_OK && (c->retry_mask & (1u << rec->status))
-        && j->attempt < c->retries) {
-        logline(co, "retry %s attempt %d after %s: %s", j->key,
-                j->attempt + 2, store_status_name(rec->status), rec->reason);
-        double delay = c->backoff_s * pow(2, j->attempt);
-        j->attempt++;
-        requeue(co, j, delay);
-        return GD_OK;
-    }
-    sjob done = *j;
-    drop(co, i);
-    return record(co, &done, rec, err);
-}
-
-/* ---- proposing and adopting ---- */
+/* ---- starting and adopting ---- */
 
 /* A job submitted by a coordinator that died: take it over. A task that
  * had ended in an environment error (the run stopped on another one
@@ -437,64 +350,70 @@ static int adopt(coord *co, sjob *j)
 {
     char spec[PATH_MAX + 16], msg[512];
     job_file(j, JOBRUN_SPEC, spec, sizeof spec);
-    if (jobrun_take_env_error(j->dir, msg, sizeof msg)) {
+    if (jobrun_take_env_error(j->x.dir, msg, sizeof msg)) {
         logline(co, "environment error in %s, before this run: %s; it runs "
-                "again", j->key, msg);
+                "again", j->x.key, msg);
         return 0;
     }
     if (!util_path_exists(spec) || read_slurm_json(j) != 0)
         return 0;
     j->phase = PH_QUEUED;
-    logline(co, "adopted %s: Slurm job %ld_%d", j->key, j->jobid, j->task);
+    logline(co, "adopted %s: Slurm job %ld_%d", j->x.key, j->jobid, j->task);
     return 1;
 }
 
-static int add_job(coord *co, int wl, const gpu_config *cfg, gd_err *err)
+static sjob *new_slot(coord *co, const exec_job *x)
 {
     sjob *j = &co->jobs[co->njobs];
     memset(j, 0, sizeof *j);
-    j->wl = wl;
-    j->cfg = *cfg;
-    j->order = co->src.last_order;  /* add_job follows jobsrc_next */
-    jobsrc_key(&co->src, wl, cfg, j->key, j->dir, sizeof j->dir);
-    int rerun = 0;
-    if (store_has(co->o->st, j->key)) {
-        int rc = jobsrc_journaled(&co->src, wl, cfg, j->key, &rerun, err);
-        if (rc || !rerun)
-            return rc;
-    }
-    co->src.inflight[wl]++;
-    co->njobs++;
-    if (!rerun && adopt(co, j))  /* a rerun's old task files are cleared */
+    j->x = *x;
+    return j;
+}
+
+/* A resubmission is ready as it is; a first attempt is adopted when a
+ * coordinator that died had submitted it, else its directory is made
+ * afresh (a rerun's old task files are cleared). */
+static int slurm_setup(void *ex, const exec_job *x, int *how, gd_err *err)
+{
+    coord *co = ex;
+    if (x->attempt + x->infra > 0) {
+        *how = EXEC_READY;
         return GD_OK;
-    int done;
-    int rc = prepare_job(co, j, &done, err);
-    if (rc || done) {
-        co->njobs--;
-        co->src.inflight[wl]--;
-        return rc;
     }
+    if (!x->rerun && adopt(co, new_slot(co, x))) {
+        co->njobs++;
+        *how = EXEC_ADOPTED;
+        return GD_OK;
+    }
+    *how = EXEC_FRESH;
+    return jobsrc_fresh_dir(x->dir, err);
+}
+
+/* Queue the job for the next submission (its job.json is written). */
+static int slurm_launch(void *ex, const exec_job *x, const be_exec *bx,
+                        gd_err *err)
+{
+    (void)bx;
+    coord *co = ex;
+    if (co->njobs >= WINDOW)
+        return gd_errf(err, GD_EENV, "internal error: the Slurm window is "
+                       "full at %s", x->key);
+    sjob *j = new_slot(co, x);
     j->phase = PH_READY;
+    j->ready_at = x->ready_at;
+    co->njobs++;
     return GD_OK;
 }
 
-/* Take proposals until the window is full; 1 in *drained when none is
- * left right now. */
-static int fill(coord *co, int *drained, gd_err *err)
+static int slurm_room(const void *ex, int held)
 {
-    *drained = 0;
-    while (!stopped(co) && co->njobs < WINDOW) {
-        int wl;
-        gpu_config cfg;
-        if (!jobsrc_next(&co->src, WINDOW - co->njobs, &wl, &cfg)) {
-            *drained = 1;
-            return GD_OK;
-        }
-        int rc = add_job(co, wl, &cfg, err);
-        if (rc)
-            return rc;
-    }
-    return GD_OK;
+    const coord *co = ex;
+    return WINDOW - (int)co->njobs - held;
+}
+
+static int slurm_busy(const void *ex)
+{
+    return (int)((const coord *)ex)->njobs;
 }
 
 /* ---- submitting ---- */
@@ -604,17 +523,17 @@ static int submit_workload(coord *co, int wl, size_t *pick, gd_err *err)
     util_buf_init(&list);
     int n = 0;
     for (size_t i = 0; i < co->njobs; i++)
-        if (co->jobs[i].wl == wl && co->jobs[i].phase == PH_READY
+        if (co->jobs[i].x.wl == wl && co->jobs[i].phase == PH_READY
             && co->jobs[i].ready_at <= now) {
             pick[n++] = i;
-            util_buf_printf(&list, "%s\n", co->jobs[i].dir);
+            util_buf_printf(&list, "%s\n", co->jobs[i].x.dir);
         }
     int rc = GD_OK;
     if (n > 0) {
         const sjob *first = &co->jobs[pick[0]];
         char lpath[PATH_MAX + 96];
         snprintf(lpath, sizeof lpath, "%s/array-%.16s-%d.txt", co->sdir,
-                 first->key, first->attempt + first->infra);
+                 first->x.key, first->x.attempt + first->x.infra);
         long id = 0;
         rc = util_write_file_atomic(lpath, list.s, list.len, err);
         if (!rc)
@@ -659,37 +578,38 @@ static int has_result(const sjob *j)
     return util_path_exists(path);
 }
 
-/* The task's wall time (job-run's status.json) to timing.csv. */
-static void slurm_timing(const coord *co, const sjob *j, int status)
+/* The task's wall time (job-run's status.json, for timing.csv); NAN when
+ * it is not there. */
+static double task_wall(const sjob *j)
 {
     char path[PATH_MAX + 16], *text;
     job_file(j, "status.json", path, sizeof path);
     if (util_read_file(path, &text, NULL, NULL) != GD_OK)
-        return;
+        return NAN;
     cJSON *o = cJSON_Parse(text);
     free(text);
     const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "wall_s");
-    if (cJSON_IsNumber(w))
-        jobsrc_timing(&co->src, j->key, j->wl, j->attempt + j->infra + 1,
-                      status, w->valuedouble);
+    double wall = cJSON_IsNumber(w) ? w->valuedouble : NAN;
     cJSON_Delete(o);
+    return wall;
 }
 
 /* Merge result.json of job i. */
 static int merge(coord *co, size_t i, gd_err *err)
 {
     sjob *j = &co->jobs[i];
-    store_record rec;
+    exec_end e;
+    memset(&e, 0, sizeof e);
     gd_err why = {0, ""};
-    if (jobrun_read_result(j->dir, &rec, &why) != GD_OK
-        || strcmp(rec.key, j->key) != 0) {
-        memset(&rec, 0, sizeof rec);
-        rec.status = ST_FAILED;
-        snprintf(rec.reason, sizeof rec.reason, "unreadable result: %s",
+    if (jobrun_read_result(j->x.dir, &e.rec, &why) != GD_OK
+        || strcmp(e.rec.key, j->x.key) != 0) {
+        memset(&e.rec, 0, sizeof e.rec);
+        e.rec.status = ST_FAILED;
+        snprintf(e.rec.reason, sizeof e.rec.reason, "unreadable result: %s",
                  why.msg[0] ? why.msg : "key differs");
     }
-    slurm_timing(co, j, rec.status);
-    return conclude(co, i, &rec, 0, err);
+    e.wall_s = task_wall(j);
+    return conclude(co, i, &e, err);
 }
 
 static int collect(coord *co, gd_err *err)
@@ -751,26 +671,28 @@ static int conclude_by_state(coord *co, size_t i, gd_err *err)
 {
     sjob *j = &co->jobs[i];
     char msg[sizeof err->msg - 64];
-    if (jobrun_take_env_error(j->dir, msg, sizeof msg)) {
+    if (jobrun_take_env_error(j->x.dir, msg, sizeof msg)) {
         char sj[PATH_MAX + 16];
         job_file(j, SLURM_JSON, sj, sizeof sj);
         remove(sj);
-        logline(co, "environment error in %s: %s", j->key, msg);
+        logline(co, "environment error in %s: %s", j->x.key, msg);
         return gd_errf(err, GD_EENV, "Slurm job %ld_%d: %s", j->jobid,
                        j->task, msg);
     }
-    store_record rec;
-    memset(&rec, 0, sizeof rec);
-    int infra;
+    exec_end e;
+    memset(&e, 0, sizeof e);
+    store_record *rec = &e.rec;
     char why[160];
-    rec.status = slurm_state_class(j->state, &infra, why, sizeof why);
-    snprintf(rec.reason, sizeof rec.reason, "Slurm job %ld_%d %s%s%s: %s; "
+    rec->status = slurm_state_class(j->state, &e.infra, why, sizeof why);
+    e.wall_s = NAN;
+    snprintf(e.infra_what, sizeof e.infra_what, "Slurm %s", j->state);
+    snprintf(rec->reason, sizeof rec->reason, "Slurm job %ld_%d %s%s%s: %s; "
              "see slurm/%ld_%d.log", j->jobid, j->task,
              j->state[0] ? j->state : "unknown",
              j->sreason[0] && strcmp(j->sreason, "None") ? " " : "",
              j->sreason[0] && strcmp(j->sreason, "None") ? j->sreason : "",
              why, j->jobid, j->task);
-    return conclude(co, i, &rec, infra, err);
+    return conclude(co, i, &e, err);
 }
 
 static int any_queued(const coord *co)
@@ -828,9 +750,13 @@ static int poll_squeue(coord *co, gd_err *err)
 
 /* ---- stopping ---- */
 
-/* SIGINT: cancel every queued or running task; they run again on resume. */
-static void cancel_all(coord *co)
+/* SIGINT: cancel every queued or running task; they run again on resume.
+ * On an error the tasks keep running: a resumed run adopts them. */
+static int slurm_stop(void *ex, int stopping)
 {
+    coord *co = ex;
+    if (!stopping)
+        return 0;
     gd_err ignore;
     collect(co, &ignore);  /* what finished meanwhile is kept */
     char *argv[MAXARGS + 1];
@@ -851,7 +777,7 @@ static void cancel_all(coord *co)
         if (!seen)
             add_arg(argv, &n, MAXARGS, "%ld", j->jobid);
         logline(co, "interrupted %s: cancelled Slurm job %ld_%d, it runs "
-                "again on resume", j->key, j->jobid, j->task);
+                "again on resume", j->x.key, j->jobid, j->task);
     }
     argv[n] = NULL;
     if (n > 1) {
@@ -866,7 +792,7 @@ static void cancel_all(coord *co)
         util_buf_free(&errs);
     }
     free_argv(argv);
-    co->n->interrupted += (uint64_t)ncancel;
+    return ncancel;
 }
 
 /* ---- the loop ---- */
@@ -879,30 +805,33 @@ static void nap(const coord *co, double s)
     }
 }
 
-static int loop(coord *co, gd_err *err)
+/* Submit what is ready, merge the results that came back and ask squeue
+ * now and then, napping between looks (longer while nothing happens), until
+ * a job ended, wait_s passed or the stop flag was raised. */
+static int slurm_wait(void *ex, double wait_s, int *nended, gd_err *err)
 {
-    double wait = POLL_MIN;
+    coord *co = ex;
+    double until = wait_s < 0 ? INFINITY : now_s() + wait_s;
     int rc = GD_OK;
+    co->nended = 0;
     for (;;) {
-        int drained = 0;
         co->news = 0;
         if (!stopped(co))
-            rc = fill(co, &drained, err);
-        if (!rc && !stopped(co))
             rc = submit(co, err);
         if (!rc)
             rc = collect(co, err);
         if (!rc && !stopped(co) && any_queued(co)
             && now_s() - co->last_squeue >= SQUEUE_EVERY)
             rc = poll_squeue(co, err);
-        if (rc || stopped(co) || (drained && co->njobs == 0))
+        double left = until - now_s();
+        if (rc || stopped(co) || co->nended > 0 || left <= 0
+            || (co->njobs == 0 && wait_s < 0))
             break;
-        wait = co->news ? POLL_MIN : fmin(wait * 1.5, POLL_MAX);
-        nap(co, wait);
+        co->pollwait = co->news ? POLL_MIN : fmin(co->pollwait * 1.5,
+                                                  POLL_MAX);
+        nap(co, fmin(co->pollwait, left));
     }
-    /* On an error the tasks keep running: a resumed run adopts them. */
-    if (stopped(co) && co->njobs > 0)
-        cancel_all(co);
+    *nended = co->nended;
     return rc;
 }
 
@@ -959,46 +888,50 @@ static int find_bin(coord *co, gd_err *err)
     return GD_OK;
 }
 
-static void coord_free(coord *co)
+static void slurm_close(void *ex)
 {
-    jobsrc_free(&co->src);
-    free(co->jobs);
+    coord *co = ex;
+    if (co)
+        free(co->jobs);
+    free(co);
 }
 
-static int coord_init(coord *co, const batch_opts *o, batch_counts *n,
-                      gd_err *err)
+/* RUN/slurm with the tasks' script, and room for WINDOW jobs. */
+static int slurm_open(const exec_host *h, void **ex, gd_err *err)
 {
-    memset(co, 0, sizeof *co);
-    co->o = o;
-    co->n = n;
-    co->k = &o->c->cluster;
-    int rc0 = jobsrc_init(&co->src, o, n, WINDOW, err);
-    if (rc0)
-        return rc0;
-    co->jobs = calloc(WINDOW, sizeof *co->jobs);
-    if (!co->jobs)
+    *ex = NULL;
+    coord *co = calloc(1, sizeof *co);
+    if (!co || !(co->jobs = calloc(WINDOW, sizeof *co->jobs))) {
+        slurm_close(co);
         return gd_errf(err, GD_EENV, "out of memory");
-    util_path_join(co->sdir, sizeof co->sdir, o->rundir, "slurm");
-    util_path_join(co->campaign, sizeof co->campaign, o->rundir,
-                   "campaign.xml");
+    }
+    co->h = *h;
+    co->o = h->o;
+    co->k = &h->o->c->cluster;
+    co->pollwait = POLL_MIN;
+    co->last_squeue = -1e9;
+    util_path_join(co->sdir, sizeof co->sdir, h->o->rundir, "slurm");
     int rc = find_bin(co, err);
     if (!rc)
         rc = util_mkdirs(co->sdir, err);
     if (!rc)
         rc = write_script(co, err);
-    co->last_squeue = -1e9;
-    return rc;
+    if (rc) {
+        slurm_close(co);
+        return rc;
+    }
+    logline(co, "executor slurm: tasks run %s job-run", co->bin);
+    *ex = co;
+    return GD_OK;
 }
 
-int slurm_run(const batch_opts *o, batch_counts *n, gd_err *err)
+const exec_ops *exec_slurm_ops(void)
 {
-    memset(n, 0, sizeof *n);
-    coord co;
-    int rc = coord_init(&co, o, n, err);
-    if (!rc) {
-        logline(&co, "executor slurm: tasks run %s job-run", co.bin);
-        rc = loop(&co, err);
-    }
-    coord_free(&co);
-    return rc;
+    static const exec_ops ops = {
+        .name = "slurm", .open = slurm_open, .close = slurm_close,
+        .room = slurm_room, .keeps_places = 1, .window = WINDOW,
+        .busy = slurm_busy, .setup = slurm_setup, .launch = slurm_launch,
+        .wait = slurm_wait, .again = slurm_again, .stop = slurm_stop,
+    };
+    return &ops;
 }
