@@ -24,7 +24,6 @@
 #include <cjson/cJSON.h>
 
 #include "jobrun.h"
-#include "strategy.h"
 
 #define WINDOW 1000          /* jobs in flight; under Slurm's MaxArraySize */
 #define POLL_MIN 0.2         /* result files: first look, and after news */
@@ -38,8 +37,8 @@ enum { PH_READY, PH_QUEUED };
 
 typedef struct {
     exec_job x;                /* the job as the loop started it */
-    int phase;
-    double ready_at;           /* PH_READY: not before (retry backoff) */
+    int phase;                 /* PH_READY: to submit (a retry's backoff
+                                  has passed: the loop holds it till then) */
     long jobid;                /* PH_QUEUED: the array's job id */
     int task;                  /* ... and the task index */
     double ended_at;           /* Slurm reported it ended (or lost it)
@@ -400,7 +399,6 @@ static int slurm_launch(void *ex, const exec_job *x, const be_exec *bx,
                        "full at %s", x->key);
     sjob *j = new_slot(co, x);
     j->phase = PH_READY;
-    j->ready_at = x->ready_at;
     co->njobs++;
     return GD_OK;
 }
@@ -518,13 +516,11 @@ static int sbatch(coord *co, int wl, const char *list, int ntasks,
 /* Submit the jobs of workload wl that are ready as one array job. */
 static int submit_workload(coord *co, int wl, size_t *pick, gd_err *err)
 {
-    double now = now_s();
     util_buf list;
     util_buf_init(&list);
     int n = 0;
     for (size_t i = 0; i < co->njobs; i++)
-        if (co->jobs[i].x.wl == wl && co->jobs[i].phase == PH_READY
-            && co->jobs[i].ready_at <= now) {
+        if (co->jobs[i].x.wl == wl && co->jobs[i].phase == PH_READY) {
             pick[n++] = i;
             util_buf_printf(&list, "%s\n", co->jobs[i].x.dir);
         }
