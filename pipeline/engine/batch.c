@@ -1,17 +1,16 @@
-/* batch: the dispatch loop shared by in-process and external backends. Job
- * keys decide what is already done; records reach the journal only when a
- * job has truly finished (a job stopped by Ctrl-C is not recorded, so it
- * runs again on resume). */
+/* batch: the one dispatch loop, for in-process backends and for external
+ * ones on any executor (execif.h: the local pool, Slurm). Job keys decide
+ * what is already done; records reach the journal only when a job has
+ * truly finished (a job stopped by Ctrl-C is not recorded, so it runs
+ * again on resume). The executor says when jobs end; what happens next —
+ * journal, retry after a backoff, resubmit after the cluster lost it — is
+ * decided here, the same for every executor. */
 #include "batch.h"
 
-#include <errno.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <cjson/cJSON.h>
 
 #include "jobrun.h"
 #include "jobsrc.h"
