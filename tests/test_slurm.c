@@ -150,7 +150,7 @@ START_TEST(jobs_from_cli_and_campaign_one_range_one_message)
             write_exec_campaign(path, "jobs=\"2\"");
             snprintf(cmd, sizeof cmd, "%s run %s -j %s --executor %s -o "
                      "%s/jobs-never 2>&1", tu_bin(), path, bad[b], exs[e], T);
-            ck_assert_int_eq(shf("%s >/dev/null", cmd), 2);
+            ck_assert_int_eq(shf("%s >/dev/null 2>&1", cmd), 2);
             capture(cmd, out, sizeof out);
             ck_assert_msg(strstr(out, msg), "%s: %s", exs[e], out);
             ck_assert_int_ne(shf("test -e %s/jobs-never", T), 0);
