@@ -433,9 +433,22 @@ static void strat_table(const char *ref_csv, const char *strat_csv,
                 || !strncmp(rows[i].design, "ofat", 4);
             test[i] = !train[i];
         }
-        if (fit_predict(&w, rows, n, train, &o, pred) == 0)
+        if (fit_predict(&w, rows, n, train, &o, pred) == 0) {
             RHO(P_OFAT, strat_line(kernels[k], pname[P_OFAT], rows, n, pred,
                                    test, sum[P_OFAT], cnt[P_OFAT]));
+            if (getenv("BENCH_MODEL_ROWS"))
+                for (size_t i = 0; i < n; i++)
+                    if (test[i])
+                        fprintf(stderr, "row %s %s sm=%d mem=%d sched=%d "
+                                "ns=%d l1=%d l2=%d smem=%d real %.1f model "
+                                "%.1f err %+.1f%%\n", kernels[k],
+                                rows[i].design, sm_count(&rows[i]),
+                                rows[i].c.n_mem, rows[i].c.scheduler,
+                                rows[i].c.num_sched_per_core,
+                                rows[i].c.l1_sets, rows[i].c.l2_sets,
+                                rows[i].c.shmem_size, rows[i].ipc, pred[i],
+                                100 * (pred[i] / rows[i].ipc - 1));
+        }
         /* leave one SM count out */
         int ok = 1;
         for (size_t i = 0; i < n; i++)

@@ -91,7 +91,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-3.2";
+    return "analytic-3.3";
 }
 
 /* Per-warp event counts and the launch-independent facts of one kernel. */
@@ -976,6 +976,14 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
     double lat_miss = ml.total;
     double lat_miss0 = LAT_L2 + (1 - m.h2) * LAT_DRAM;
     double L = cta_latency(k, f, &m, lat_miss);
+    /* The latency-bound rounds' CTA latency, without the burst's DRAM
+     * queue (analytic-3.3, docs/model.md "Across the SM counts" item 8):
+     * whole waves that each wait a DRAM drain are the DRAM's busy time,
+     * which t_dram counts over the launch; keeping the queue in the rounds
+     * as well added it twice through the smooth maximum (vecadd strat-a00:
+     * 10 waves of L 947 cycles, 399 of them DRAM queue, met with t_dram).
+     * The fill keeps it: the first wave does wait there. */
+    double L_rounds = cta_latency(k, f, &m, lat_miss - ml.dram_q);
     double L0 = cta_latency(k, f, &m, lat_miss0);
     /* Per-CTA throughput on one SM. */
     double pool = N / s;
@@ -989,8 +997,9 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
      * in the SM's Little term as well added the two through the smooth
      * maximum (vecadd on analytic-2.22: 826 cycles of burst latency, 391 of
      * it DRAM queue; 797 and 269 on analytic-2.29; the log's
-     * averagemflatency is 482 and avg_mrq_latency 90). L, the fill and the
-     * rounds keep it: a CTA's chain does wait there. */
+     * averagemflatency is 482 and avg_mrq_latency 90). L and the fill keep
+     * it: a CTA's chain does wait there; the rounds do not (analytic-3.3,
+     * L_rounds above). */
     double per_cta[5] = {
         f->wpc * f->I / minf(s * rate, DISPATCH_MAX),
         f->wpc * f->sm_cycles_sp,
@@ -1058,7 +1067,7 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
                                      active);
     double t_const = const_exposed(k, active);
     sm_times st = {per_cta, NULL, cmax, nr, fill_drain,
-                   f->I * f->dep / k->ilp, f->wpc, L, t_bw, t_icache, t_const,
+                   f->I * f->dep / k->ilp, f->wpc, L_rounds, t_bw, t_icache, t_const,
                    c->scheduler == SCHED_LRR, 0.0, t_atom,
                    active * N};
     double t_busy, t_rounds;
