@@ -221,8 +221,9 @@ static double smax(const double *x, int n, double p)
         m = maxf(m, x[i]);
     if (m <= 0)
         return 0;
+    double inv = 1 / m;   /* one division, not n */
     for (int i = 0; i < n; i++)
-        s += pow_p(x[i] / m, p);
+        s += pow_p(x[i] * inv, p);
     return m * root_p(s, p);
 }
 
@@ -460,12 +461,18 @@ static int slice_of_chunk(long chunk, int n_mem)
 
 /* Distinct L2 slices hit by the stores of CTAs spread over `groups`
  * consecutive chunk offsets: each warp writes st_tx transactions st_stride
- * bytes apart; CTA groups step one 256-B chunk through the stride. */
-static int slices_hit(double stride, int tx, int groups, int n_mem)
+ * bytes apart; CTA groups step one 256-B chunk through the stride. The
+ * counts for `lo` and lo + 1 groups in one pass (the set only grows with
+ * the groups). */
+static void slices_hit(double stride, int tx, int lo, int n_mem,
+                       int *at_lo, int *at_hi)
 {
     unsigned long long seen = 0;
     int count = 0;
-    for (int o = 0; o < groups; o++)
+    *at_lo = 0;
+    for (int o = 0; o <= lo; o++) {
+        if (o == lo)
+            *at_lo = count;
         for (int j = 0; j < tx; j++) {
             long chunk = (long)((j * stride) / 256.0) + o;
             int sl = slice_of_chunk(chunk, n_mem);
@@ -474,7 +481,8 @@ static int slices_hit(double stride, int tx, int groups, int n_mem)
                 count++;
             }
         }
-    return count;
+    }
+    *at_hi = count;
 }
 
 /* Whether the descriptor's store stride lets the model place the stores on
@@ -504,9 +512,9 @@ double model_store_slices(const wl_kernel *k, int n_mem, double window)
     double g = k->st_group > 0
                ? minf(offsets, 1 + maxf(0, window - 1) / k->st_group)
                : offsets;
-    int lo = (int)floor(g), hi = lo < offsets ? lo + 1 : lo;
-    double a = slices_hit(k->st_stride, tx, lo, n_mem);
-    double b = slices_hit(k->st_stride, tx, hi, n_mem);
+    int lo = (int)floor(g), at_lo, at_hi;
+    slices_hit(k->st_stride, tx, lo, n_mem, &at_lo, &at_hi);
+    double a = at_lo, b = lo < offsets ? at_hi : at_lo;
     return a + (b - a) * (g - lo);
 }
 
