@@ -1,7 +1,8 @@
 /* figures: figure kinds built from run data, drawn with chart.c into a page
  * box or a standalone file. Today: "pareto" — every successful job of a
  * workload (objective 1 against objective 2), the Pareto front as a step
- * line with markers, and the baseline. */
+ * line with markers (with the model's IPC prediction interval as a bar
+ * where a front point carries one), and the baseline. */
 #include "figures.h"
 
 #include <math.h>
@@ -52,6 +53,9 @@ typedef struct {
     double *fx, *fy;
     size_t *fidx;       /* row of each front point in the front table */
     size_t nf;          /* front points, ordered along x */
+    double *flo, *fhi;  /* a front point's modelled IPC interval, NaN: none */
+    int pi_axis;        /* 'y' or 'x': the objective that is ipc; 0: none */
+    size_t npi;         /* front points with an interval */
     int has_base;
     double bx, by;
 } pareto_data;
@@ -96,6 +100,22 @@ static void pareto_jobs(const rep_run *run, int wl, pareto_data *d)
     }
 }
 
+/* The prediction interval (ipc_lo..ipc_hi, docs/model.md "Uncertainty")
+ * of front point i when IPC is one of the two objectives and the record
+ * carries one (modelled records do; measured ones have none). The sort
+ * of the front points must have set pi_axis first (pareto_build). */
+static void front_interval(const met_set *m, pareto_data *d, size_t i)
+{
+    double lo, hi;
+    d->flo[i] = d->fhi[i] = NAN;
+    if (!d->pi_axis || met_get(m, "ipc_lo", &lo) || met_get(m, "ipc_hi", &hi)
+        || !isfinite(lo) || !isfinite(hi) || lo > hi)
+        return;
+    d->flo[i] = lo;
+    d->fhi[i] = hi;
+    d->npi++;
+}
+
 static void pareto_front_pts(const rep_run *run, int wl, pareto_data *d)
 {
     const rep_wl *w = &run->wl[wl];
@@ -118,6 +138,7 @@ static void pareto_front_pts(const rep_run *run, int wl, pareto_data *d)
         d->fx[i] = desc ? -fp[i].key : fp[i].key;
         d->fidx[i] = fp[i].i + 1;
         d->fy[i] = fp[i].y;
+        front_interval(&w->front[fp[i].i].metrics, d, i);
     }
     d->nf = n;
     free(fp);
@@ -132,8 +153,14 @@ static int pareto_build(const rep_run *run, int wl, pareto_data *d)
     d->fx = malloc(fcap * sizeof *d->fx);
     d->fy = malloc(fcap * sizeof *d->fy);
     d->fidx = malloc(fcap * sizeof *d->fidx);
-    if (!d->x || !d->y || !d->fx || !d->fy || !d->fidx)
+    d->flo = malloc(fcap * sizeof *d->flo);
+    d->fhi = malloc(fcap * sizeof *d->fhi);
+    if (!d->x || !d->y || !d->fx || !d->fy || !d->fidx || !d->flo
+        || !d->fhi)
         return -1;
+    if (run->nobj >= 2)
+        d->pi_axis = !strcmp(run->obj[0].metric, "ipc") ? 'y'
+                     : !strcmp(run->obj[1].metric, "ipc") ? 'x' : 0;
     pareto_jobs(run, wl, d);
     pareto_front_pts(run, wl, d);
     const rep_wl *w = &run->wl[wl];
@@ -149,6 +176,8 @@ static void pareto_free(pareto_data *d)
     free(d->fx);
     free(d->fy);
     free(d->fidx);
+    free(d->flo);
+    free(d->fhi);
 }
 
 static void range_add(const double *v, size_t n, double *lo, double *hi)
@@ -182,6 +211,14 @@ static void pareto_scales(chart_ctx *cc, const pareto_data *d,
     ry(d->y, d->n, &ylo, &yhi);
     rx(d->fx, d->nf, &xlo, &xhi);
     ry(d->fy, d->nf, &ylo, &yhi);
+    if (d->npi) {   /* the intervals' ends stay inside the plot */
+        void (*r)(const double *, size_t, double *, double *)
+            = d->pi_axis == 'y' ? ry : rx;
+        double *lo = d->pi_axis == 'y' ? &ylo : &xlo;
+        double *hi = d->pi_axis == 'y' ? &yhi : &xhi;
+        r(d->flo, d->nf, lo, hi);
+        r(d->fhi, d->nf, lo, hi);
+    }
     if (d->has_base) {
         rx(&d->bx, 1, &xlo, &xhi);
         ry(&d->by, 1, &ylo, &yhi);
@@ -254,7 +291,8 @@ static int pareto_legend(const pareto_data *d, chart_legend_item *it,
     it[n++] = (chart_legend_item){ lbl[0], CHART_CIRCLE,
         chart_colour(CHART_SKY, 0.6), chart_colour(CHART_SKY, 1), 0 };
     if (d->nf) {
-        snprintf(lbl[1], 96, "Pareto front (%zu)", d->nf);
+        snprintf(lbl[1], 96, d->npi ? "Pareto front (%zu), bars: modelled "
+                 "IPC 95%% interval" : "Pareto front (%zu)", d->nf);
         it[n++] = (chart_legend_item){ lbl[1], CHART_DIAMOND,
             chart_colour(CHART_VERMILLION, 1), front_edge(d), 1 };
     }
@@ -381,6 +419,35 @@ static void front_labels(chart_ctx *cc, const chart_axes *ax,
     }
 }
 
+/* Each front point's modelled IPC interval as a thin bar with end ticks,
+ * along the axis that carries IPC, under the front's markers. */
+static void front_intervals(chart_ctx *cc, const chart_axes *ax,
+                            const pareto_data *d)
+{
+    cairo_t *cr = cc->cr;
+    chart_set_rgba(cr, chart_colour(CHART_VERMILLION, 0.55));
+    cairo_set_line_width(cr, 0.8);
+    for (size_t i = 0; i < d->nf; i++) {
+        if (!isfinite(d->flo[i]))
+            continue;
+        int vert = d->pi_axis == 'y';
+        double x0 = chart_map_x(ax, vert ? d->fx[i] : d->flo[i]);
+        double y0 = chart_map_y(ax, vert ? d->flo[i] : d->fy[i]);
+        double x1 = chart_map_x(ax, vert ? d->fx[i] : d->fhi[i]);
+        double y1 = chart_map_y(ax, vert ? d->fhi[i] : d->fy[i]);
+        if (!isfinite(x0) || !isfinite(y0) || !isfinite(x1) || !isfinite(y1))
+            continue;
+        double tx = vert ? 2 : 0, ty = vert ? 0 : 2;
+        cairo_move_to(cr, x0, y0);
+        cairo_line_to(cr, x1, y1);
+        cairo_move_to(cr, x0 - tx, y0 - ty);
+        cairo_line_to(cr, x0 + tx, y0 + ty);
+        cairo_move_to(cr, x1 - tx, y1 - ty);
+        cairo_line_to(cr, x1 + tx, y1 + ty);
+    }
+    cairo_stroke(cr);
+}
+
 static void pareto_marks(chart_ctx *cc, const rep_run *run,
                          const chart_axes *ax, const pareto_data *d)
 {
@@ -392,6 +459,8 @@ static void pareto_marks(chart_ctx *cc, const rep_run *run,
     if (d->nf && run->nobj == 2)
         chart_step_line(cc, ax, d->fx, d->fy, d->nf,
                         chart_colour(CHART_VERMILLION, 1), 1.2);
+    if (d->npi)
+        front_intervals(cc, ax, d);
     if (d->nf)
         chart_markers_stroked(cc, ax, d->fx, d->fy, d->nf, CHART_DIAMOND,
                               d->nf > 60 ? 2.0 : 2.6,

@@ -79,6 +79,10 @@ static void make_record(const wl_spec *w, size_t i, store_record *r)
         met_put(&r->metrics, "power_w", 10.0 + (double)(i % 7));
         if (!strcmp(w->workload, "xtrap"))   /* every other one outside */
             met_put(&r->metrics, "extrapolated", i % 2 == 0);
+        if (!strcmp(w->workload, "pint")) {  /* a modelled interval */
+            met_put(&r->metrics, "ipc_lo", ipc * 0.9);
+            met_put(&r->metrics, "ipc_hi", ipc * 1.1);
+        }
     }
 }
 
@@ -187,6 +191,31 @@ START_TEST(extrapolated_front_points_marked)
     char *text = pdf_text(pdf);
     assert_contains(text, "front points are extrapolated", "report.pdf");
     assert_contains(text, "*", "report.pdf (starred row)");
+    free(text);
+}
+END_TEST
+
+/* Modelled front points carry ipc_lo..ipc_hi; the Pareto figure draws
+ * them as bars and its legend says so (the old figure drew no interval). */
+START_TEST(front_intervals_drawn)
+{
+    char dir[512];
+    wl_spec w = { "pint", 40, 0, 0 };
+    make_run("pint", &w, 1, "", dir, sizeof dir);
+    render_ok(dir, NULL);
+    char pdf[600];
+    snprintf(pdf, sizeof pdf, "%s/report.pdf", dir);
+    char *text = pdf_text(pdf);
+    assert_contains(text, "IPC 95% interval", "report.pdf (figure legend)");
+    free(text);
+    assert_svg_parses(dir, "figures/pareto_pint.svg");
+    wl_spec plain = { "vecadd", 40, 0, 0 };
+    make_run("nopint", &plain, 1, "", dir, sizeof dir);
+    render_ok(dir, NULL);
+    snprintf(pdf, sizeof pdf, "%s/report.pdf", dir);
+    text = pdf_text(pdf);
+    ck_assert_msg(!strstr(text, "95% interval"),
+                  "no interval in the records, none in the legend");
     free(text);
 }
 END_TEST
@@ -674,6 +703,7 @@ static Suite *report_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, renders_outputs);
     tcase_add_test(tc, extrapolated_front_points_marked);
+    tcase_add_test(tc, front_intervals_drawn);
     tcase_add_test(tc, renders_are_byte_identical);
     tcase_add_test(tc, pdf_date_follows_source_date_epoch);
     tcase_add_test(tc, degenerate_one_point);
