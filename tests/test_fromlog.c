@@ -720,8 +720,11 @@ END_TEST
  * barriers were read) has l1_reuse 0, the logistic map's flat end, where
  * the three fixed starts stay (cost 0.342 on the 26 reference rows,
  * analytic-2.22); the screened starts find the lower minimum at l1_reuse
- * 0.124 (0.226). The multi-start is never worse (the fixed starts are
- * among its starts) and is deterministic. */
+ * 0.124 (0.226). On analytic-3.3 (the rounds without the DRAM queue) the
+ * fixed starts cost 0.2882 and the screened ones 0.2605, both at the flat
+ * end of l1_reuse: the lower minimum now lies along the other parameters.
+ * The multi-start is never worse (the fixed starts are among its starts),
+ * leaves the fixed starts' point, and is deterministic. */
 START_TEST(multistart_finds_lower_minimum)
 {
     wl_workload w, a, b, c;
@@ -747,12 +750,13 @@ START_TEST(multistart_finds_lower_minimum)
     printf("reduction from-log fit: fixed starts cost %.4f (l1_reuse %.3f), "
            "64 screened %.4f (l1_reuse %.3f)\n", fixed, a.k[0].l1_reuse,
            multi, b.k[0].l1_reuse);
-    /* analytic-3.0 (code-line queue): 0.2457 vs 0.2722; 2.29 had a
-     * deeper gap (below 0.8) */
+    /* analytic-3.3: 0.2605 vs 0.2882; 3.0 (code-line queue) 0.2457 vs
+     * 0.2722; 2.29 had a deeper gap (below 0.8) */
     ck_assert_msg(multi < 0.95 * fixed, "%g vs %g", multi, fixed);
     ck_assert(multi == again);
     ck_assert(memcmp(&b.k[0], &c.k[0], sizeof b.k[0]) == 0);
-    ck_assert(b.k[0].l1_reuse > 0.05 && b.k[0].l1_reuse <= 1);
+    ck_assert(memcmp(&a.k[0], &b.k[0], sizeof a.k[0]) != 0);
+    ck_assert(b.k[0].l1_reuse >= 0 && b.k[0].l1_reuse <= 1);
     free(rows);
 }
 END_TEST
