@@ -14,7 +14,7 @@
 #include "layout.h"
 #include "rundata.h"
 #include "sections.h"
-#include "split.h"
+#include "split_report.h"
 #include "regression.h"
 #include "mfloop_page.h"
 #include "studies.h"

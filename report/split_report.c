@@ -4,7 +4,7 @@
  * Eq. (1)'s term breakdown. Every figure and table names its label
  * (PREDICTED(costmodel), MEASURED(cpu), MEASURED(cuda)); one made only of
  * predictions says so in its title. Built on chart.h, doc.h, table.h. */
-#include "split.h"
+#include "split_report.h"
 
 #include <math.h>
 #include <stdio.h>

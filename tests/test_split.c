@@ -11,11 +11,22 @@
 #include <cjson/cJSON.h>
 #include <sys/wait.h>
 
+#include "engine.h"
 #include "machine.h"
 #include "split.h"
 #include "store.h"
 
 #define TMP "tests/tmp/test_split"
+
+/* A split study through the engine, as `gpudse run CAMPAIGN -o DIR -q`. */
+static int run_study(const char *campaign, const char *dir, gd_err *err)
+{
+    eng_opts o = {0};
+    o.campaign_path = campaign;
+    o.outdir = dir;
+    o.quiet = 1;
+    return eng_run(&o, NULL, 0, err);
+}
 
 static char *slurp(const char *path)
 {
@@ -133,8 +144,8 @@ START_TEST(predicted_run_is_deterministic_and_labelled)
 {
     fresh(TMP "/a " TMP "/b");
     gd_err err = {0, ""};
-    ck_assert_msg(split_run("campaigns/split-hetero4.xml", TMP "/a", 1, NULL, &err) == GD_OK, "%s", err.msg);
-    ck_assert_msg(split_run("campaigns/split-hetero4.xml", TMP "/b", 1, NULL, &err) == GD_OK, "%s", err.msg);
+    ck_assert_msg(run_study("campaigns/split-hetero4.xml", TMP "/a", &err) == GD_OK, "%s", err.msg);
+    ck_assert_msg(run_study("campaigns/split-hetero4.xml", TMP "/b", &err) == GD_OK, "%s", err.msg);
     const char *files[] = {"results.jsonl", "split-analysis.json", "campaign.xml",
                            "machines/hetero-4.xml", "report.pdf"};
     for (int i = 0; i < 5; i++) {
@@ -162,7 +173,7 @@ START_TEST(measured_run_keeps_labels_apart)
     fresh(TMP "/m");
     tu_write(TMP "/m.xml", tiny_measured);
     gd_err err = {0, ""};
-    ck_assert_msg(split_run(TMP "/m.xml", TMP "/m", 1, NULL, &err) == GD_OK, "%s", err.msg);
+    ck_assert_msg(run_study(TMP "/m.xml", TMP "/m", &err) == GD_OK, "%s", err.msg);
     int np, nm;
     check_journal(TMP "/m/results.jsonl", &np, &nm);
     ck_assert_int_eq(np, 5 * 7);
@@ -211,12 +222,12 @@ START_TEST(predicted_run_resumes_from_a_torn_journal)
 {
     fresh(TMP "/r");
     gd_err err = {0, ""};
-    ck_assert_msg(split_run("campaigns/split-hetero4.xml", TMP "/r", 1, NULL, &err) == GD_OK, "%s", err.msg);
+    ck_assert_msg(run_study("campaigns/split-hetero4.xml", TMP "/r", &err) == GD_OK, "%s", err.msg);
     char *full = slurp(TMP "/r/results.jsonl"), *pdf = slurp(TMP "/r/report.pdf");
     tear(TMP "/r/results.jsonl", 40);
     ck_assert_int_eq(unlink(TMP "/r/split-analysis.json"), 0);
     ck_assert_int_eq(unlink(TMP "/r/report.pdf"), 0);
-    ck_assert_msg(split_run("campaigns/split-hetero4.xml", TMP "/r", 1, NULL, &err) == GD_OK, "%s", err.msg);
+    ck_assert_msg(run_study("campaigns/split-hetero4.xml", TMP "/r", &err) == GD_OK, "%s", err.msg);
     char *again = slurp(TMP "/r/results.jsonl"), *pdf2 = slurp(TMP "/r/report.pdf");
     ck_assert_msg(strcmp(full, again) == 0, "resumed journal differs from the uninterrupted one");
     ck_assert_int_eq(strlen(pdf), strlen(pdf2));

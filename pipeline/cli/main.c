@@ -298,11 +298,14 @@ static int parse_retry_classes(const char *list, unsigned *mask, char *bad,
     return *mask ? 0 : -1;
 }
 
-static int cmd_run(int argc, char **argv)
+/* gpudse run; split_only: `gpudse split run` (the campaign must be a
+ * <split-study>). */
+static int run_campaign(int argc, char **argv, int split_only)
 {
     eng_opts o;
     memset(&o, 0, sizeof o);
     o.stop = &stop_requested;
+    o.split_only = split_only;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if ((!strcmp(a, "-o") || !strcmp(a, "-j") || !strcmp(a, "--retry")
@@ -344,27 +347,28 @@ static int cmd_run(int argc, char **argv)
     if (!o.campaign_path)
         return usage_error("%s", "run needs a campaign file");
     gd_err err = {0, ""};
-    char dir[4096] = "", root[64], name[64];
-    int rc = camp_root_name(o.campaign_path, root, sizeof root, name,
-                        sizeof name, &err);
-    if (rc)
-        return report_error(&err);
-    if (!strcmp(root, "split-study")) {
-        /* the multi-GPU split study: its own kind of campaign */
-        rc = split_run_force(o.campaign_path, o.outdir, o.quiet, o.force,
-                             o.stop, &err);
-        if (o.outdir)
-            snprintf(dir, sizeof dir, "%s", o.outdir);
-        else
-            snprintf(dir, sizeof dir, "runs/%s", name);
-    } else {
-        rc = eng_run(&o, dir, sizeof dir, &err);
-    }
+    char dir[4096] = "";
+    int rc = eng_run(&o, dir, sizeof dir, &err);   /* a split study too */
     if (rc == GD_OK || rc == GD_EJOBS) {
         printf("report: %s/report.pdf\n", dir);
         return rc;
     }
     return report_error(&err);
+}
+
+/* `gpudse split run ...` is `gpudse run ...` on a <split-study> (the
+ * engine takes a split study like any campaign); `split validate` is
+ * split.c's. */
+static int cmd_split_run(int argc, char **argv)
+{
+    if (argc >= 1 && !strcmp(argv[0], "run"))
+        return run_campaign(argc - 1, argv + 1, 1);
+    return cmd_split(argc, argv);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    return run_campaign(argc, argv, 0);
 }
 
 static int cmd_validate(int argc, char **argv)
@@ -465,7 +469,7 @@ static const struct {
     {"annotate", cmd_annotate},
     {"machine", cmd_machine},
     {"calibrate-machine", cmd_calibrate_machine},
-    {"split", cmd_split},
+    {"split", cmd_split_run},
     {"workload", cmd_workload},
     {"calibrate", cmd_calibrate},
     {"sim", cmd_sim},
@@ -477,7 +481,9 @@ int main(int argc, char **argv)
 {
     /* first of all: a run stopped at any point after this is resumable and
      * says so (exit 3); before it only the dynamic loader has run */
-    if (argc >= 2 && !strcmp(argv[1], "run"))
+    if (argc >= 2 && (!strcmp(argv[1], "run") ||
+                      (argc >= 3 && !strcmp(argv[1], "split") &&
+                       !strcmp(argv[2], "run"))))
         install_signals();
     if (argc < 2)
         return usage_error("%s", "no command given");

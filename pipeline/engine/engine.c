@@ -647,6 +647,8 @@ static void baseline_note(run_t *r)
 
 int eng_run(const eng_opts *o, char *rundir, size_t rundirsz, gd_err *err)
 {
+    if (o->split_only || eng_is_split(o->campaign_path))   /* engine_split.c */
+        return eng_run_split(o, rundir, rundirsz, err);
     run_t r;
     memset(&r, 0, sizeof r);
     r.o = o;

@@ -28,6 +28,9 @@ typedef struct {
     /* --retry: bits (1 << store_status) of journaled outcomes whose jobs
      * run again, each adding a record; 0: journaled jobs are done. */
     unsigned retry_mask;
+    /* `gpudse split run`: the campaign must be a <split-study> (split.c's
+     * loader says so with FILE:LINE when it is not). */
+    int split_only;
 } eng_opts;
 
 /* eng_opts.jobs for `-j 0`: one worker per online core, whatever the
@@ -37,5 +40,12 @@ typedef struct {
 /* Returns GD_OK, GD_EJOBS when any job failed, GD_EINPUT, GD_EENV.
  * The run directory used is written into rundir (may be NULL). */
 int eng_run(const eng_opts *o, char *rundir, size_t rundirsz, gd_err *err);
+
+/* engine_split.c: whether the campaign file is a <split-study>, and its
+ * run (eng_run takes this path for one; -j, --executor and --retry do not
+ * apply to a split study). */
+int eng_is_split(const char *campaign_path);
+int eng_run_split(const eng_opts *o, char *rundir, size_t rundirsz,
+                  gd_err *err);
 
 #endif

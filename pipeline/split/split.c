@@ -1202,8 +1202,6 @@ static int finish(runner *r, const char *started, gd_err *err)
     utc_now(fin, sizeof fin);
     if (!rc)
         rc = write_manifest(r, started, fin, err);
-    if (!rc)   /* from the files alone, as `gpudse report DIR` renders it */
-        rc = split_report_dir(r->dir, err);
     return rc;
 }
 
@@ -1216,14 +1214,8 @@ static void close_dir(runner *r)
     r->lock_fd = -1;
 }
 
-int split_run(const char *campaign_path, const char *outdir, int quiet,
-              volatile sig_atomic_t *stop, gd_err *err)
-{
-    return split_run_force(campaign_path, outdir, quiet, 0, stop, err);
-}
-
-int split_run_force(const char *campaign_path, const char *outdir, int quiet,
-                    int force, volatile sig_atomic_t *stop, gd_err *err)
+int split_run(const char *campaign_path, const char *dir, int quiet,
+              int force, volatile sig_atomic_t *stop, gd_err *err)
 {
     sp_campaign *c = malloc(sizeof *c);
     runner *r = calloc(1, sizeof *r);
@@ -1234,13 +1226,9 @@ int split_run_force(const char *campaign_path, const char *outdir, int quiet,
     }
     r->lock_fd = -1;
     int rc = sp_load(campaign_path, c, err);
-    char dir[PATH_MAX], started[32];
+    char started[32];
     utc_now(started, sizeof started);
     if (!rc) {
-        if (outdir)
-            util_strlcpy(dir, outdir, sizeof dir);
-        else
-            snprintf(dir, sizeof dir, "runs/%s", c->name);
         r->c = c;
         r->run.c = c;
         r->dir = dir;
@@ -1278,58 +1266,21 @@ int split_run_force(const char *campaign_path, const char *outdir, int quiet,
 
 int cmd_split(int argc, char **argv)
 {
-    const char *camp = NULL, *out = NULL;
-    int quiet = 0, validate = 0, force = 0;
-    if (argc >= 1 && (!strcmp(argv[0], "run") || !strcmp(argv[0], "validate"))) {
-        validate = argv[0][0] == 'v';
-        argc--;
-        argv++;
-    } else {
-        argc = -1;
-    }
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "-o") && i + 1 < argc)
-            out = argv[++i];
-        else if (!strcmp(argv[i], "-q"))
-            quiet = 1;
-        else if (!strcmp(argv[i], "--force"))
-            force = 1;
-        else if (argv[i][0] != '-' && !camp)
-            camp = argv[i];
-        else
-            camp = NULL, argc = -1;
-    }
-    if (!camp) {
+    if (argc != 2 || strcmp(argv[0], "validate") != 0) {
         fprintf(stderr, "usage: gpudse split run CAMPAIGN [-o DIR] [-q] "
                 "[--force]\n"
                 "       gpudse split validate CAMPAIGN\n");
         return GD_EINPUT;
     }
     gd_err err = {0, ""};
-    if (validate) {
-        sp_campaign *c = malloc(sizeof *c);
-        int rc = c ? sp_load(camp, c, &err) : gd_errf(&err, GD_EENV, "out of memory");
-        if (!rc)
-            printf("%s: ok: split study %s, backend %s, %d machine(s), %d "
-                   "task(s), %d policies\n", camp, c->name,
-                   backend_names[c->backend], c->nmach, c->ntask, c->npol);
-        free(c);
-        if (rc)
-            fprintf(stderr, "gpudse: %s\n", err.msg);
-        return rc;
-    }
-    int rc = split_run_force(camp, out, quiet, force, NULL, &err);
-    if (rc) {
+    sp_campaign *c = malloc(sizeof *c);
+    int rc = c ? sp_load(argv[1], c, &err) : gd_errf(&err, GD_EENV, "out of memory");
+    if (!rc)
+        printf("%s: ok: split study %s, backend %s, %d machine(s), %d "
+               "task(s), %d policies\n", argv[1], c->name,
+               backend_names[c->backend], c->nmach, c->ntask, c->npol);
+    free(c);
+    if (rc)
         fprintf(stderr, "gpudse: %s\n", err.msg);
-        return rc;
-    }
-    if (out) {
-        printf("report: %s/report.pdf\n", out);
-    } else {
-        sp_campaign *c = malloc(sizeof *c);
-        if (c && sp_load(camp, c, &err) == GD_OK)
-            printf("report: runs/%s/report.pdf\n", c->name);
-        free(c);
-    }
-    return GD_OK;
+    return rc;
 }

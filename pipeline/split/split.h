@@ -2,8 +2,9 @@
  * against templates/split-study.rng, then for meaning; errors FILE:LINE,
  * exit class 2) declaring tasks x sizes x machines x policies, and
  * split_run, which takes it to a run directory: campaign.xml copy,
- * manifest.json, results.jsonl (one labelled record per job),
- * split-analysis.json (speedups, calibration error) and report.pdf. */
+ * manifest.json, results.jsonl (one labelled record per job) and
+ * split-analysis.json (speedups, calibration error); the engine then has
+ * the report stage render report.pdf from those files. */
 #ifndef GPUDSE_SPLIT_H
 #define GPUDSE_SPLIT_H
 
@@ -100,16 +101,15 @@ typedef struct {
     size_t nres;
 } sp_run;
 
-/* Run a split study into outdir (NULL: runs/<name>). The directory is
- * locked while it runs; every record is journaled as it is made, so a run
- * killed or stopped (*stop set, e.g. by SIGINT; NULL: never) resumes on
- * the same directory without taking a finished measurement again. */
-int split_run(const char *campaign_path, const char *outdir, int quiet,
-              volatile sig_atomic_t *stop, gd_err *err);
-/* The same; force set: run in a non-empty directory that holds no gpudse
- * run (refused otherwise: its files are not ours to overwrite). */
-int split_run_force(const char *campaign_path, const char *outdir, int quiet,
-                    int force, volatile sig_atomic_t *stop, gd_err *err);
+/* Run a split study into the run directory dir (the engine's
+ * eng_run_split calls it, then renders the report from dir's files). The
+ * directory is locked while it runs; every record is journaled as it is
+ * made, so a run killed or stopped (*stop set, e.g. by SIGINT; NULL:
+ * never) resumes on the same directory without taking a finished
+ * measurement again. force set: run in a non-empty directory that holds
+ * no gpudse run (refused otherwise: its files are not ours to overwrite). */
+int split_run(const char *campaign_path, const char *dir, int quiet,
+              int force, volatile sig_atomic_t *stop, gd_err *err);
 
 /* splitdir.c: a finished split run read back from its files alone —
  * campaign.xml, manifest.json, results.jsonl, split-analysis.json and
@@ -120,13 +120,7 @@ void sp_run_free(sp_run *r);
 /* Whether dir holds a split run (its campaign.xml is a <split-study>). */
 int sp_is_run_dir(const char *dir);
 
-/* report/split_report.c: report.pdf of a split run. */
-int split_report(const sp_run *r, const char *path, gd_err *err);
-/* DIR/report.pdf from DIR's files (the run's own report, and `gpudse
- * report DIR`): the same files give the same bytes. */
-int split_report_dir(const char *dir, gd_err *err);
-
-/* gpudse split run CAMPAIGN [-o DIR] [-q] | split validate CAMPAIGN */
+/* gpudse split validate CAMPAIGN (main.c hands `split run` to `run`). */
 int cmd_split(int argc, char **argv);
 
 #endif
