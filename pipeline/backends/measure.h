@@ -75,6 +75,8 @@ typedef struct {
 
 int ms_probe_cpu(ms_probe *p, gd_err *err);
 
+/* Kept repeats (at least 1) of o, and its discarded warm-ups (>= 0). */
+int ms_opts_repeats(const ms_opts *o, int *warm);
 /* Median and quartiles of n samples (sorted in place). */
 void ms_summarise(double *x, int n, ms_stat *out);
 

@@ -5,6 +5,7 @@
  * policy decide, validate, predict (PREDICTED(costmodel)) and measure
  * (MEASURED(cpu|cuda)); write the run directory atomically. */
 #include "split.h"
+#include "be_split.h"
 #include "xmlsafe.h"
 
 #include <math.h>
@@ -25,13 +26,12 @@
 
 #define SP_TOOL_VERSION "split-2"
 
-static const char *const backend_names[] = {"costmodel", "measure-cpu",
-                                            "measure-cuda"};
-static const char *const labels[] = {"PREDICTED(costmodel)", "MEASURED(cpu)",
-                                     "MEASURED(cuda)"};
+/* The study's backends are be_split.h's; sp_campaign.backend indexes them. */
+static const char *bname(int b) { return be_split_at(b)->name; }
+static const char *blabel(int b) { return be_split_at(b)->label; }
 
-const char *sp_backend_name(int b) { return b >= 0 && b < 3 ? backend_names[b] : "?"; }
-const char *sp_label(int b) { return b >= 0 && b < 3 ? labels[b] : "?"; }
+const char *sp_backend_name(int b) { return be_split_at(b) ? bname(b) : "?"; }
+const char *sp_label(int b) { return be_split_at(b) ? blabel(b) : "?"; }
 
 /* ---- loading ---- */
 
@@ -92,9 +92,9 @@ static int lfail(lctx *x, xmlNodePtr n, const char *msg, const char *arg)
 static int parse_backend(lctx *x, xmlNodePtr n)
 {
     char *b = attr(n, "name");
-    for (int i = 0; i < 3; i++)
-        if (b && !strcmp(b, backend_names[i]))
-            x->c->backend = i;
+    int i = be_split_index(b);     /* the schema lists the names */
+    if (i >= 0)
+        x->c->backend = i;
     xmlFree(b);
     x->c->repeats = (int)attr_long(n, "repeats", 5);
     x->c->warmups = (int)attr_long(n, "warmups", 1);
@@ -123,7 +123,7 @@ static int parse_machine(lctx *x, xmlNodePtr n, sp_mach *m)
     }
     if (!rc && m->probe && file)
         rc = lfail(x, n, "a machine is either probed or read from a file, not both", NULL);
-    if (!rc && m->probe && x->c->backend != SP_MEASURE_CPU)
+    if (!rc && m->probe && !be_split_at(x->c->backend)->probes)
         rc = lfail(x, n, "probe=\"yes\" describes this machine by measurement; "
                    "it needs <backend name=\"measure-cpu\"/>", NULL);
     m->nslowdown = attr_doubles(n, "slowdown", m->slowdown, CM_MAXDEV);
@@ -179,7 +179,7 @@ static int parse_task(lctx *x, xmlNodePtr n, sp_task *t)
     }
     if (t->kind == CM_JACOBI && t->p1 < 3)
         return lfail(x, n, "jacobi needs cols >= 3", NULL);
-    if (x->c->backend != SP_COSTMODEL && t->dtype_bytes != 4)
+    if (be_split_at(x->c->backend)->measure && t->dtype_bytes != 4)
         return lfail(x, n, "measured backends run fp32 kernels only; use "
                      "dtype=\"fp32\"", NULL);
     return GD_OK;
@@ -328,6 +328,7 @@ void sp_task_at(const sp_task *ts, int si, cm_task *t)
 
 typedef struct {
     const sp_campaign *c;
+    const be_split *be;            /* c's backend */
     sp_run run;
     const char *dir;
     int quiet, force;
@@ -336,7 +337,7 @@ typedef struct {
     int lock_fd;
     size_t cap;
     char mach_sha[SP_MAXMACH][65];
-    int cuda_missing;
+    int devices_missing;           /* be has no device here: skipped */
     unsigned long measured, recalled;  /* this session: taken, read back */
 } runner;
 
@@ -399,12 +400,12 @@ static cJSON *base_record(const runner *r, int mi, int backend,
     char task[96], text[1024], key[65];
     cm_task_text(t, task, sizeof task);
     cm_decision_text(d, text, sizeof text);
-    job_key(r, mi, backend_names[backend], task, text, role, policy, key);
+    job_key(r, mi, bname(backend), task, text, role, policy, key);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "key", key);
     cJSON_AddStringToObject(o, "kind", "split");
-    cJSON_AddStringToObject(o, "label", labels[backend]);
-    cJSON_AddStringToObject(o, "backend", backend_names[backend]);
+    cJSON_AddStringToObject(o, "label", blabel(backend));
+    cJSON_AddStringToObject(o, "backend", bname(backend));
     cJSON_AddStringToObject(o, "role", role);
     cJSON_AddStringToObject(o, "machine", r->run.mach[mi].m.name);
     cJSON_AddStringToObject(o, "task", task);
@@ -543,9 +544,7 @@ static int measure_any(runner *r, const cm_machine *m, const cm_task *t,
 {
     ms_opts o = {r->c->repeats, r->c->warmups};
     memset(st, 0, sizeof *st);
-    if (r->c->backend == SP_MEASURE_CUDA)
-        return ms_run_cuda(m, t, d, &o, st, err);
-    return ms_run_cpu(m, t, d, &o, st, err);
+    return r->be->measure(m, t, d, &o, st, err);
 }
 
 /* Measure decision d of task t on machine mi as `role`, or read the
@@ -610,7 +609,7 @@ static int journaled_rung(meas_ctx *mc, const char *task, const char *dev,
 {
     runner *r = mc->r;
     char key[65], reason[256];
-    job_key(r, mc->mi, backend_names[r->c->backend], task, dev, mc->role,
+    job_key(r, mc->mi, r->be->name, task, dev, mc->role,
             NULL, key);
     int found = 0, status = SP_MEAS_NONE;
     int rc = recall(r, key, &found, &status, st, reason, sizeof reason, err);
@@ -629,8 +628,8 @@ static int journaled_rung(meas_ctx *mc, const char *task, const char *dev,
     cJSON *j = cJSON_CreateObject();
     cJSON_AddStringToObject(j, "key", key);
     cJSON_AddStringToObject(j, "kind", "split");
-    cJSON_AddStringToObject(j, "label", labels[r->c->backend]);
-    cJSON_AddStringToObject(j, "backend", backend_names[r->c->backend]);
+    cJSON_AddStringToObject(j, "label", r->be->label);
+    cJSON_AddStringToObject(j, "backend", r->be->name);
     cJSON_AddStringToObject(j, "role", mc->role);
     cJSON_AddStringToObject(j, "machine", r->run.mach[mc->mi].m.name);
     cJSON_AddStringToObject(j, "task", task);
@@ -652,14 +651,14 @@ static int take_link(const void *arg, ms_stat *st, gd_err *err)
 {
     const rung_arg *x = arg;
     ms_opts o = {x->r->c->repeats, x->r->c->warmups};
-    return ms_link_cpu(x->m, x->a, x->b, x->bytes, x->rounds, &o, st, err);
+    return x->r->be->link(x->m, x->a, x->b, x->bytes, x->rounds, &o, st, err);
 }
 
 static int take_copy(const void *arg, ms_stat *st, gd_err *err)
 {
     const rung_arg *x = arg;
     ms_opts o = {x->r->c->repeats, x->r->c->warmups};
-    return ms_copy_cuda(x->m, x->a, x->bytes, x->h2d, x->rounds, &o, st, err);
+    return x->r->be->copy(x->m, x->a, x->bytes, x->h2d, x->rounds, &o, st, err);
 }
 
 static int journaled_link(void *ctx, const cm_machine *m, int a, int b,
@@ -692,14 +691,13 @@ static int journaled_copy(void *ctx, const cm_machine *m, int dev, size_t bytes,
 static int check_machine_kinds(const sp_campaign *c, int mi, const cm_machine *m,
                                gd_err *err)
 {
-    const char *need = c->backend == SP_MEASURE_CPU ? "cpu"
-                       : c->backend == SP_MEASURE_CUDA ? "cuda" : NULL;
+    const be_split *be = be_split_at(c->backend);
+    const char *need = be->device_kind;
     for (int i = 0; need && i < m->ndev; i++)
         if (strcmp(m->dev[i].kind, need) != 0)
             return gd_errf(err, GD_EINPUT, "%s:%d: %s needs a machine of %s "
                            "devices%s; %s has %s device %s", c->path,
-                           c->mach[mi].line, backend_names[c->backend], need,
-                           c->backend == SP_MEASURE_CPU ? " (probe=\"yes\")" : "",
+                           c->mach[mi].line, be->name, need, be->hint,
                            m->name, m->dev[i].kind, m->dev[i].name);
     return GD_OK;
 }
@@ -780,13 +778,13 @@ static int calibrate(runner *r, int mi, gd_err *err)
     say(r, "calibrating %s from single-device ladders (%d rungs each)",
         mo->m.name, r->c->nladder);
     int rc = GD_OK;
-    if (r->c->backend == SP_MEASURE_CPU) {
+    if (r->be->link) {          /* cores: parallel efficiency and links */
         rc = scal_parallel_efficiency(&mo->m, journaled_measure, &pc,
                                       &mo->par_eff, err);
         if (!rc)
             rc = scal_fit_links(&mo->m, journaled_link, &kc, &mo->links, err);
     }
-    if (r->c->backend == SP_MEASURE_CUDA)     /* before the ladders use them */
+    if (r->be->copy)            /* before the ladders use them */
         rc = scal_fit_host_links(&mo->m, journaled_copy, &hc, &mo->host_links, err);
     if (!rc)
         rc = scal_fit_machine(&mo->m, tasks, nt, r->c->ladder, r->c->nladder,
@@ -813,12 +811,12 @@ static int grow(runner *r)
 static int measure_job(runner *r, int mi, sp_result *x, gd_err *err)
 {
     const char *pol = cm_policy_name(x->policy);
-    if (!r->cuda_missing)
+    if (!r->devices_missing)
         return jmeasure(r, mi, &r->run.mach[mi].m, "policy", pol, &x->t, &x->d,
                         &x->meas_status, &x->meas, x->meas_reason,
                         sizeof x->meas_reason, err);
     x->meas_status = SP_MEAS_SKIPPED;
-    util_strlcpy(x->meas_reason, "no CUDA device: skipped", sizeof x->meas_reason);
+    util_strlcpy(x->meas_reason, r->be->absent, sizeof x->meas_reason);
     cJSON *o = base_record(r, mi, r->c->backend, "policy", &x->t, &x->d, pol);
     add_measured(o, x->meas_status, &x->meas, x->meas_reason, r->c->repeats,
                  r->c->warmups);
@@ -855,7 +853,7 @@ static int run_job(runner *r, int mi, int ti, int si, int pi, gd_err *err)
     }
     int rc = journal(r, o, err);
     cJSON_Delete(o);
-    if (rc || !x->valid || r->c->backend == SP_COSTMODEL)
+    if (rc || !x->valid || !r->be->measure)
         return rc;
     return measure_job(r, mi, x, err);
 }
@@ -893,13 +891,13 @@ static int run_machine(runner *r, int mi, gd_err *err)
     int rc = load_machine(r, mi, err);
     if (rc)
         return rc;
-    if (r->c->backend == SP_MEASURE_CUDA && ms_cuda_devices() <= 0) {
-        r->cuda_missing = 1;
-        fprintf(stderr, "split: no CUDA device: skipped (measure-cuda jobs on "
-                "%s are recorded as skipped; predictions still run)\n",
+    if (r->be->devices && r->be->devices() <= 0) {
+        r->devices_missing = 1;
+        fprintf(stderr, "split: %s (%s jobs on %s are recorded as skipped; "
+                "predictions still run)\n", r->be->absent, r->be->name,
                 r->run.mach[mi].m.name);
     }
-    if (r->c->backend != SP_COSTMODEL && !r->cuda_missing) {
+    if (r->be->measure && !r->devices_missing) {
         rc = calibrate(r, mi, err);
         if (rc)
             return rc;
@@ -954,7 +952,7 @@ static cJSON *machine_analysis(const runner *r, int mi)
     cJSON_AddBoolToObject(o, "induced", mo->m.induced);
     cJSON *cal = cJSON_AddObjectToObject(o, "calibration");
     cJSON_AddBoolToObject(cal, "calibrated", mo->calibrated);
-    cJSON_AddStringToObject(cal, "label", mo->calibrated ? labels[r->c->backend]
+    cJSON_AddStringToObject(cal, "label", mo->calibrated ? r->be->label
                                                          : "none (machine file numbers)");
     cJSON *rows = cJSON_AddArrayToObject(cal, "fits");
     for (int i = 0; mo->calibrated && i < mo->fit.nrows; i++) {
@@ -1028,9 +1026,9 @@ static int write_analysis(runner *r, gd_err *err)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "kind", "split");
     cJSON_AddStringToObject(o, "campaign", r->c->name);
-    cJSON_AddStringToObject(o, "predicted_label", labels[SP_COSTMODEL]);
-    cJSON_AddStringToObject(o, "measured_label", r->c->backend == SP_COSTMODEL
-                                                     ? "none" : labels[r->c->backend]);
+    cJSON_AddStringToObject(o, "predicted_label", blabel(SP_COSTMODEL));
+    cJSON_AddStringToObject(o, "measured_label", r->be->measure ? r->be->label
+                                                                : "none");
     cJSON *ms = cJSON_AddArrayToObject(o, "machines");
     for (int i = 0; i < r->c->nmach; i++)
         cJSON_AddItemToArray(ms, machine_analysis(r, i));
@@ -1069,7 +1067,7 @@ static int write_manifest(runner *r, const char *started, const char *fin,
     cJSON_AddStringToObject(m, "campaign_file", r->c->path);
     cJSON_AddStringToObject(m, "campaign_sha256", r->c->sha256);
     cJSON_AddNumberToObject(m, "seed", (double)r->c->seed);
-    cJSON_AddStringToObject(m, "backend", backend_names[r->c->backend]);
+    cJSON_AddStringToObject(m, "backend", r->be->name);
     cJSON_AddStringToObject(m, "backend_version", SP_TOOL_VERSION);
     cJSON *ml = cJSON_AddArrayToObject(m, "machines");
     for (int i = 0; fin && i < r->c->nmach; i++) {
@@ -1230,6 +1228,7 @@ int split_run(const char *campaign_path, const char *dir, int quiet,
     utc_now(started, sizeof started);
     if (!rc) {
         r->c = c;
+        r->be = be_split_at(c->backend);
         r->run.c = c;
         r->dir = dir;
         r->quiet = quiet;
@@ -1278,7 +1277,7 @@ int cmd_split(int argc, char **argv)
     if (!rc)
         printf("%s: ok: split study %s, backend %s, %d machine(s), %d "
                "task(s), %d policies\n", argv[1], c->name,
-               backend_names[c->backend], c->nmach, c->ntask, c->npol);
+               bname(c->backend), c->nmach, c->ntask, c->npol);
     free(c);
     if (rc)
         fprintf(stderr, "gpudse: %s\n", err.msg);

@@ -20,6 +20,7 @@
 #define SP_MAXTASK 16
 #define SP_MAXSIZE 16
 
+/* Indices of the split backends (be_split.h's table, in its order). */
 enum { SP_COSTMODEL, SP_MEASURE_CPU, SP_MEASURE_CUDA };
 const char *sp_backend_name(int b);
 /* "PREDICTED(costmodel)", "MEASURED(cpu)", "MEASURED(cuda)". */
