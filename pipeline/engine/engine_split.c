@@ -1,17 +1,52 @@
-/* engine_split: the engine's path for a <split-study> campaign (split.h):
- * the same run directory rule as every run (-o DIR, else runs/NAME), the
- * study's jobs run into it by split_run, then the report stage renders
- * report.pdf from the directory's files (rep_render), as it does for any
- * run and for `gpudse report DIR`. */
+/* engine_split: the engine's path for a <split-study> campaign (split.h).
+ * The engine owns the run directory as for any run: the -o DIR / runs/NAME
+ * rule, the lock (store_lock), the campaign copy, manifest.json (written
+ * when the session starts, finished: null, and when it ends), the journal
+ * results.jsonl (store.c; a torn last line is dropped) and resume: a
+ * directory holding this campaign's run is reopened and split_session
+ * reads each finished record back by its key. Then the report stage
+ * renders report.pdf from the directory's files (rep_render), as it does
+ * for `gpudse report DIR`. */
 #include "engine.h"
 
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
 
+#include "be_split.h"
 #include "campaign.h"
 #include "report.h"
 #include "split.h"
+#include "store.h"
+
+typedef struct {
+    const eng_opts *o;
+    const sp_campaign *c;
+    char dir[PATH_MAX];
+    char started[32];
+    store *st;
+    int lock_fd;
+    sp_outcome out;
+} srun;
+
+static void say(const srun *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void say(const srun *r, const char *fmt, ...)
+{
+    if (r->o->quiet)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "split: ");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
 
 int eng_is_split(const char *campaign_path)
 {
@@ -22,22 +57,220 @@ int eng_is_split(const char *campaign_path)
                           &ignore) == GD_OK && !strcmp(root, "split-study");
 }
 
+static void utc_now(char *buf, size_t n)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static long planned_jobs(const sp_campaign *c)
+{
+    long n = 0;
+    for (int i = 0; i < c->ntask; i++)
+        n += c->task[i].nsizes;
+    return n * c->npol * c->nmach;
+}
+
+static void add_machines(cJSON *m, const srun *r, int finished)
+{
+    cJSON *ml = cJSON_AddArrayToObject(m, "machines");
+    for (int i = 0; finished && i < r->c->nmach; i++) {
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "name", r->out.mach[i].name);
+        cJSON_AddStringToObject(x, "sha256", r->out.mach[i].sha256);
+        cJSON_AddStringToObject(x, "source", r->out.mach[i].source);
+        cJSON_AddItemToArray(ml, x);
+    }
+}
+
+/* Measured timings depend on what else ran: the load when it started. */
+static void add_loadavg(cJSON *m)
+{
+    char load[64] = "";
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (!fgets(load, sizeof load, f))
+            load[0] = '\0';
+        fclose(f);
+        load[strcspn(load, "\n")] = '\0';
+    }
+    cJSON_AddStringToObject(m, "loadavg", load);
+}
+
+/* Written when the run starts (fin NULL: finished null) and when it ends. */
+static int write_manifest(const srun *r, const char *fin, gd_err *err)
+{
+    cJSON *m = cJSON_CreateObject();
+    char host[256] = "unknown", path[PATH_MAX];
+    gethostname(host, sizeof host - 1);
+    cJSON_AddStringToObject(m, "tool", "gpudse");
+    cJSON_AddStringToObject(m, "version", GPUDSE_VERSION);
+    cJSON_AddStringToObject(m, "kind", "split");
+    cJSON_AddStringToObject(m, "campaign", r->c->name);
+    cJSON_AddStringToObject(m, "campaign_file", r->c->path);
+    cJSON_AddStringToObject(m, "campaign_sha256", r->c->sha256);
+    cJSON_AddNumberToObject(m, "seed", (double)r->c->seed);
+    cJSON_AddStringToObject(m, "backend", be_split_at(r->c->backend)->name);
+    cJSON_AddStringToObject(m, "backend_version", SP_TOOL_VERSION);
+    add_machines(m, r, fin != NULL);
+    cJSON_AddStringToObject(m, "host", host);
+    add_loadavg(m);
+    cJSON_AddStringToObject(m, "started", r->started);
+    if (fin)
+        cJSON_AddStringToObject(m, "finished", fin);
+    else
+        cJSON_AddNullToObject(m, "finished");
+    cJSON_AddNumberToObject(m, "jobs", (double)(fin ? (long)r->out.njobs
+                                                    : planned_jobs(r->c)));
+    cJSON *ms = cJSON_AddObjectToObject(m, "measurements_this_session");
+    cJSON_AddNumberToObject(ms, "taken", (double)r->out.measured);
+    cJSON_AddNumberToObject(ms, "read_back_from_journal",
+                            (double)r->out.recalled);
+    util_path_join(path, sizeof path, r->dir, "manifest.json");
+    int rc = util_write_json_atomic(path, m, err);
+    cJSON_Delete(m);
+    return rc;
+}
+
+static int copy_campaign(const srun *r, gd_err *err)
+{
+    char dst[PATH_MAX];
+    util_path_join(dst, sizeof dst, r->dir, "campaign.xml");
+    if (util_path_exists(dst))
+        return GD_OK;            /* a rerun: check_dir matched its sha256 */
+    char *data;
+    size_t len;
+    int rc = util_read_file(r->c->path, &data, &len, err);
+    if (rc)
+        return rc;
+    rc = util_write_file_atomic(dst, data, len, err);
+    free(data);
+    return rc;
+}
+
+/* A directory is resumed only when it holds this campaign's run. */
+static int check_dir(const srun *r, gd_err *err)
+{
+    char path[PATH_MAX], sha[65];
+    util_path_join(path, sizeof path, r->dir, "campaign.xml");
+    if (util_path_exists(path)) {
+        int rc = util_sha256_file(path, sha, err);
+        if (!rc && strcmp(sha, r->c->sha256) != 0)
+            rc = gd_errf(err, GD_EINPUT, "%s holds a run of another campaign "
+                         "file (sha256 %.12s, this one %.12s); choose another "
+                         "directory with -o", r->dir, sha, r->c->sha256);
+        return rc;
+    }
+    if (util_path_exists(r->dir) && !util_is_dir(r->dir))
+        return gd_errf(err, GD_EINPUT, "%s: exists and is not a directory",
+                       r->dir);
+    util_path_join(path, sizeof path, r->dir, "results.jsonl");
+    if (util_path_exists(path))
+        return gd_errf(err, GD_EINPUT, "%s: has a journal but no campaign.xml; "
+                       "not resuming an unknown run", r->dir);
+    if (!r->o->force && util_dir_holds_others(r->dir))
+        return gd_errf(err, GD_EINPUT, "%s: is not empty and holds no gpudse "
+                       "run; its files could be overwritten (report.pdf, "
+                       "figures/): choose another directory with -o DIR, or "
+                       "use --force to run there anyway", r->dir);
+    return GD_OK;
+}
+
+/* Create or reopen the run directory: lock, campaign copy, manifest, and
+ * the journal (a torn last line from a killed run is cut off). */
+static int open_dir(srun *r, gd_err *err)
+{
+    int rc = check_dir(r, err);
+    if (!rc)
+        rc = util_mkdirs(r->dir, err);
+    if (!rc)
+        rc = store_lock(r->dir, &r->lock_fd, err);
+    if (!rc)
+        rc = check_dir(r, err);  /* again, under the lock */
+    if (!rc)
+        rc = copy_campaign(r, err);
+    if (!rc)
+        rc = write_manifest(r, NULL, err);
+    int torn = 0;
+    if (!rc)
+        rc = store_open(r->dir, &r->st, &torn, err);
+    if (!rc && torn)
+        say(r, "%s/results.jsonl: dropped a torn last line left by an "
+            "interrupted run; that job runs again", r->dir);
+    if (!rc && store_count(r->st) > 0)
+        say(r, "resuming %s: %zu finished records in its journal are kept, "
+            "not run again", r->dir, store_count(r->st));
+    return rc;
+}
+
+static void close_dir(srun *r)
+{
+    gd_err ignore;
+    store_close(r->st, &ignore);
+    r->st = NULL;
+    store_unlock(r->lock_fd);
+    r->lock_fd = -1;
+}
+
+/* The session in the open directory, the manifest, and the report. */
+static int run_open(srun *r, gd_err *err)
+{
+    int rc = split_session(r->c, r->dir, r->st, r->o->quiet, r->o->stop,
+                           &r->out, err);
+    char fin[32];
+    utc_now(fin, sizeof fin);
+    if (!rc)
+        rc = write_manifest(r, fin, err);
+    if (rc && r->o->stop && *r->o->stop) {
+        gd_err ignore;
+        store_flush(r->st, &ignore);
+        return gd_errf(err, GD_EENV, "interrupted: %lu measurements taken "
+                       "this session; every finished job is kept in "
+                       "%s/results.jsonl; run the same command again to "
+                       "resume", r->out.measured, r->dir);
+    }
+    if (!rc && !r->o->quiet)
+        fprintf(stderr, "split: %zu policy jobs on %d machine(s), %lu "
+                "measurements taken, %lu read back from the journal; run "
+                "directory %s\n", r->out.njobs, r->c->nmach, r->out.measured,
+                r->out.recalled, r->dir);
+    if (!rc)   /* from the files alone, as `gpudse report DIR` renders it */
+        rc = rep_render(r->dir, NULL, err);
+    return rc;
+}
+
 int eng_run_split(const eng_opts *o, char *rundir, size_t rundirsz,
                   gd_err *err)
 {
-    char root[64], name[64], dir[PATH_MAX];
-    int rc = camp_root_name(o->campaign_path, root, sizeof root, name,
-                            sizeof name, err);
-    if (rc)
-        return rc;
-    if (o->outdir)
-        snprintf(dir, sizeof dir, "%s", o->outdir);
-    else
-        snprintf(dir, sizeof dir, "runs/%s", name);
-    if (rundir)
-        snprintf(rundir, rundirsz, "%s", dir);
-    rc = split_run(o->campaign_path, dir, o->quiet, o->force, o->stop, err);
-    if (!rc)   /* from the files alone, as `gpudse report DIR` renders it */
-        rc = rep_render(dir, NULL, err);
+    sp_campaign *c = malloc(sizeof *c);
+    srun *r = calloc(1, sizeof *r);
+    if (!c || !r) {
+        free(c);
+        free(r);
+        return gd_errf(err, GD_EENV, "out of memory");
+    }
+    r->o = o;
+    r->c = c;
+    r->lock_fd = -1;
+    utc_now(r->started, sizeof r->started);
+    int rc = sp_load(o->campaign_path, c, err);
+    if (!rc) {
+        if (o->outdir)
+            util_strlcpy(r->dir, o->outdir, sizeof r->dir);
+        else
+            snprintf(r->dir, sizeof r->dir, "runs/%s", c->name);
+        if (rundir)
+            util_strlcpy(rundir, r->dir, rundirsz);
+        rc = sp_check_machines(c, err);
+    }
+    if (!rc)
+        rc = open_dir(r, err);
+    if (!rc)
+        rc = run_open(r, err);
+    close_dir(r);
+    free(r);
+    free(c);
     return rc;
 }

@@ -1,12 +1,10 @@
-/* split: load a <split-study> campaign (libxml2, no network, no DTD; RELAX
- * NG schema templates/split-study.rng; then meaning checks, FILE:LINE
- * errors with exit class 2) and run it: per machine, calibrate from
- * single-device ladders when measuring, then for every task x size x
- * policy decide, validate, predict (PREDICTED(costmodel)) and measure
- * (MEASURED(cpu|cuda)); write the run directory atomically. */
+/* split: run a <split-study> campaign (loaded by splitload.c): per
+ * machine, calibrate from single-device ladders when measuring, then for
+ * every task x size x policy decide, validate, predict
+ * (PREDICTED(costmodel)) and measure (MEASURED(cpu|cuda)), every record
+ * journaled as it is made; write split-analysis.json and machines/. */
 #include "split.h"
 #include "be_split.h"
-#include "xmlsafe.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -16,313 +14,12 @@
 #include <time.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
-#include <libxml/parser.h>
-#include <libxml/relaxng.h>
-#include <libxml/tree.h>
 
-#include "campaign.h"
 #include "machine.h"
 #include "store.h"
 
-#define SP_TOOL_VERSION "split-2"
-
-/* The study's backends are be_split.h's; sp_campaign.backend indexes them. */
 static const char *bname(int b) { return be_split_at(b)->name; }
 static const char *blabel(int b) { return be_split_at(b)->label; }
-
-const char *sp_backend_name(int b) { return be_split_at(b) ? bname(b) : "?"; }
-const char *sp_label(int b) { return be_split_at(b) ? blabel(b) : "?"; }
-
-/* ---- loading ---- */
-
-typedef struct {
-    const char *path;
-    sp_campaign *c;
-    int copy;                      /* a run directory's copy: machines not looked up */
-    gd_err *err;
-} lctx;
-
-static int line_of(xmlNodePtr n)
-{
-    long l = xmlGetLineNo(n);
-    return l > 0 ? (int)l : 1;
-}
-
-static int is_elem(xmlNodePtr n, const char *name)
-{
-    return n->type == XML_ELEMENT_NODE && !strcmp((const char *)n->name, name);
-}
-
-static char *attr(xmlNodePtr n, const char *name)
-{
-    return (char *)xmlGetProp(n, (const xmlChar *)name);
-}
-
-static long attr_long(xmlNodePtr n, const char *name, long dflt)
-{
-    char *v = attr(n, name);
-    long x = dflt;
-    if (v && util_parse_long(v, 0, 1L << 40, &x) != 0)
-        x = dflt;
-    xmlFree(v);
-    return x;
-}
-
-/* Whitespace-separated doubles of an attribute into out (max n). */
-static int attr_doubles(xmlNodePtr n, const char *name, double *out, int max)
-{
-    char *v = attr(n, name);
-    int k = 0;
-    if (v) {
-        for (char *save = NULL, *t = strtok_r(v, " \t\n", &save); t && k < max;
-             t = strtok_r(NULL, " \t\n", &save))
-            if (util_parse_double(t, &out[k]) == 0)
-                k++;
-    }
-    xmlFree(v);
-    return k;
-}
-
-static int lfail(lctx *x, xmlNodePtr n, const char *msg, const char *arg)
-{
-    return gd_errf(x->err, GD_EINPUT, "%s:%d: %s%s", x->path, line_of(n), msg,
-                   arg ? arg : "");
-}
-
-static int parse_backend(lctx *x, xmlNodePtr n)
-{
-    char *b = attr(n, "name");
-    int i = be_split_index(b);     /* the schema lists the names */
-    if (i >= 0)
-        x->c->backend = i;
-    xmlFree(b);
-    x->c->repeats = (int)attr_long(n, "repeats", 5);
-    x->c->warmups = (int)attr_long(n, "warmups", 1);
-    if (x->c->repeats > 1000 || x->c->warmups > 100)
-        return lfail(x, n, "repeats must be at most 1000 and warmups at most 100", NULL);
-    return GD_OK;
-}
-
-static int parse_machine(lctx *x, xmlNodePtr n, sp_mach *m)
-{
-    memset(m, 0, sizeof *m);
-    m->line = line_of(n);
-    char *name = attr(n, "name"), *file = attr(n, "file"), *probe = attr(n, "probe");
-    util_strlcpy(m->name, name ? name : "", sizeof m->name);
-    m->probe = probe && !strcmp(probe, "yes");
-    int rc = GD_OK;
-    if (file) {
-        char dir[PATH_MAX];
-        util_dirname(dir, sizeof dir, x->path);
-        if (file[0] == '/')
-            util_strlcpy(m->file, file, sizeof m->file);
-        else
-            util_path_join(m->file, sizeof m->file, dir, file);
-        if (!x->copy && !util_path_exists(m->file))
-            rc = lfail(x, n, "machine file not found: ", m->file);
-    }
-    if (!rc && m->probe && file)
-        rc = lfail(x, n, "a machine is either probed or read from a file, not both", NULL);
-    if (!rc && m->probe && !be_split_at(x->c->backend)->probes)
-        rc = lfail(x, n, "probe=\"yes\" describes this machine by measurement; "
-                   "it needs <backend name=\"measure-cpu\"/>", NULL);
-    m->nslowdown = attr_doubles(n, "slowdown", m->slowdown, CM_MAXDEV);
-    for (int i = 0; !rc && i < m->nslowdown; i++)
-        if (!(m->slowdown[i] >= 1 && m->slowdown[i] <= 100))
-            rc = lfail(x, n, "slowdown factors must be between 1 and 100", NULL);
-    if (!rc && m->nslowdown && !m->probe)
-        rc = lfail(x, n, "slowdown applies to probed machines; a machine file "
-                   "sets each device's slowdown param", NULL);
-    if (!rc && !m->probe && !file && !x->copy) {
-        cm_machine tmp;
-        gd_err e2 = {0, ""};
-        if (mach_load(m->name, &tmp, &e2) != GD_OK)
-            rc = gd_errf(x->err, GD_EINPUT, "%s:%d: %s", x->path, m->line, e2.msg);
-    }
-    xmlFree(name);
-    xmlFree(file);
-    xmlFree(probe);
-    return rc;
-}
-
-static int parse_task(lctx *x, xmlNodePtr n, sp_task *t)
-{
-    memset(t, 0, sizeof *t);
-    t->line = line_of(n);
-    char *kind = attr(n, "kind"), *dtype = attr(n, "dtype");
-    t->kind = cm_kind_parse(kind);
-    t->dtype_bytes = dtype && !strcmp(dtype, "fp64") ? 8 : 4;
-    xmlFree(kind);
-    xmlFree(dtype);
-    double s[SP_MAXSIZE + 1];
-    int ns = attr_doubles(n, "sizes", s, SP_MAXSIZE + 1);
-    if (ns > SP_MAXSIZE)
-        return lfail(x, n, "at most 16 sizes per task", NULL);
-    for (int i = 0; i < ns; i++) {
-        if (s[i] < 1 || s[i] > 1e9)
-            return lfail(x, n, "sizes must be between 1 and 1e9 units", NULL);
-        t->sizes[t->nsizes++] = (long)s[i];
-    }
-    static const char *const need1[] = {NULL, NULL, "n", "cols", "k"};
-    static const char *const need2[] = {NULL, NULL, "k", "iters", NULL};
-    if (need1[t->kind]) {
-        t->p1 = attr_long(n, need1[t->kind], 0);
-        if (t->p1 < 1)
-            return gd_errf(x->err, GD_EINPUT, "%s:%d: a %s task needs %s=\"...\"",
-                           x->path, t->line, cm_kind_name(t->kind), need1[t->kind]);
-    }
-    if (need2[t->kind]) {
-        t->p2 = attr_long(n, need2[t->kind], 0);
-        if (t->p2 < 1)
-            return gd_errf(x->err, GD_EINPUT, "%s:%d: a %s task needs %s=\"...\"",
-                           x->path, t->line, cm_kind_name(t->kind), need2[t->kind]);
-    }
-    if (t->kind == CM_JACOBI && t->p1 < 3)
-        return lfail(x, n, "jacobi needs cols >= 3", NULL);
-    if (be_split_at(x->c->backend)->measure && t->dtype_bytes != 4)
-        return lfail(x, n, "measured backends run fp32 kernels only; use "
-                     "dtype=\"fp32\"", NULL);
-    return GD_OK;
-}
-
-static int parse_policies(lctx *x, xmlNodePtr n)
-{
-    xmlChar *txt = xmlNodeGetContent(n);
-    char *save = NULL;
-    x->c->npol = 0;
-    for (char *t = strtok_r((char *)txt, " \t\n", &save); t;
-         t = strtok_r(NULL, " \t\n", &save)) {
-        int p = cm_policy_parse(t), dup = 0;
-        for (int i = 0; i < x->c->npol; i++)
-            dup |= x->c->pol[i] == p;
-        if (dup) {
-            xmlFree(txt);
-            return lfail(x, n, "policy listed twice: ", cm_policy_name(p));
-        }
-        x->c->pol[x->c->npol++] = p;
-    }
-    xmlFree(txt);
-    int even = 0;
-    for (int i = 0; i < x->c->npol; i++)
-        even |= x->c->pol[i] == CM_POL_EVEN;
-    if (!even)
-        return lfail(x, n, "policies must include \"even\" (speedups are "
-                     "reported over the even split)", NULL);
-    return GD_OK;
-}
-
-static int parse_children(lctx *x, xmlNodePtr root)
-{
-    int rc = GD_OK;
-    for (xmlNodePtr n = root->children; n && !rc; n = n->next)
-        if (is_elem(n, "backend"))
-            rc = parse_backend(x, n);
-    for (xmlNodePtr n = root->children; n && !rc; n = n->next) {
-        if (is_elem(n, "machines")) {
-            for (xmlNodePtr m = n->children; m && !rc; m = m->next) {
-                if (!is_elem(m, "machine"))
-                    continue;
-                if (x->c->nmach == SP_MAXMACH)
-                    return lfail(x, m, "at most 8 machines", NULL);
-                rc = parse_machine(x, m, &x->c->mach[x->c->nmach]);
-                for (int i = 0; !rc && i < x->c->nmach; i++)
-                    if (!strcmp(x->c->mach[i].name, x->c->mach[x->c->nmach].name))
-                        rc = lfail(x, m, "machine listed twice: ", x->c->mach[i].name);
-                x->c->nmach++;
-            }
-        } else if (is_elem(n, "tasks")) {
-            for (xmlNodePtr t = n->children; t && !rc; t = t->next) {
-                if (!is_elem(t, "task"))
-                    continue;
-                if (x->c->ntask == SP_MAXTASK)
-                    return lfail(x, t, "at most 16 tasks", NULL);
-                rc = parse_task(x, t, &x->c->task[x->c->ntask++]);
-            }
-        } else if (is_elem(n, "policies")) {
-            rc = parse_policies(x, n);
-        } else if (is_elem(n, "calibration")) {
-            x->c->nladder = attr_doubles(n, "ladder", x->c->ladder, 8);
-            if (x->c->nladder < 2)
-                rc = lfail(x, n, "the calibration ladder needs 2 to 8 fractions", NULL);
-            for (int i = 0; !rc && i < x->c->nladder; i++)
-                if (!(x->c->ladder[i] > 0 && x->c->ladder[i] <= 1))
-                    rc = lfail(x, n, "ladder fractions must be in (0, 1]", NULL);
-        }
-    }
-    return rc;
-}
-
-static void campaign_defaults(sp_campaign *c)
-{
-    c->seed = 1;
-    c->repeats = 5;
-    c->warmups = 1;
-    c->npol = CM_NPOL;
-    for (int i = 0; i < CM_NPOL; i++)
-        c->pol[i] = i;
-    double lad[4] = {0.125, 0.25, 0.5, 1.0};
-    memcpy(c->ladder, lad, sizeof lad);
-    c->nladder = 4;
-}
-
-static int load_campaign(const char *path, int copy, sp_campaign *c,
-                         gd_err *err)
-{
-    memset(c, 0, sizeof *c);
-    campaign_defaults(c);
-    util_strlcpy(c->path, path, sizeof c->path);
-    xmlDocPtr doc;
-    int rc = xs_read(path, "split study", &doc, err);
-    if (rc)
-        return rc;
-    xmlNodePtr root = xmlDocGetRootElement(doc);
-    if (!root || !is_elem(root, "split-study"))
-        rc = gd_errf(err, GD_EINPUT, "%s:%d: the root element of a split study "
-                     "is <split-study>", path, root ? line_of(root) : 1);
-    if (!rc)
-        rc = xs_validate(path, doc, "split-study.rng", "split-study", err);
-    if (!rc) {
-        char *name = attr(root, "name"), *seed = attr(root, "seed");
-        util_strlcpy(c->name, name ? name : "", sizeof c->name);
-        if (seed)
-            c->seed = strtoul(seed, NULL, 10);
-        xmlFree(name);
-        xmlFree(seed);
-        lctx x = {path, c, copy, err};
-        if (!camp_name_ok(c->name))
-            rc = gd_errf(err, GD_EINPUT, "%s:%d: split study name \"%s\" is "
-                         "not a plain file name (it names the run directory "
-                         "runs/NAME/): use letters, digits, '_', '-' and '.', "
-                         "not first a '.' or '-'", path, line_of(root),
-                         c->name);
-        if (!rc)
-            rc = parse_children(&x, root);
-    }
-    xmlFreeDoc(doc);
-    if (!rc)
-        rc = util_sha256_file(path, c->sha256, err);
-    return rc;
-}
-
-int sp_load(const char *path, sp_campaign *c, gd_err *err)
-{
-    return load_campaign(path, 0, c, err);
-}
-
-int sp_load_copy(const char *path, sp_campaign *c, gd_err *err)
-{
-    return load_campaign(path, 1, c, err);
-}
-
-void sp_task_at(const sp_task *ts, int si, cm_task *t)
-{
-    memset(t, 0, sizeof *t);
-    t->kind = ts->kind;
-    t->dims[0] = ts->sizes[si];
-    t->dims[1] = ts->p1;
-    t->dims[2] = ts->p2;
-    t->dtype_bytes = ts->dtype_bytes;
-}
 
 /* ---- running ---- */
 
@@ -331,10 +28,9 @@ typedef struct {
     const be_split *be;            /* c's backend */
     sp_run run;
     const char *dir;
-    int quiet, force;
+    int quiet;
     volatile sig_atomic_t *stop;
     store *st;                     /* the run's journal, results.jsonl */
-    int lock_fd;
     size_t cap;
     char mach_sha[SP_MAXMACH][65];
     int devices_missing;           /* be has no device here: skipped */
@@ -360,7 +56,7 @@ static int stopped(const runner *r)
     return r->stop && *r->stop;
 }
 
-/* split_run replaces this message with one that says how to resume. */
+/* eng_run_split replaces this message with one that says how to resume. */
 static int interrupted(gd_err *err)
 {
     return gd_errf(err, GD_EENV, "interrupted");
@@ -702,7 +398,7 @@ static int check_machine_kinds(const sp_campaign *c, int mi, const cm_machine *m
     return GD_OK;
 }
 
-static int precheck_machines(const sp_campaign *c, gd_err *err)
+int sp_check_machines(const sp_campaign *c, gd_err *err)
 {
     int rc = GD_OK;
     for (int mi = 0; !rc && mi < c->nmach; mi++) {
@@ -1037,88 +733,6 @@ static int write_analysis(runner *r, gd_err *err)
     return rc;
 }
 
-static void utc_now(char *buf, size_t n)
-{
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-static long planned_jobs(const sp_campaign *c)
-{
-    long n = 0;
-    for (int i = 0; i < c->ntask; i++)
-        n += c->task[i].nsizes;
-    return n * c->npol * c->nmach;
-}
-
-/* Written when the run starts (finished: null) and again when it ends. */
-static int write_manifest(runner *r, const char *started, const char *fin,
-                          gd_err *err)
-{
-    cJSON *m = cJSON_CreateObject();
-    char host[256] = "unknown";
-    gethostname(host, sizeof host - 1);
-    cJSON_AddStringToObject(m, "tool", "gpudse");
-    cJSON_AddStringToObject(m, "version", GPUDSE_VERSION);
-    cJSON_AddStringToObject(m, "kind", "split");
-    cJSON_AddStringToObject(m, "campaign", r->c->name);
-    cJSON_AddStringToObject(m, "campaign_file", r->c->path);
-    cJSON_AddStringToObject(m, "campaign_sha256", r->c->sha256);
-    cJSON_AddNumberToObject(m, "seed", (double)r->c->seed);
-    cJSON_AddStringToObject(m, "backend", r->be->name);
-    cJSON_AddStringToObject(m, "backend_version", SP_TOOL_VERSION);
-    cJSON *ml = cJSON_AddArrayToObject(m, "machines");
-    for (int i = 0; fin && i < r->c->nmach; i++) {
-        cJSON *x = cJSON_CreateObject();
-        cJSON_AddStringToObject(x, "name", r->run.mach[i].m.name);
-        cJSON_AddStringToObject(x, "sha256", r->mach_sha[i]);
-        cJSON_AddStringToObject(x, "source", r->c->mach[i].probe ? "probe (measured)"
-                                : r->run.mach[i].m.source);
-        cJSON_AddItemToArray(ml, x);
-    }
-    cJSON_AddStringToObject(m, "host", host);
-    char load[64] = "";
-    FILE *f = fopen("/proc/loadavg", "r");
-    if (f) {              /* measured timings depend on what else ran */
-        if (!fgets(load, sizeof load, f))
-            load[0] = '\0';
-        fclose(f);
-        load[strcspn(load, "\n")] = '\0';
-    }
-    cJSON_AddStringToObject(m, "loadavg", load);
-    cJSON_AddStringToObject(m, "started", started);
-    if (fin)
-        cJSON_AddStringToObject(m, "finished", fin);
-    else
-        cJSON_AddNullToObject(m, "finished");
-    cJSON_AddNumberToObject(m, "jobs", (double)(fin ? (long)r->run.nres
-                                                    : planned_jobs(r->c)));
-    cJSON *ms = cJSON_AddObjectToObject(m, "measurements_this_session");
-    cJSON_AddNumberToObject(ms, "taken", (double)r->measured);
-    cJSON_AddNumberToObject(ms, "read_back_from_journal", (double)r->recalled);
-    int rc = write_json(r->dir, "manifest.json", m, err);
-    cJSON_Delete(m);
-    return rc;
-}
-
-static int copy_campaign(const runner *r, gd_err *err)
-{
-    char dst[PATH_MAX];
-    util_path_join(dst, sizeof dst, r->dir, "campaign.xml");
-    if (util_path_exists(dst))
-        return GD_OK;            /* a rerun: check_dir matched its sha256 */
-    char *data;
-    size_t len;
-    int rc = util_read_file(r->c->path, &data, &len, err);
-    if (rc)
-        return rc;
-    rc = util_write_file_atomic(dst, data, len, err);
-    free(data);
-    return rc;
-}
-
 /* Machines as used for the predictions (calibrated ones included). */
 static int write_machines(const runner *r, gd_err *err)
 {
@@ -1134,132 +748,50 @@ static int write_machines(const runner *r, gd_err *err)
     return rc;
 }
 
-/* A directory is resumed only when it holds this campaign's run. */
-static int check_dir(const runner *r, gd_err *err)
+/* The manifest's facts of this session: machines as used, counts. */
+static void fill_outcome(const runner *r, sp_outcome *out)
 {
-    char path[PATH_MAX], sha[65];
-    util_path_join(path, sizeof path, r->dir, "campaign.xml");
-    if (util_path_exists(path)) {
-        int rc = util_sha256_file(path, sha, err);
-        if (!rc && strcmp(sha, r->c->sha256) != 0)
-            rc = gd_errf(err, GD_EINPUT, "%s holds a run of another campaign "
-                         "file (sha256 %.12s, this one %.12s); choose another "
-                         "directory with -o", r->dir, sha, r->c->sha256);
-        return rc;
+    out->njobs = r->run.nres;
+    out->measured = r->measured;
+    out->recalled = r->recalled;
+    for (int i = 0; i < r->c->nmach; i++) {
+        const cm_machine *m = &r->run.mach[i].m;
+        util_strlcpy(out->mach[i].name, m->name, sizeof out->mach[i].name);
+        util_strlcpy(out->mach[i].sha256, r->mach_sha[i],
+                     sizeof out->mach[i].sha256);
+        util_strlcpy(out->mach[i].source, r->c->mach[i].probe
+                     ? "probe (measured)" : m->source,
+                     sizeof out->mach[i].source);
     }
-    if (util_path_exists(r->dir) && !util_is_dir(r->dir))
-        return gd_errf(err, GD_EINPUT, "%s: exists and is not a directory",
-                       r->dir);
-    util_path_join(path, sizeof path, r->dir, "results.jsonl");
-    if (util_path_exists(path))
-        return gd_errf(err, GD_EINPUT, "%s: has a journal but no campaign.xml; "
-                       "not resuming an unknown run", r->dir);
-    if (!r->force && util_dir_holds_others(r->dir))
-        return gd_errf(err, GD_EINPUT, "%s: is not empty and holds no gpudse "
-                       "run; its files could be overwritten (report.pdf, "
-                       "figures/): choose another directory with -o DIR, or "
-                       "use --force to run there anyway", r->dir);
-    return GD_OK;
 }
 
-/* Create or reopen the run directory: lock, campaign copy, manifest, and
- * the journal (a torn last line from a killed run is cut off). */
-static int open_dir(runner *r, const char *started, gd_err *err)
+int split_session(const sp_campaign *c, const char *dir, store *st,
+                  int quiet, volatile sig_atomic_t *stop, sp_outcome *out,
+                  gd_err *err)
 {
-    int rc = check_dir(r, err);
+    runner *r = calloc(1, sizeof *r);
+    if (!r)
+        return gd_errf(err, GD_EENV, "out of memory");
+    r->c = c;
+    r->be = be_split_at(c->backend);
+    r->run.c = c;
+    r->dir = dir;
+    r->st = st;
+    r->quiet = quiet;
+    r->stop = stop;
+    int rc = GD_OK;
+    for (int i = 0; !rc && i < c->nmach; i++)
+        rc = run_machine(r, i, err);
     if (!rc)
-        rc = util_mkdirs(r->dir, err);
-    if (!rc)
-        rc = store_lock(r->dir, &r->lock_fd, err);
-    if (!rc)
-        rc = check_dir(r, err);  /* again, under the lock */
-    if (!rc)
-        rc = copy_campaign(r, err);
-    if (!rc)
-        rc = write_manifest(r, started, NULL, err);
-    int torn = 0;
-    if (!rc)
-        rc = store_open(r->dir, &r->st, &torn, err);
-    if (!rc && torn)
-        say(r, "%s/results.jsonl: dropped a torn last line left by an "
-            "interrupted run; that job runs again", r->dir);
-    if (!rc && store_count(r->st) > 0)
-        say(r, "resuming %s: %zu finished records in its journal are kept, "
-            "not run again", r->dir, store_count(r->st));
-    return rc;
-}
-
-static int finish(runner *r, const char *started, gd_err *err)
-{
-    char fin[32];
-    int rc = store_flush(r->st, err);
+        rc = store_flush(r->st, err);
     if (!rc)
         rc = write_analysis(r, err);
     if (!rc)
         rc = write_machines(r, err);
-    utc_now(fin, sizeof fin);
-    if (!rc)
-        rc = write_manifest(r, started, fin, err);
-    return rc;
-}
-
-static void close_dir(runner *r)
-{
-    gd_err ignore;
-    store_close(r->st, &ignore);
-    r->st = NULL;
-    store_unlock(r->lock_fd);
-    r->lock_fd = -1;
-}
-
-int split_run(const char *campaign_path, const char *dir, int quiet,
-              int force, volatile sig_atomic_t *stop, gd_err *err)
-{
-    sp_campaign *c = malloc(sizeof *c);
-    runner *r = calloc(1, sizeof *r);
-    if (!c || !r) {
-        free(c);
-        free(r);
-        return gd_errf(err, GD_EENV, "out of memory");
-    }
-    r->lock_fd = -1;
-    int rc = sp_load(campaign_path, c, err);
-    char started[32];
-    utc_now(started, sizeof started);
-    if (!rc) {
-        r->c = c;
-        r->be = be_split_at(c->backend);
-        r->run.c = c;
-        r->dir = dir;
-        r->quiet = quiet;
-        r->force = force;
-        r->stop = stop;
-        rc = precheck_machines(c, err);
-    }
-    if (!rc)
-        rc = open_dir(r, started, err);
-    for (int i = 0; !rc && i < c->nmach; i++)
-        rc = run_machine(r, i, err);
-    if (!rc)
-        rc = finish(r, started, err);
-    if (rc && stopped(r)) {
-        gd_err ignore;
-        if (r->st)
-            store_flush(r->st, &ignore);
-        rc = gd_errf(err, GD_EENV, "interrupted: %lu measurements taken this "
-                     "session; every finished job is kept in "
-                     "%s/results.jsonl; run the same command again to resume",
-                     r->measured, dir);
-    }
-    if (!rc && !quiet)
-        fprintf(stderr, "split: %zu policy jobs on %d machine(s), %lu "
-                "measurements taken, %lu read back from the journal; run "
-                "directory %s\n", r->run.nres, c->nmach, r->measured,
-                r->recalled, dir);
-    close_dir(r);
+    memset(out, 0, sizeof *out);
+    fill_outcome(r, out);
     free(r->run.res);
     free(r);
-    free(c);
     return rc;
 }
 

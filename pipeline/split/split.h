@@ -1,10 +1,11 @@
 /* split: the split-study campaign kind — a <split-study> file (checked
  * against templates/split-study.rng, then for meaning; errors FILE:LINE,
  * exit class 2) declaring tasks x sizes x machines x policies, and
- * split_run, which takes it to a run directory: campaign.xml copy,
- * manifest.json, results.jsonl (one labelled record per job) and
- * split-analysis.json (speedups, calibration error); the engine then has
- * the report stage render report.pdf from those files. */
+ * split_session, which runs it in a run directory the engine has opened
+ * (engine_split.c: lock, campaign.xml copy, manifest.json, the journal
+ * results.jsonl with one labelled record per job, resume; then report.pdf
+ * by the report stage from the directory's files), writing
+ * split-analysis.json (speedups, calibration error) and machines/. */
 #ifndef GPUDSE_SPLIT_H
 #define GPUDSE_SPLIT_H
 
@@ -14,7 +15,12 @@
 #include "costmodel.h"
 #include "measure.h"
 #include "splitcal.h"
+#include "store.h"
 #include "util.h"
+
+/* In every job key and the manifest's backend_version: a change of what a
+ * key means changes it. */
+#define SP_TOOL_VERSION "split-2"
 
 #define SP_MAXMACH 8
 #define SP_MAXTASK 16
@@ -102,15 +108,30 @@ typedef struct {
     size_t nres;
 } sp_run;
 
-/* Run a split study into the run directory dir (the engine's
- * eng_run_split calls it, then renders the report from dir's files). The
- * directory is locked while it runs; every record is journaled as it is
- * made, so a run killed or stopped (*stop set, e.g. by SIGINT; NULL:
- * never) resumes on the same directory without taking a finished
- * measurement again. force set: run in a non-empty directory that holds
- * no gpudse run (refused otherwise: its files are not ours to overwrite). */
-int split_run(const char *campaign_path, const char *dir, int quiet,
-              int force, volatile sig_atomic_t *stop, gd_err *err);
+/* Each machine's check before a run directory is made: its file loads and
+ * its devices are of the backend's kind (GD_EINPUT with FILE:LINE). */
+int sp_check_machines(const sp_campaign *c, gd_err *err);
+
+/* What a session of a split study leaves for the manifest. */
+typedef struct {
+    size_t njobs;                  /* policy jobs */
+    unsigned long measured;        /* measurements taken this session */
+    unsigned long recalled;        /* read back from the journal */
+    struct {
+        char name[64], sha256[65], source[256];
+    } mach[SP_MAXMACH];            /* machines as used (c->nmach) */
+} sp_outcome;
+
+/* Run the split study c in the run directory dir, whose journal st the
+ * engine has opened (engine_split.c holds the lock, copies the campaign,
+ * writes the manifest and renders the report): every record is journaled
+ * as it is made, a finished measurement already in the journal is read
+ * back instead of taken again (resume); then split-analysis.json and
+ * machines/ are written. *stop set (SIGINT; NULL: never) stops it with a
+ * GD_EENV error, the journal kept. out is filled on every return. */
+int split_session(const sp_campaign *c, const char *dir, store *st,
+                  int quiet, volatile sig_atomic_t *stop, sp_outcome *out,
+                  gd_err *err);
 
 /* splitdir.c: a finished split run read back from its files alone —
  * campaign.xml, manifest.json, results.jsonl, split-analysis.json and
