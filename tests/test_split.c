@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 #include <sys/wait.h>
 
+#include "be_split.h"
 #include "engine.h"
 #include "machine.h"
 #include "split.h"
@@ -457,6 +458,77 @@ START_TEST(cuda_without_gpu_says_skipped)
 }
 END_TEST
 
+/* The three split backends are one table behind be_split.h: what each can
+ * do is asked of it, in the order sp_campaign.backend indexes. */
+START_TEST(split_backends_are_one_seam)
+{
+    const char *names[] = {"costmodel", "measure-cpu", "measure-cuda"};
+    for (int i = 0; i < 3; i++) {
+        const be_split *b = be_split_find(names[i]);
+        ck_assert_ptr_nonnull(b);
+        ck_assert_ptr_eq(b, be_split_at(i));
+        ck_assert_int_eq(be_split_index(names[i]), i);
+        ck_assert_str_eq(b->label, sp_label(i));
+        ck_assert_str_eq(b->fidelity, i == SP_COSTMODEL ? "modelled" : "measured");
+        ck_assert_int_eq(b->measure != NULL, i != SP_COSTMODEL);
+    }
+    ck_assert_ptr_null(be_split_find("analytic"));
+    ck_assert_ptr_null(be_split_at(3));
+    const be_split *cpu = be_split_at(SP_MEASURE_CPU), *cu = be_split_at(SP_MEASURE_CUDA);
+    ck_assert(cpu->probes && cpu->link && !cpu->copy && !cpu->devices);
+    ck_assert(!cu->probes && !cu->link && cu->copy && cu->devices);
+    ck_assert_str_eq(cu->device_kind, "cuda");
+    ck_assert_str_eq(cu->absent, "no CUDA device: skipped");
+}
+END_TEST
+
+/* The split stage runs the study; the report stage renders it (from the
+ * run directory): nothing under pipeline/split names the report. */
+START_TEST(split_stage_does_not_call_the_report)
+{
+    const char *files[] = {"pipeline/split/split.c", "pipeline/split/split.h",
+                           "pipeline/split/splitload.c", "pipeline/split/splitdir.c",
+                           "pipeline/split/splitcal.c", "pipeline/split/splitcal.h"};
+    const char *words[] = {"split_report", "rep_render", "report.h", "chart.h", "doc.h"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char *s = slurp(files[i]);
+        for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
+            ck_assert_msg(!strstr(s, words[w]), "%s names %s", files[i], words[w]);
+        free(s);
+    }
+}
+END_TEST
+
+/* A run directory written by gpudse d5fecbf (its own split runner,
+ * stopped by SIGINT after 30 records) resumes through the engine: every
+ * finished line kept where it was, each measurement read back, only the
+ * rest taken. */
+START_TEST(run_directory_of_the_old_split_runner_resumes)
+{
+    fresh(TMP "/old");
+    ck_assert_int_eq(system("cp -R tests/data/split_d5fecbf_run " TMP "/old"), 0);
+    char *before = slurp(TMP "/old/results.jsonl");
+    gd_err err = {0, ""};
+    ck_assert_msg(run_study(TMP "/old/campaign.xml", TMP "/old", &err) == GD_OK, "%s", err.msg);
+    char *after = slurp(TMP "/old/results.jsonl");
+    ck_assert_msg(strncmp(before, after, strlen(before)) == 0, "old records changed on resume");
+    int np, nm;
+    check_journal(TMP "/old/results.jsonl", &np, &nm);   /* every key once */
+    ck_assert_int_eq(np, 5 * 7);
+    ck_assert_int_eq(nm, 5 * 7 + 20 + 2 + 4);
+    char *man = slurp(TMP "/old/manifest.json");
+    cJSON *m = cJSON_Parse(man);
+    const cJSON *ms = cJSON_GetObjectItem(m, "measurements_this_session");
+    ck_assert_int_eq((int)cJSON_GetNumberValue(cJSON_GetObjectItem(ms, "read_back_from_journal")), 28);
+    ck_assert_int_eq((int)cJSON_GetNumberValue(cJSON_GetObjectItem(ms, "taken")), nm - 28);
+    cJSON_Delete(m);
+    free(man);
+    free(before);
+    free(after);
+    ck_assert(util_path_exists(TMP "/old/report.pdf"));
+}
+END_TEST
+
 START_TEST(probe_writes_measured_machine)
 {
     fresh(TMP "/probe");
@@ -704,6 +776,9 @@ int main(void)
     tcase_add_test(tc, reference_sums_are_the_tasks_results);
     tcase_add_test(tc, missing_fonts_keep_the_results_and_say_what_to_install);
     tcase_add_test(tc, cuda_splits_compute_the_task_and_time_it);
+    tcase_add_test(tc, split_backends_are_one_seam);
+    tcase_add_test(tc, split_stage_does_not_call_the_report);
+    tcase_add_test(tc, run_directory_of_the_old_split_runner_resumes);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }
