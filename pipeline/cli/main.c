@@ -169,7 +169,9 @@ static const struct {
      "usage: gpudse split run CAMPAIGN [-o DIR] [-q] [--force]\n"
      "       gpudse split validate CAMPAIGN\n"
      "\n"
-     "Run or check a <split-study> campaign (docs/split.md).\n"
+     "Run or check a <split-study> campaign (docs/split.md). `split run` is\n"
+     "`gpudse run` on a split study (the engine runs it and refuses a file\n"
+     "that is not one).\n"
      "\n"
      "  -o DIR              run directory (default: runs/<campaign name>/);\n"
      "                      a non-empty one that holds no gpudse run is\n"
@@ -361,7 +363,7 @@ static int run_campaign(int argc, char **argv, int split_only)
  * split.c's. */
 static int cmd_split_run(int argc, char **argv)
 {
-    if (argc >= 1 && !strcmp(argv[0], "run"))
+    if (argc >= 2 && !strcmp(argv[0], "run"))
         return run_campaign(argc - 1, argv + 1, 1);
     return cmd_split(argc, argv);
 }
