@@ -30,6 +30,7 @@
 #include "campaign.h"
 #include "identity.h"
 #include "report.h"
+#include "rundir.h"
 #include "batch.h"
 #include "execif.h"
 #include "preflight.h"
@@ -206,42 +207,15 @@ static int check_dir_is_ours(run_t *r, gd_err *err)
         return check_same_campaign(r, cpath, err);
     r->history = cJSON_CreateArray();
     take_budgets(r, NULL);
-    if (!util_path_exists(r->dir))
-        return GD_OK;
-    if (!util_is_dir(r->dir))
-        return gd_errf(err, GD_EINPUT, "%s: exists and is not a directory",
-                       r->dir);
-    char journal[PATH_MAX];
-    util_path_join(journal, sizeof journal, r->dir, "results.jsonl");
-    if (util_path_exists(journal))
-        return gd_errf(err, GD_EINPUT, "%s: has a journal but no "
-                       "campaign.xml; not resuming an unknown run", r->dir);
-    if (!r->o->force && util_dir_holds_others(r->dir))
-        return gd_errf(err, GD_EINPUT, "%s: is not empty and holds no gpudse "
-                       "run; its files could be overwritten (report.pdf, "
-                       "results.csv, figures/): choose another directory "
-                       "with -o DIR, or use --force to run there anyway",
-                       r->dir);
-    return GD_OK;
+    return rundir_check_new(r->dir, r->o->force,
+                            "report.pdf, results.csv, figures/", err);
 }
 
 /* RUN/campaign.xml: the campaign file of the latest session (its earlier
  * versions differ only in settings: the manifest's history says how). */
 static int copy_campaign(run_t *r, gd_err *err)
 {
-    char dst[PATH_MAX], sha[65];
-    util_path_join(dst, sizeof dst, r->dir, "campaign.xml");
-    if (util_path_exists(dst) && util_sha256_file(dst, sha, NULL) == GD_OK
-        && !strcmp(sha, r->c.sha256))
-        return GD_OK;
-    char *data;
-    size_t len;
-    int rc = util_read_file(r->c.path, &data, &len, err);
-    if (rc)
-        return rc;
-    rc = util_write_file_atomic(dst, data, len, err);
-    free(data);
-    return rc;
+    return rundir_copy_campaign(r->dir, r->c.path, r->c.sha256, err);
 }
 
 static void add_libraries(cJSON *m)

@@ -21,6 +21,7 @@
 #include "be_split.h"
 #include "campaign.h"
 #include "report.h"
+#include "rundir.h"
 #include "split.h"
 #include "store.h"
 
@@ -134,22 +135,6 @@ static int write_manifest(const srun *r, const char *fin, gd_err *err)
     return rc;
 }
 
-static int copy_campaign(const srun *r, gd_err *err)
-{
-    char dst[PATH_MAX];
-    util_path_join(dst, sizeof dst, r->dir, "campaign.xml");
-    if (util_path_exists(dst))
-        return GD_OK;            /* a rerun: check_dir matched its sha256 */
-    char *data;
-    size_t len;
-    int rc = util_read_file(r->c->path, &data, &len, err);
-    if (rc)
-        return rc;
-    rc = util_write_file_atomic(dst, data, len, err);
-    free(data);
-    return rc;
-}
-
 /* A directory is resumed only when it holds this campaign's run. */
 static int check_dir(const srun *r, gd_err *err)
 {
@@ -163,19 +148,8 @@ static int check_dir(const srun *r, gd_err *err)
                          "directory with -o", r->dir, sha, r->c->sha256);
         return rc;
     }
-    if (util_path_exists(r->dir) && !util_is_dir(r->dir))
-        return gd_errf(err, GD_EINPUT, "%s: exists and is not a directory",
-                       r->dir);
-    util_path_join(path, sizeof path, r->dir, "results.jsonl");
-    if (util_path_exists(path))
-        return gd_errf(err, GD_EINPUT, "%s: has a journal but no campaign.xml; "
-                       "not resuming an unknown run", r->dir);
-    if (!r->o->force && util_dir_holds_others(r->dir))
-        return gd_errf(err, GD_EINPUT, "%s: is not empty and holds no gpudse "
-                       "run; its files could be overwritten (report.pdf, "
-                       "figures/): choose another directory with -o DIR, or "
-                       "use --force to run there anyway", r->dir);
-    return GD_OK;
+    return rundir_check_new(r->dir, r->o->force, "report.pdf, figures/",
+                            err);
 }
 
 /* Create or reopen the run directory: lock, campaign copy, manifest, and
@@ -190,7 +164,7 @@ static int open_dir(srun *r, gd_err *err)
     if (!rc)
         rc = check_dir(r, err);  /* again, under the lock */
     if (!rc)
-        rc = copy_campaign(r, err);
+        rc = rundir_copy_campaign(r->dir, r->c->path, r->c->sha256, err);
     if (!rc)
         rc = write_manifest(r, NULL, err);
     int torn = 0;
