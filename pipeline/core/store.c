@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <stdint.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -257,9 +258,238 @@ static int parse_modelled(const cJSON *o, char *dst, size_t n)
     return 0;
 }
 
+
+/* ---- fast reading of the journal's own layout ----
+ * A line as store_record_to_json writes it (fixed key order, strings
+ * without escapes, plain numbers) is read without building a JSON tree;
+ * anything else (escapes, another order, a damaged line) goes to the
+ * cJSON reader, which also words every error. Numbers read exactly: a
+ * mantissa below 2^53 with a power of ten up to 22 is one correctly
+ * rounded IEEE operation (Clinger's fast path), others go to strtod. */
+
+static const double exact_pow10[23] = {
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+    1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/* Expect the literal lit at *p; advance past it. */
+static int lit(const char **p, const char *lit_)
+{
+    size_t n = strlen(lit_);
+    if (strncmp(*p, lit_, n) != 0)
+        return -1;
+    *p += n;
+    return 0;
+}
+
+/* A string without escapes into dst (size n); *p after the closing quote. */
+static int fast_str(const char **p, char *dst, size_t n)
+{
+    const char *s = *p;
+    if (*s != '"')
+        return -1;
+    const char *q = ++s;
+    while (*q && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20)
+        q++;
+    if (*q != '"' || (size_t)(q - s) >= n)
+        return -1;
+    memcpy(dst, s, (size_t)(q - s));
+    dst[q - s] = '\0';
+    *p = q + 1;
+    return 0;
+}
+
+/* A JSON number (or null: NaN) as strtod reads it. */
+static int fast_num(const char **p, double *out)
+{
+    const char *s = *p, *c = s;
+    if (strncmp(c, "null", 4) == 0) {
+        *out = NAN;
+        *p = c + 4;
+        return 0;
+    }
+    int neg = *c == '-';
+    c += neg;
+    if (*c < '0' || *c > '9' || (*c == '0' && c[1] >= '0' && c[1] <= '9'))
+        return -1;
+    uint64_t d = 0;
+    int nd = 0, e10 = 0;
+    for (; *c >= '0' && *c <= '9'; c++)
+        if (nd < 19) {
+            d = d * 10 + (uint64_t)(*c - '0');
+            nd += d != 0;
+        } else {
+            e10++;
+            nd++;
+        }
+    if (*c == '.') {
+        c++;
+        if (*c < '0' || *c > '9')
+            return -1;
+        for (; *c >= '0' && *c <= '9'; c++)
+            if (nd < 19) {
+                d = d * 10 + (uint64_t)(*c - '0');
+                nd += d != 0;
+                e10--;
+            } else {
+                nd++;
+            }
+    }
+    if (*c == 'e' || *c == 'E') {
+        c++;
+        int eneg = *c == '-', ev = 0;
+        c += *c == '-' || *c == '+';
+        if (*c < '0' || *c > '9')
+            return -1;
+        for (; *c >= '0' && *c <= '9'; c++)
+            if (ev < 10000)
+                ev = ev * 10 + (*c - '0');
+        e10 += eneg ? -ev : ev;
+    }
+    if (nd <= 19 && d < (1ull << 53) && e10 >= -22 && e10 <= 22) {
+        double v = (double)d;
+        v = e10 < 0 ? v / exact_pow10[-e10] : v * exact_pow10[e10];
+        *out = neg ? -v : v;
+    } else {
+        char *end;
+        *out = strtod(s, &end);
+        if (end != c)
+            return -1;
+    }
+    *p = c;
+    return 0;
+}
+
+/* A plain integer (config values, order). */
+static int fast_long(const char **p, long *out, long max)
+{
+    const char *c = *p;
+    int neg = *c == '-';
+    c += neg;
+    if (*c < '0' || *c > '9' || (*c == '0' && c[1] >= '0' && c[1] <= '9'))
+        return -1;
+    long v = 0;
+    for (; *c >= '0' && *c <= '9'; c++) {
+        if (v > max / 10)
+            return -1;
+        v = v * 10 + (*c - '0');
+    }
+    if (*c == '.' || *c == 'e' || *c == 'E')
+        return -1;
+    *out = neg ? -v : v;
+    *p = c;
+    return 0;
+}
+
+static int fast_config(const char **p, gpu_config *cfg)
+{
+    *cfg = space_baseline();
+    if (lit(p, "{"))
+        return -1;
+    for (int k = 0; k < SPACE_NKNOBS; k++) {
+        const space_knob_def *d = space_knob_get(k);
+        if ((k && lit(p, ",")) || lit(p, "\"") || lit(p, d->name)
+            || lit(p, "\":"))
+            return -1;
+        int val;
+        if (k == KNOB_SCHEDULER) {
+            char name[32];
+            if (fast_str(p, name, sizeof name)
+                || space_value_parse(k, name, &val) != 0)
+                return -1;
+        } else {
+            long l;
+            if (fast_long(p, &l, 1000000000L))
+                return -1;
+            val = (int)l;
+        }
+        space_set(cfg, k, val);
+    }
+    return lit(p, "}");
+}
+
+static int fast_metrics(const char **p, met_set *m)
+{
+    m->n = 0;
+    if (lit(p, "{"))
+        return -1;
+    if (**p == '}') {
+        (*p)++;
+        return 0;
+    }
+    for (;;) {
+        char name[MET_NAMELEN];
+        double v;
+        if (fast_str(p, name, sizeof name) || lit(p, ":")
+            || fast_num(p, &v) || met_put(m, name, v))
+            return -1;
+        if (**p == '}') {
+            (*p)++;
+            return 0;
+        }
+        if (lit(p, ","))
+            return -1;
+    }
+}
+
+static int fast_modelled(const char **p, char *dst, size_t n)
+{
+    if (lit(p, "["))
+        return -1;
+    while (**p != ']') {
+        char name[64];
+        size_t l = strlen(dst);
+        if ((l && lit(p, ",")) || fast_str(p, name, sizeof name) || !name[0]
+            || strchr(name, ' ') || l + strlen(name) + 2 > n)
+            return -1;
+        snprintf(dst + l, n - l, "%s%s", l ? " " : "", name);
+    }
+    (*p)++;
+    return dst[0] ? 0 : -1;
+}
+
+/* 0 when line was read; -1 when the cJSON reader must look at it. */
+static int fast_record(const char *line, store_record *r)
+{
+    const char *p = line;
+    char status[32];
+    memset(r, 0, sizeof *r);
+    if (lit(&p, "{\"key\":") || fast_str(&p, r->key, sizeof r->key)
+        || strlen(r->key) != 64
+        || lit(&p, ",\"workload\":")
+        || fast_str(&p, r->workload, sizeof r->workload)
+        || lit(&p, ",\"backend\":")
+        || fast_str(&p, r->backend, sizeof r->backend)
+        || lit(&p, ",\"fidelity\":")
+        || fast_str(&p, r->fidelity, sizeof r->fidelity)
+        || lit(&p, ",\"config\":") || fast_config(&p, &r->cfg)
+        || lit(&p, ",\"status\":") || fast_str(&p, status, sizeof status)
+        || (r->status = store_status_parse(status)) < 0)
+        return -1;
+    if (!lit(&p, ",\"reason\":")
+        && fast_str(&p, r->reason, sizeof r->reason))
+        return -1;
+    if (lit(&p, ",\"metrics\":") || fast_metrics(&p, &r->metrics))
+        return -1;
+    if (!lit(&p, ",\"limit\":") && fast_str(&p, r->limit, sizeof r->limit))
+        return -1;
+    if (!lit(&p, ",\"bottleneck\":")
+        && fast_str(&p, r->bottleneck, sizeof r->bottleneck))
+        return -1;
+    if (!lit(&p, ",\"modelled_metrics\":")
+        && fast_modelled(&p, r->modelled, sizeof r->modelled))
+        return -1;
+    if (!lit(&p, ",\"order\":")
+        && (fast_long(&p, &r->order, 1000000000000000L) || r->order < 1))
+        return -1;
+    return strcmp(p, "}") == 0 ? 0 : -1;
+}
+
 int store_record_from_json(const char *line, const char *file, int lineno,
                            store_record *r, gd_err *err)
 {
+    if (fast_record(line, r) == 0)
+        return GD_OK;
     memset(r, 0, sizeof *r);
     cJSON *o = cJSON_Parse(line);
     if (!o || !cJSON_IsObject(o)) {
@@ -311,7 +541,11 @@ typedef struct {
     char key[65];
     off_t off;        /* byte offset of the record's line */
     size_t len;       /* its length without the newline */
+    int cls;          /* its outcome: CLS_OTHER, CLS_OK or CLS_FAILED */
 } key_entry;
+
+/* Outcome classes of a journal line, for store_outcomes. */
+enum { CLS_OTHER, CLS_OK, CLS_FAILED };
 
 typedef struct {
     key_entry *e;
@@ -350,12 +584,14 @@ static void keyset_insert_raw(key_set *s, const key_entry *ent)
 
 /* 0, or -1 when out of memory (the set is unchanged then). A key seen
  * again (a rerun of a journaled job) points to its latest line. */
-static int keyset_add(key_set *s, const char *k, off_t off, size_t len)
+static int keyset_add(key_set *s, const char *k, off_t off, size_t len,
+                      int cls)
 {
     key_entry *seen = keyset_find(s, k);
     if (seen) {
         seen->off = off;
         seen->len = len;
+        seen->cls = cls;
         return 0;
     }
     if ((s->n + 1) * 2 > s->cap) {
@@ -373,6 +609,7 @@ static int keyset_add(key_set *s, const char *k, off_t off, size_t len)
     memcpy(ent.key, k, 65);
     ent.off = off;
     ent.len = len;
+    ent.cls = cls;
     keyset_insert_raw(s, &ent);
     return 0;
 }
@@ -412,6 +649,13 @@ static int cut_torn_tail(const char *path, int fd, const char *data,
 static int line_key(const char *line, const char *file, int lineno,
                     char key[65], gd_err *err)
 {
+    /* the journal's own lines start with their key */
+    if (strncmp(line, "{\"key\":\"", 8) == 0 && strlen(line) > 73
+        && line[72] == '"' && strspn(line + 8, "0123456789abcdef") == 64) {
+        memcpy(key, line + 8, 64);
+        key[64] = '\0';
+        return GD_OK;
+    }
     cJSON *o = cJSON_Parse(line);
     const cJSON *k = cJSON_GetObjectItemCaseSensitive(o, "key");
     int ok = cJSON_IsString(k) && strlen(k->valuestring) == 64;
@@ -432,6 +676,16 @@ static int other_kind(const char *line)
            && strstr(line, "\"kind\":\"gpu\"") == NULL;
 }
 
+/* A GPU record's outcome from its text ("status" follows the config),
+ * or CLS_OTHER for another kind of job. */
+static int line_class(const char *line)
+{
+    if (other_kind(line))
+        return CLS_OTHER;
+    const char *st = strstr(line, "},\"status\":\"");
+    return st && strncmp(st + 12, "ok\"", 3) == 0 ? CLS_OK : CLS_FAILED;
+}
+
 /* Visit each complete line of data (a NUL-terminated copy is passed). */
 static int index_lines(store *s, char *data, size_t len, gd_err *err)
 {
@@ -449,7 +703,7 @@ static int index_lines(store *s, char *data, size_t len, gd_err *err)
             if (rc)
                 return rc;
             if (keyset_add(&s->keys, key, (off_t)(p - data),
-                           (size_t)(nl - p)) != 0)
+                           (size_t)(nl - p), line_class(p)) != 0)
                 return gd_errf(err, GD_EENV, "%s: out of memory indexing "
                                "the journal", s->path);
         }
@@ -547,6 +801,14 @@ size_t store_count(const store *s)
     return s->keys.n;
 }
 
+void store_outcomes(const store *s, uint64_t *ok, uint64_t *failed)
+{
+    *ok = *failed = 0;
+    for (size_t i = 0; i < s->keys.cap; i++)
+        if (s->keys.e[i].key[0] && s->keys.e[i].cls != CLS_OTHER)
+            *(s->keys.e[i].cls == CLS_OK ? ok : failed) += 1;
+}
+
 static int write_all(int fd, const char *p, size_t n)
 {
     while (n > 0) {
@@ -564,7 +826,7 @@ static int write_all(int fd, const char *p, size_t n)
 /* One line appended; with again, also for a key journaled by an earlier
  * session (a rerun), else a journaled key is never written twice. */
 static int append_line(store *s, const char *key, const char *json,
-                       int again, gd_err *err)
+                       int again, int cls, gd_err *err)
 {
     if (again ? store_is_new(s, key) : store_has(s, key) != 0)
         return GD_OK;
@@ -595,7 +857,7 @@ static int append_line(store *s, const char *key, const char *json,
                        strerror(e));
     }
     s->size = before + (off_t)len + 1;
-    if (keyset_add(&s->keys, key, before, len) != 0)
+    if (keyset_add(&s->keys, key, before, len, cls) != 0)
         return gd_errf(err, GD_EENV, "%s: out of memory indexing the "
                        "journal", s->path);
     if (++s->unsynced >= SYNC_EVERY
@@ -607,21 +869,23 @@ static int append_line(store *s, const char *key, const char *json,
 int store_append_line(store *s, const char *key, const char *json,
                       gd_err *err)
 {
-    return append_line(s, key, json, 0, err);
+    return append_line(s, key, json, 0, CLS_OTHER, err);
 }
 
 int store_append(store *s, const store_record *r, gd_err *err)
 {
     s->line.len = 0;  /* one buffer reused for every record */
     store_record_to_json(r, &s->line);
-    return append_line(s, r->key, s->line.s, 0, err);
+    return append_line(s, r->key, s->line.s, 0,
+                       r->status == ST_OK ? CLS_OK : CLS_FAILED, err);
 }
 
 int store_append_attempt(store *s, const store_record *r, gd_err *err)
 {
     s->line.len = 0;
     store_record_to_json(r, &s->line);
-    return append_line(s, r->key, s->line.s, 1, err);
+    return append_line(s, r->key, s->line.s, 1,
+                       r->status == ST_OK ? CLS_OK : CLS_FAILED, err);
 }
 
 int store_flush(store *s, gd_err *err)
@@ -648,11 +912,12 @@ int store_close(store *s, gd_err *err)
     return rc;
 }
 
-/* Keep record r as the latest of its key: in the place of the key's first
- * record (the order jobs were first journaled), counting attempts. */
-static int keep_latest(key_set *seen, store_record *v, size_t *cnt,
-                       store_record *r)
+/* Keep the record just read into v[*cnt] as the latest of its key: in the
+ * place of the key's first record (the order jobs were first journaled),
+ * counting attempts. */
+static int keep_latest(key_set *seen, store_record *v, size_t *cnt)
 {
+    store_record *r = &v[*cnt];
     key_entry *e = keyset_find(seen, r->key);
     if (e) {
         r->attempts = v[e->off].attempts + 1;
@@ -660,11 +925,19 @@ static int keep_latest(key_set *seen, store_record *v, size_t *cnt,
         return 0;
     }
     r->attempts = 1;
-    v[*cnt] = *r;
-    if (keyset_add(seen, r->key, (off_t)*cnt, 0) != 0)
+    if (keyset_add(seen, r->key, (off_t)*cnt, 0, CLS_OTHER) != 0)
         return -1;
     (*cnt)++;
     return 0;
+}
+
+static size_t count_lines(const char *p, size_t len)
+{
+    size_t n = 0;
+    for (const char *end = p + len; (p = memchr(p, '\n', (size_t)(end - p)));
+         p++)
+        n++;
+    return n;
 }
 
 int store_load_all(const char *path, store_record **recs, size_t *n,
@@ -675,8 +948,10 @@ int store_load_all(const char *path, store_record **recs, size_t *n,
     int rc = util_read_file(path, &data, &len, err);
     if (rc)
         return rc;
-    size_t cap = 256, cnt = 0;
-    store_record *v = malloc(cap * sizeof *v);
+    /* room for every line at once: records are large, and growing the
+     * array moved them all again and again */
+    size_t cnt = 0;
+    store_record *v = malloc((count_lines(data, len) + 1) * sizeof *v);
     key_set seen = {NULL, 0, 0};
     if (!v) {
         free(data);
@@ -691,18 +966,8 @@ int store_load_all(const char *path, store_record **recs, size_t *n,
         *nl = '\0';
         lineno++;
         if (*p && !other_kind(p)) {
-            if (cnt == cap) {
-                cap *= 2;
-                store_record *nv = realloc(v, cap * sizeof *v);
-                if (!nv) {
-                    rc = gd_errf(err, GD_EENV, "%s: out of memory", path);
-                    break;
-                }
-                v = nv;
-            }
-            store_record r;
-            rc = store_record_from_json(p, path, lineno, &r, err);
-            if (!rc && keep_latest(&seen, v, &cnt, &r) != 0)
+            rc = store_record_from_json(p, path, lineno, &v[cnt], err);
+            if (!rc && keep_latest(&seen, v, &cnt) != 0)
                 rc = gd_errf(err, GD_EENV, "%s: out of memory", path);
         }
         p = nl + 1;

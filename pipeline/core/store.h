@@ -5,6 +5,7 @@
 #ifndef GPUDSE_STORE_H
 #define GPUDSE_STORE_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include "util.h"
 #include "space.h"
@@ -60,6 +61,9 @@ int store_has(const store *s, const char *key);
 /* Whether this key's latest record was appended since the store opened. */
 int store_is_new(const store *s, const char *key);
 size_t store_count(const store *s);
+/* GPU design-point records (each key's latest; other kinds of job not
+ * counted) whose status is ok / anything else, from the key index. */
+void store_outcomes(const store *s, uint64_t *ok, uint64_t *failed);
 /* Read back the finished record with this key (for strategies that observe
  * results on resume). */
 int store_get(const store *s, const char *key, store_record *r, gd_err *err);
