@@ -543,6 +543,7 @@ typedef struct {
     off_t off;        /* byte offset of the record's line */
     size_t len;       /* its length without the newline */
     int cls;          /* its outcome: CLS_OTHER, CLS_OK or CLS_FAILED */
+    int grp;          /* its (workload, backend) in the summary, -1 none */
 } key_entry;
 
 /* Outcome classes of a journal line, for store_outcomes. */
@@ -586,13 +587,14 @@ static void keyset_insert_raw(key_set *s, const key_entry *ent)
 /* 0, or -1 when out of memory (the set is unchanged then). A key seen
  * again (a rerun of a journaled job) points to its latest line. */
 static int keyset_add(key_set *s, const char *k, off_t off, size_t len,
-                      int cls)
+                      int cls, int grp)
 {
     key_entry *seen = keyset_find(s, k);
     if (seen) {
         seen->off = off;
         seen->len = len;
         seen->cls = cls;
+        seen->grp = grp;
         return 0;
     }
     if ((s->n + 1) * 2 > s->cap) {
@@ -611,11 +613,27 @@ static int keyset_add(key_set *s, const char *k, off_t off, size_t len,
     ent.off = off;
     ent.len = len;
     ent.cls = cls;
+    ent.grp = grp;
     keyset_insert_raw(s, &ent);
     return 0;
 }
 
 /* ---- the journal ---- */
+
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
 
 struct store {
     char path[PATH_MAX];
@@ -627,7 +645,119 @@ struct store {
     off_t size;           /* bytes in the journal: where the next line goes */
     off_t opened;         /* its size when opened: later lines are this
                              session's */
+    store_group *grp;     /* records per (workload, backend), for the
+                             summary that gpudse status reads */
+    int ngrp, capgrp;
+    int sum_dirty;        /* lines appended since the summary was written */
+    char last_key[65];    /* key of the journal's last line */
 };
+
+/* ---- the summary: results.summary.json, beside the journal ----
+ * What `gpudse status` needs without reading the journal: the records
+ * (each key's latest) and failures per workload and backend, as of a
+ * byte count of the journal and the key of the line that ends there.
+ * Written at each sync (every half second while jobs finish) and at
+ * close; a reader checks the key and reads only the lines after. */
+
+static int group_of(store *s, const char *wl, size_t wn, const char *be,
+                    size_t bn)
+{
+    for (int i = s->ngrp - 1; i >= 0; i--)
+        if (strlen(s->grp[i].workload) == wn
+            && !memcmp(s->grp[i].workload, wl, wn)
+            && strlen(s->grp[i].backend) == bn
+            && !memcmp(s->grp[i].backend, be, bn))
+            return i;
+    if (wn >= sizeof s->grp[0].workload || bn >= sizeof s->grp[0].backend)
+        return -1;
+    if (s->ngrp == s->capgrp) {
+        int cap = s->capgrp ? s->capgrp * 2 : 8;
+        store_group *g = realloc(s->grp, (size_t)cap * sizeof *g);
+        if (!g)
+            return -1;
+        s->grp = g;
+        s->capgrp = cap;
+    }
+    store_group *g = &s->grp[s->ngrp];
+    memset(g, 0, sizeof *g);
+    memcpy(g->workload, wl, wn);
+    memcpy(g->backend, be, bn);
+    return s->ngrp++;
+}
+
+/* Count a key's new latest line, uncounting the line it replaces. */
+static void group_count(store *s, const char *key, int grp, int cls)
+{
+    const key_entry *old = keyset_find(&s->keys, key);
+    if (old && old->grp >= 0) {
+        s->grp[old->grp].records--;
+        s->grp[old->grp].failed -= old->cls == CLS_FAILED;
+    }
+    if (grp >= 0) {
+        s->grp[grp].records++;
+        s->grp[grp].failed += cls == CLS_FAILED;
+    }
+}
+
+/* The text of "name":"..." in a journal line, as pointer and length. */
+static const char *line_field(const char *line, const char *name,
+                              size_t *len)
+{
+    const char *p = strstr(line, name);
+    if (!p)
+        return NULL;
+    p += strlen(name);
+    const char *q = strchr(p, '"');
+    if (!q)
+        return NULL;
+    *len = (size_t)(q - p);
+    return p;
+}
+
+static int line_group(store *s, const char *line, int cls)
+{
+    size_t wn = 0, bn = 0;
+    const char *w = line_field(line, ",\"workload\":\"", &wn);
+    const char *b = line_field(line, ",\"backend\":\"", &bn);
+    return cls == CLS_OTHER || !w || !b ? -1 : group_of(s, w, wn, b, bn);
+}
+
+static void summary_path(const store *s, char *out, size_t n)
+{
+    snprintf(out, n, "%.*s" STORE_SUMMARY,
+             (int)(strlen(s->path) - strlen("results.jsonl")), s->path);
+}
+
+/* Best effort: without a summary, status reads the whole journal. */
+static void write_summary(store *s)
+{
+    util_buf b;
+    util_buf_init(&b);
+    util_buf_printf(&b, "{\"journal_bytes\":%lld,\"last_key\":\"%s\","
+                    "\"groups\":[", (long long)s->size, s->last_key);
+    for (int i = 0; i < s->ngrp; i++) {
+        util_buf_puts(&b, i ? ",{\"workload\":" : "{\"workload\":");
+        json_str(&b, s->grp[i].workload);
+        util_buf_puts(&b, ",\"backend\":");
+        json_str(&b, s->grp[i].backend);
+        util_buf_printf(&b, ",\"records\":%llu,\"failed\":%llu}",
+                        (unsigned long long)s->grp[i].records,
+                        (unsigned long long)s->grp[i].failed);
+    }
+    util_buf_puts(&b, "]}\n");
+    char path[PATH_MAX + 32], tmp[PATH_MAX + 48];
+    summary_path(s, path, sizeof path);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int ok = fd >= 0 && write_all(fd, b.s, b.len) == 0;
+    if (fd >= 0)
+        ok &= close(fd) == 0;
+    if (ok && rename(tmp, path) == 0)
+        s->sum_dirty = 0;
+    else
+        unlink(tmp);
+    util_buf_free(&b);
+}
 
 /* Cut a torn last line: everything after the last '\n'. */
 static int cut_torn_tail(const char *path, int fd, const char *data,
@@ -703,8 +833,11 @@ static int index_lines(store *s, char *data, size_t len, gd_err *err)
             int rc = line_key(p, s->path, lineno, key, err);
             if (rc)
                 return rc;
+            int cls = line_class(p), grp = line_group(s, p, cls);
+            group_count(s, key, grp, cls);
+            memcpy(s->last_key, key, sizeof key);
             if (keyset_add(&s->keys, key, (off_t)(p - data),
-                           (size_t)(nl - p), line_class(p)) != 0)
+                           (size_t)(nl - p), cls, grp) != 0)
                 return gd_errf(err, GD_EENV, "%s: out of memory indexing "
                                "the journal", s->path);
         }
@@ -748,9 +881,11 @@ int store_open(const char *dir, store **out, int *torn, gd_err *err)
     if (rc) {
         close(s->fd);
         free(s->keys.e);
+        free(s->grp);
         free(s);
         return rc;
     }
+    s->sum_dirty = s->size > 0;  /* the summary may be older, or absent */
     *out = s;
     return GD_OK;
 }
@@ -810,24 +945,10 @@ void store_outcomes(const store *s, uint64_t *ok, uint64_t *failed)
             *(s->keys.e[i].cls == CLS_OK ? ok : failed) += 1;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 /* One line appended; with again, also for a key journaled by an earlier
  * session (a rerun), else a journaled key is never written twice. */
 static int append_line(store *s, const char *key, const char *json,
-                       int again, int cls, gd_err *err)
+                       int again, int cls, int grp, gd_err *err)
 {
     if (again ? store_is_new(s, key) : store_has(s, key) != 0)
         return GD_OK;
@@ -858,7 +979,11 @@ static int append_line(store *s, const char *key, const char *json,
                        strerror(e));
     }
     s->size = before + (off_t)len + 1;
-    if (keyset_add(&s->keys, key, before, len, cls) != 0)
+    group_count(s, key, grp, cls);
+    memcpy(s->last_key, key, 64);
+    s->last_key[64] = '\0';
+    s->sum_dirty = 1;
+    if (keyset_add(&s->keys, key, before, len, cls, grp) != 0)
         return gd_errf(err, GD_EENV, "%s: out of memory indexing the "
                        "journal", s->path);
     if (++s->unsynced >= SYNC_EVERY
@@ -870,7 +995,13 @@ static int append_line(store *s, const char *key, const char *json,
 int store_append_line(store *s, const char *key, const char *json,
                       gd_err *err)
 {
-    return append_line(s, key, json, 0, CLS_OTHER, err);
+    return append_line(s, key, json, 0, CLS_OTHER, -1, err);
+}
+
+static int record_group(store *s, const store_record *r)
+{
+    return group_of(s, r->workload, strlen(r->workload), r->backend,
+                    strlen(r->backend));
 }
 
 int store_append(store *s, const store_record *r, gd_err *err)
@@ -878,7 +1009,8 @@ int store_append(store *s, const store_record *r, gd_err *err)
     s->line.len = 0;  /* one buffer reused for every record */
     store_record_to_json(r, &s->line);
     return append_line(s, r->key, s->line.s, 0,
-                       r->status == ST_OK ? CLS_OK : CLS_FAILED, err);
+                       r->status == ST_OK ? CLS_OK : CLS_FAILED,
+                       record_group(s, r), err);
 }
 
 int store_append_attempt(store *s, const store_record *r, gd_err *err)
@@ -886,7 +1018,8 @@ int store_append_attempt(store *s, const store_record *r, gd_err *err)
     s->line.len = 0;
     store_record_to_json(r, &s->line);
     return append_line(s, r->key, s->line.s, 1,
-                       r->status == ST_OK ? CLS_OK : CLS_FAILED, err);
+                       r->status == ST_OK ? CLS_OK : CLS_FAILED,
+                       record_group(s, r), err);
 }
 
 int store_flush(store *s, gd_err *err)
@@ -896,6 +1029,8 @@ int store_flush(store *s, gd_err *err)
         return gd_errf(err, GD_EENV, "%s: cannot sync: %s", s->path,
                        strerror(errno));
     s->unsynced = 0;
+    if (s->sum_dirty)
+        write_summary(s);  /* after the sync: never ahead of the journal */
     return GD_OK;
 }
 
@@ -908,6 +1043,7 @@ int store_close(store *s, gd_err *err)
         rc = gd_errf(err, GD_EENV, "%s: close failed: %s", s->path,
                      strerror(errno));
     free(s->keys.e);
+    free(s->grp);
     util_buf_free(&s->line);
     free(s);
     return rc;
@@ -926,7 +1062,7 @@ static int keep_latest(key_set *seen, store_record *v, size_t *cnt)
         return 0;
     }
     r->attempts = 1;
-    if (keyset_add(seen, r->key, (off_t)*cnt, 0, CLS_OTHER) != 0)
+    if (keyset_add(seen, r->key, (off_t)*cnt, 0, CLS_OTHER, -1) != 0)
         return -1;
     (*cnt)++;
     return 0;

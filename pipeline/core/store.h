@@ -54,6 +54,16 @@ int store_record_from_json(const char *line, const char *file, int lineno,
 
 typedef struct store store;
 
+/* The journal's summary file beside it (see store.c), which gpudse status
+ * reads instead of the whole journal. */
+#define STORE_SUMMARY "results.summary.json"
+
+/* Records (each key's latest) and failed ones per workload and backend. */
+typedef struct {
+    char workload[64], backend[32];
+    uint64_t records, failed;
+} store_group;
+
 /* Open (create) DIR/results.jsonl for appending; loads the finished keys.
  * A torn last line is truncated away and counted in *torn (may be NULL). */
 int store_open(const char *dir, store **out, int *torn, gd_err *err);
