@@ -759,6 +759,56 @@ static void write_summary(store *s)
     util_buf_free(&b);
 }
 
+/* The whole journal in one buffer (NUL-terminated), read straight into
+ * memory sized from its length: no copying through a growing buffer. */
+static int read_journal(const char *path, char **out, size_t *len,
+                        gd_err *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat sb;
+    if (fd < 0 || fstat(fd, &sb) != 0) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        return gd_errf(err, e == ENOENT ? GD_EINPUT : GD_EENV,
+                       "%s: cannot open: %s", path, strerror(e));
+    }
+    size_t cap = (size_t)sb.st_size + 1, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (n + 1 == cap) {  /* it grew while we read */
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        ssize_t r = read(fd, buf + n, cap - 1 - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            int e = errno;
+            free(buf);
+            close(fd);
+            return gd_errf(err, GD_EENV, "%s: read error: %s", path,
+                           strerror(e));
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
+    }
+    close(fd);
+    if (!buf)
+        return gd_errf(err, GD_EENV, "%s: out of memory", path);
+    buf[n] = '\0';
+    *out = buf;
+    *len = n;
+    return GD_OK;
+}
+
 /* Cut a torn last line: everything after the last '\n'. */
 static int cut_torn_tail(const char *path, int fd, const char *data,
                          size_t len, int *torn, gd_err *err)
@@ -868,7 +918,7 @@ int store_open(const char *dir, store **out, int *torn, gd_err *err)
     }
     char *data = NULL;
     size_t len = 0;
-    rc = util_read_file(s->path, &data, &len, err);
+    rc = read_journal(s->path, &data, &len, err);
     if (!rc)
         rc = cut_torn_tail(s->path, s->fd, data, len, torn, err);
     if (!rc)
@@ -1100,7 +1150,7 @@ int store_load_all(const char *path, store_record **recs, size_t *n,
 {
     char *data;
     size_t len;
-    int rc = util_read_file(path, &data, &len, err);
+    int rc = read_journal(path, &data, &len, err);
     if (rc)
         return rc;
     /* room for every line at once: records are large, and growing the
