@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include "util.h"
 #include "space.h"
 #include "metrics.h"
@@ -110,6 +111,32 @@ void store_unlock(int fd);
  * is an error naming FILE:LINE. */
 int store_load_all(const char *path, store_record **recs, size_t *n,
                    gd_err *err);
+
+/* Reading a journal one workload at a time, so that memory holds one
+ * workload's records, not the journal's: store_index_workloads reads the
+ * journal once (no JSON parse of lines of its own layout) and lists, per
+ * workload in order of first appearance, where its GPU records lie;
+ * store_load_lines reads such a list back like store_load_all (each key's
+ * latest, in first-journaled order, attempts counted; errors name
+ * FILE:LINE). A key includes its workload, so every attempt of a key is
+ * in the same list. */
+typedef struct {
+    off_t off;              /* byte offset of the line */
+    unsigned len;           /* its length without the newline */
+    unsigned lineno;        /* from 1 */
+} store_line;
+
+typedef struct {
+    char name[64];
+    store_line *line;
+    size_t n, cap;
+} store_wl_lines;
+
+int store_index_workloads(const char *path, store_wl_lines **out, int *nout,
+                          gd_err *err);
+int store_load_lines(const char *path, const store_line *lines, size_t n,
+                     store_record **recs, size_t *nrecs, gd_err *err);
+void store_wl_lines_free(store_wl_lines *v, int n);
 
 /* Records in one order whatever order jobs finished in (results.jsonl keeps
  * completion order): by workload, backend, config (knob by knob), key.
