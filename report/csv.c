@@ -7,7 +7,9 @@
  * to timing.csv instead: they differ from run to run, results.csv never
  * does. */
 #include "csv.h"
+#include "numtext.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,17 +64,42 @@ static void csv_field(util_buf *b, const char *s)
     util_buf_puts(b, "\"");
 }
 
-/* Shortest of %.15g / %.17g that reads back exactly; NaN, Inf, -Inf. */
+/* Significant digits of a number's text (num_short's): from its first
+ * nonzero digit to its last, exponent digits not counted. */
+static int sig_digits(const char *t)
+{
+    int n = 0, first = -1, last = -1;
+    for (; *t && *t != 'e'; t++)
+        if (*t >= '0' && *t <= '9') {
+            if (*t != '0') {
+                if (first < 0)
+                    first = n;
+                last = n;
+            }
+            n++;
+        }
+    return first < 0 ? 1 : last - first + 1;
+}
+
+/* Shortest of %.15g / %.17g that reads back exactly; NaN, Inf, -Inf.
+ * Written without printf: when the shortest round trip (num_short) has
+ * at most 15 digits it is %.15g's text, laid out alike below 1e15; with
+ * 16 or 17 it is %.17g's, which num_g17 writes byte for byte.
+ * (Subnormals, with fewer digits of their own, go through printf.) */
 void rep_csv_number(double v, char *out, size_t n)
 {
+    char s[NUM_TEXT_MAX];
     if (isnan(v)) {
         snprintf(out, n, "NaN");
     } else if (isinf(v)) {
         snprintf(out, n, "%s", v > 0 ? "Inf" : "-Inf");
+    } else if (num_short(v, s) && sig_digits(s) > 15) {
+        num_g17(v, s);
+        snprintf(out, n, "%s", s);
+    } else if (fabs(v) < 1e15 && (v == 0 || fabs(v) >= DBL_MIN)) {
+        snprintf(out, n, "%s", s);
     } else {
         snprintf(out, n, "%.15g", v);
-        if (strtod(out, NULL) != v)
-            snprintf(out, n, "%.17g", v);
     }
 }
 

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "csv.h"
 #include "numtext.h"
 #include "store.h"
 #include "util.h"
@@ -260,6 +261,38 @@ START_TEST(one_workload_at_a_time_reads_like_load_all)
 }
 END_TEST
 
+/* results.csv's numbers, now written without printf, are still the
+ * shortest of %.15g and %.17g that reads back. */
+START_TEST(csv_numbers_as_printf)
+{
+    uint64_t seed = 4242;
+    char mine[64], ref[64];
+    for (int i = 0; i < 400000; i++) {
+        double v;
+        uint64_t bits = next(&seed);
+        switch (i % 4) {
+        case 0: memcpy(&v, &bits, sizeof v); break;
+        case 1: v = (1 + (double)(bits >> 11) / 9007199254740992.0 * 9)
+                    * pow(10, (int)(next(&seed) % 50) - 20); break;
+        case 2: v = (double)(bits % 1000000) / pow(10, next(&seed) % 9);
+                break;
+        default: v = ldexp((double)(bits % 100000),
+                           (int)(next(&seed) % 120) - 60);
+        }
+        rep_csv_number(v, mine, sizeof mine);
+        if (isnan(v))
+            snprintf(ref, sizeof ref, "NaN");
+        else if (isinf(v))
+            snprintf(ref, sizeof ref, "%s", v > 0 ? "Inf" : "-Inf");
+        else if (snprintf(ref, sizeof ref, "%.15g", v) > 0
+                 && strtod(ref, NULL) != v)
+            snprintf(ref, sizeof ref, "%.17g", v);
+        ck_assert_msg(strcmp(mine, ref) == 0, "%a: \"%s\", printf \"%s\"", v,
+                      mine, ref);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("journal");
@@ -268,6 +301,7 @@ int main(void)
     tcase_add_test(t, numbers_are_short_and_read_back);
     tcase_add_test(t, old_17_digit_journals_read_the_same);
     tcase_add_test(t, one_workload_at_a_time_reads_like_load_all);
+    tcase_add_test(t, csv_numbers_as_printf);
     suite_add_tcase(s, t);
     return tu_run_suite(s);
 }
