@@ -1,7 +1,11 @@
 /* store: the append-only journal results.jsonl. Each record is written with
- * one write() of one complete line; fdatasync is batched. On open, a torn
- * last line (a crash mid-write) is cut off and reported, and the keys of
- * finished jobs are indexed so no job runs twice. */
+ * one write() of one complete line (numbers in their shortest round-trip
+ * text); fdatasync is batched, and after each sync the summary
+ * results.summary.json (counts per workload and backend, for gpudse
+ * status) is rewritten. On open, a torn last line (a crash mid-write) is
+ * cut off and reported, and the keys of finished jobs are indexed so no
+ * job runs twice. Readers take lines of the journal's own layout without a
+ * JSON tree, all at once or one workload at a time. */
 #include "store.h"
 #include "numtext.h"
 

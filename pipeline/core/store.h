@@ -1,5 +1,6 @@
 /* store: the run's append-only journal results.jsonl — one JSON record per
- * finished job, one complete line each — and the index of finished keys.
+ * finished job, one complete line each — the index of finished keys, and
+ * the summary beside the journal that gpudse status reads.
  * Opening a journal drops (and reports) a torn last line left by a crash.
  * A job rerun (--retry) adds a line; readers take each key's latest. */
 #ifndef GPUDSE_STORE_H
