@@ -2,7 +2,8 @@
  * its hypervolume (and ratio, ADRS, IGD against the exhaustive front when
  * known) and the knobs' sensitivity, computed from the run directory's
  * campaign copy, manifest and journal and written to analysis.json. Output
- * depends on the set of records, not their order. */
+ * depends on the set of records, not their order. The journal is read one
+ * workload at a time: memory holds one workload's records. */
 #include "analysis.h"
 
 #include <limits.h>
@@ -415,22 +416,54 @@ static cJSON *workload_json(const camp_campaign *c, const char *name,
     return w;
 }
 
+/* The journal, read one workload at a time (store_index_workloads). */
+typedef struct {
+    const char *path;
+    store_wl_lines *wl;
+    int nwl;
+} journal_t;
+
+/* The records of workload name, canonically sorted (none when the journal
+ * has none or there is no journal). */
+static int load_workload(const journal_t *j, const char *name,
+                         store_record **recs, size_t *n, gd_err *err)
+{
+    *recs = NULL;
+    *n = 0;
+    for (int i = 0; i < j->nwl; i++)
+        if (strcmp(j->wl[i].name, name) == 0) {
+            int rc = store_load_lines(j->path, j->wl[i].line, j->wl[i].n,
+                                      recs, n, err);
+            if (!rc)
+                store_sort_canonical(*recs, *n);
+            return rc;
+        }
+    return GD_OK;
+}
+
 static cJSON *analysis_json(const camp_campaign *c, const manifest_info *mi,
-                            const store_record *recs, size_t n, gd_err *err)
+                            const journal_t *j, gd_err *err)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "campaign", c->name);
     cJSON *objs = cJSON_AddArrayToObject(root, "objectives");
-    for (int j = 0; j < c->nobjectives; j++) {
+    for (int k = 0; k < c->nobjectives; k++) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "metric", c->obj[j].metric);
+        cJSON_AddStringToObject(o, "metric", c->obj[k].metric);
         cJSON_AddStringToObject(o, "sense",
-                                c->obj[j].maximize ? "maximize" : "minimize");
+                                c->obj[k].maximize ? "maximize" : "minimize");
         cJSON_AddItemToArray(objs, o);
     }
     cJSON *ws = cJSON_AddArrayToObject(root, "workloads");
     for (int i = 0; i < c->nworkloads; i++) {
-        cJSON *w = workload_json(c, c->workloads[i].name, mi, recs, n, err);
+        /* one workload's records in memory at a time: a workload's
+         * analysis reads only its own records */
+        store_record *recs;
+        size_t n;
+        cJSON *w = NULL;
+        if (load_workload(j, c->workloads[i].name, &recs, &n, err) == GD_OK)
+            w = workload_json(c, c->workloads[i].name, mi, recs, n, err);
+        free(recs);
         if (!w) {
             cJSON_Delete(root);
             return NULL;
@@ -464,16 +497,13 @@ int ana_run(const char *rundir, gd_err *err)
     int rc = camp_load_meta(cpath, &c, err);
     if (rc)
         return rc;
-    store_record *recs = NULL;
-    size_t n = 0;
+    journal_t j = {jpath, NULL, 0};
     if (util_path_exists(jpath))
-        rc = store_load_all(jpath, &recs, &n, err);
-    if (!rc)
-        store_sort_canonical(recs, n);
+        rc = store_index_workloads(jpath, &j.wl, &j.nwl, err);
     manifest_info mi;
     read_manifest(rundir, &mi);
     if (!rc) {
-        cJSON *root = analysis_json(&c, &mi, recs, n, err);
+        cJSON *root = analysis_json(&c, &mi, &j, err);
         rc = root ? verification_loop(root, rundir, &c, err)
                   : err->code ? err->code : GD_EENV;
         if (!rc)
@@ -481,7 +511,7 @@ int ana_run(const char *rundir, gd_err *err)
         cJSON_Delete(root);
     }
     cJSON_Delete(mi.root);
-    free(recs);
+    store_wl_lines_free(j.wl, j.nwl);
     camp_free(&c);
     return rc;
 }

@@ -7,7 +7,9 @@
  * to timing.csv instead: they differ from run to run, results.csv never
  * does. */
 #include "csv.h"
+#include "numtext.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,17 +64,42 @@ static void csv_field(util_buf *b, const char *s)
     util_buf_puts(b, "\"");
 }
 
-/* Shortest of %.15g / %.17g that reads back exactly; NaN, Inf, -Inf. */
+/* Significant digits of a number's text (num_short's): from its first
+ * nonzero digit to its last, exponent digits not counted. */
+static int sig_digits(const char *t)
+{
+    int n = 0, first = -1, last = -1;
+    for (; *t && *t != 'e'; t++)
+        if (*t >= '0' && *t <= '9') {
+            if (*t != '0') {
+                if (first < 0)
+                    first = n;
+                last = n;
+            }
+            n++;
+        }
+    return first < 0 ? 1 : last - first + 1;
+}
+
+/* Shortest of %.15g / %.17g that reads back exactly; NaN, Inf, -Inf.
+ * Written without printf: when the shortest round trip (num_short) has
+ * at most 15 digits it is %.15g's text, laid out alike below 1e15; with
+ * 16 or 17 it is %.17g's, which num_g17 writes byte for byte.
+ * (Subnormals, with fewer digits of their own, go through printf.) */
 void rep_csv_number(double v, char *out, size_t n)
 {
+    char s[NUM_TEXT_MAX];
     if (isnan(v)) {
         snprintf(out, n, "NaN");
     } else if (isinf(v)) {
         snprintf(out, n, "%s", v > 0 ? "Inf" : "-Inf");
+    } else if (num_short(v, s) && sig_digits(s) > 15) {
+        num_g17(v, s);
+        snprintf(out, n, "%s", s);
+    } else if (fabs(v) < 1e15 && (v == 0 || fabs(v) >= DBL_MIN)) {
+        snprintf(out, n, "%s", s);
     } else {
         snprintf(out, n, "%.15g", v);
-        if (strtod(out, NULL) != v)
-            snprintf(out, n, "%.17g", v);
     }
 }
 
@@ -93,27 +120,88 @@ static void csv_header(util_buf *b, const name_list *ml)
     util_buf_puts(b, "\n");
 }
 
+/* What a row needs beyond its record, kept from row to row: the front's
+ * keys of the current workload, sorted (a record is on the front when
+ * its key is among them), and where each metric column lies in records
+ * whose metrics come in the same order as the previous one's. */
+typedef struct {
+    const rep_run *run;
+    const char *seed;
+    const name_list *ml;
+    const char *wl_name;      /* workload the keys are of */
+    const rep_wl *wl;         /* NULL: the workload is not in analysis */
+    const char **keys;        /* its front's keys, sorted */
+    size_t nkeys;
+    met_set layout;           /* metric names of the previous record */
+    int *col;                 /* ml column -> index in such a record, -1 */
+} row_ctx;
+
+static int key_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int ctx_workload(row_ctx *x, const char *name)
+{
+    if (x->wl_name && strcmp(x->wl_name, name) == 0)
+        return 0;
+    x->wl_name = name;
+    int w = rep_wl_find(x->run, name);
+    x->wl = w >= 0 ? &x->run->wl[w] : NULL;
+    x->nkeys = 0;
+    if (!x->wl)
+        return 0;
+    const char **k = realloc(x->keys, (x->wl->nfront + 1) * sizeof *k);
+    if (!k)
+        return -1;
+    x->keys = k;
+    for (size_t i = 0; i < x->wl->nfront; i++)
+        k[x->nkeys++] = x->wl->front[i].key;
+    qsort(k, x->nkeys, sizeof *k, key_cmp);
+    return 0;
+}
+
 /* Whether record r is on its workload's Pareto front / is its baseline
  * (analysis.json's points, by key). */
-static void front_and_baseline(const rep_run *run, const store_record *r,
+static void front_and_baseline(const row_ctx *x, const store_record *r,
                                int *front, int *base)
 {
     *front = *base = 0;
-    int w = rep_wl_find(run, r->workload);
-    if (w < 0 || r->status != ST_OK)
+    if (!x->wl || r->status != ST_OK)
         return;
-    const rep_wl *wl = &run->wl[w];
-    *base = wl->has_baseline && !strcmp(wl->baseline.key, r->key);
-    for (size_t i = 0; i < wl->nfront && !*front; i++)
-        *front = !strcmp(wl->front[i].key, r->key);
+    const char *key = r->key;
+    *base = x->wl->has_baseline && !strcmp(x->wl->baseline.key, r->key);
+    *front = x->nkeys && bsearch(&key, x->keys, x->nkeys, sizeof *x->keys,
+                                 key_cmp) != NULL;
 }
 
-static void csv_provenance(util_buf *b, const rep_run *run,
-                           const store_record *r, const char *seed)
+/* Map the metric columns to r's metrics, unless r's names are those of
+ * the record before (then the map holds). */
+static void ctx_columns(row_ctx *x, const met_set *m)
+{
+    int same = m->n == x->layout.n;
+    for (int i = 0; same && i < m->n; i++)
+        same = strcmp(m->name[i], x->layout.name[i]) == 0;
+    if (same)
+        return;
+    x->layout.n = m->n;
+    for (int i = 0; i < m->n; i++)
+        memcpy(x->layout.name[i], m->name[i], MET_NAMELEN);
+    for (size_t j = 0; j < x->ml->n; j++) {
+        x->col[j] = -1;
+        for (int i = 0; i < m->n && x->col[j] < 0; i++)
+            if (strcmp(m->name[i], x->ml->name[j]) == 0)
+                x->col[j] = i;
+    }
+}
+
+static void csv_provenance(util_buf *b, const row_ctx *x,
+                           const store_record *r)
 {
     int front, base;
-    front_and_baseline(run, r, &front, &base);
-    util_buf_printf(b, ",%d,%s,", r->attempts > 0 ? r->attempts : 1, seed);
+    front_and_baseline(x, r, &front, &base);
+    util_buf_printf(b, ",%d,%s,", r->attempts > 0 ? r->attempts : 1,
+                    x->seed);
     if (r->order > 0)
         util_buf_printf(b, "%ld", r->order);
     util_buf_printf(b, ",%d,%d,", front, base);
@@ -133,13 +221,15 @@ static void run_seed(const rep_run *run, char *out, size_t n)
         snprintf(out, n, "%.0f", s->valuedouble);
 }
 
-static void csv_row(util_buf *b, const rep_run *run, const store_record *r,
-                    const char *seed, const name_list *ml)
+static int csv_row(util_buf *b, row_ctx *x, const store_record *r)
 {
     const char *txt[7] = { r->key, r->workload, r->backend, r->fidelity,
                            store_status_name(r->status), r->reason,
                            r->modelled };
     char buf[64];
+    if (ctx_workload(x, r->workload) != 0)
+        return -1;
+    ctx_columns(x, &r->metrics);
     for (int i = 0; i < 7; i++) {
         if (i)
             util_buf_puts(b, ",");
@@ -150,16 +240,16 @@ static void csv_row(util_buf *b, const rep_run *run, const store_record *r,
         csv_field(b, space_value_str(k, space_get(&r->cfg, k), buf,
                                      sizeof buf));
     }
-    csv_provenance(b, run, r, seed);
-    for (size_t i = 0; i < ml->n; i++) {
-        double v;
+    csv_provenance(b, x, r);
+    for (size_t i = 0; i < x->ml->n; i++) {
         util_buf_puts(b, ",");
-        if (met_get(&r->metrics, ml->name[i], &v) == 0) {
-            rep_csv_number(v, buf, sizeof buf);
+        if (x->col[i] >= 0) {
+            rep_csv_number(r->metrics.val[x->col[i]], buf, sizeof buf);
             util_buf_puts(b, buf);
         }
     }
     util_buf_puts(b, "\n");
+    return 0;
 }
 
 int rep_csv_write(const rep_run *run, gd_err *err)
@@ -175,11 +265,18 @@ int rep_csv_write(const rep_run *run, gd_err *err)
     util_buf_init(&b);
     char seed[32];
     run_seed(run, seed, sizeof seed);
+    row_ctx x = { .run = run, .seed = seed, .ml = &ml };
+    x.layout.n = -1;  /* no record yet */
+    x.col = malloc((ml.n + 1) * sizeof *x.col);
     csv_header(&b, &ml);
-    for (size_t i = 0; i < run->nrecs; i++)
-        csv_row(&b, run, &run->recs[i], seed, &ml);
-    rc = util_write_file_atomic(path, b.s, b.len, err);
+    for (size_t i = 0; !rc && i < run->nrecs; i++)
+        if (!x.col || csv_row(&b, &x, &run->recs[i]) != 0)
+            rc = gd_errf(err, GD_EENV, "%s: out of memory", path);
+    if (!rc)
+        rc = util_write_file_atomic(path, b.s, b.len, err);
     util_buf_free(&b);
     free(ml.name);
+    free(x.col);
+    free(x.keys);
     return rc;
 }

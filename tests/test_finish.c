@@ -401,6 +401,50 @@ START_TEST(status_while_running_and_after_a_crash)
 }
 END_TEST
 
+/* Issue 28.3: status answers from the journal's summary (counts as of a
+ * byte offset and the key of the line that ends there) and the lines
+ * after it; a summary that does not match the journal is ignored. */
+START_TEST(status_reads_the_summary_and_the_lines_after)
+{
+    const char *camp = tp("/sum.xml"), *dir = tp("/sum-run");
+    write_flaky(camp, "sum", 4, NULL);
+    ck_assert_int_eq(run(camp, dir, &(gd_err){0, ""}, NULL, NULL), GD_OK);
+    shf("rm -rf %s/jobs", dir);
+    char sum[PATH_MAX + 32], cmd[3 * PATH_MAX];
+    snprintf(sum, sizeof sum, "%s/%s", dir, STORE_SUMMARY);
+    ck_assert(util_path_exists(sum));
+    cJSON *o = status_json(dir);
+    ck_assert_int_eq(total_of(o, "done"), 8);
+    ck_assert_int_eq(total_of(o, "failed"), 0);
+    cJSON_Delete(o);
+    /* the summary is what status counts from: say 3 of flaky's failed */
+    snprintf(cmd, sizeof cmd, "sed -i 's/\\(\"workload\":\"flaky\"[^}]*"
+             "\"failed\":\\)0/\\13/' %s", sum);
+    ck_assert_int_eq(shf("%s", cmd), 0);
+    o = status_json(dir);
+    ck_assert_int_eq(total_of(o, "failed"), 3);
+    cJSON_Delete(o);
+    /* a line appended after it is read: a new key that failed */
+    snprintf(cmd, sizeof cmd, "cd %s && tail -1 results.jsonl | sed "
+             "'s/\"key\":\"./\"key\":\"z/; s/\"status\":\"ok\"/"
+             "\"status\":\"failed\"/' > extra && cat extra >> results.jsonl",
+             dir);
+    ck_assert_int_eq(shf("%s", cmd), 0);
+    o = status_json(dir);
+    ck_assert_int_eq(total_of(o, "failed"), 4);
+    cJSON_Delete(o);
+    /* the journal no longer ends where the summary says: it is ignored
+     * and the whole journal read (8 records, none failed) */
+    snprintf(cmd, sizeof cmd, "cd %s && sed -i '$d' results.jsonl && "
+             "sed -i '$d' results.jsonl", dir);
+    ck_assert_int_eq(shf("%s", cmd), 0);
+    o = status_json(dir);
+    ck_assert_int_eq(total_of(o, "done"), 7);
+    ck_assert_int_eq(total_of(o, "failed"), 0);
+    cJSON_Delete(o);
+}
+END_TEST
+
 /* Item 11: every job folder says what ran (cmd.sh, runnable by hand,
  * config.json, job.json for job-run); results.csv carries provenance,
  * timing.csv the wall times; the failures appendix each failed job's
@@ -591,6 +635,7 @@ static Suite *suite(void)
     tcase_add_test(t, edits_that_change_results_are_refused);
     tcase_add_test(t, larger_budget_extends_the_search);
     tcase_add_test(t, status_while_running_and_after_a_crash);
+    tcase_add_test(t, status_reads_the_summary_and_the_lines_after);
     tcase_add_test(t, per_job_provenance);
     tcase_add_test(t, per_workload_resources);
     tcase_add_test(t, retried_jobs_keep_their_timeout);

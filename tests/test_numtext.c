@@ -2,7 +2,9 @@
  * random bit patterns, on every decade the results span, on exact ties
  * (dyadic values halfway between two 17-digit decimals, where printf
  * rounds half to even), at powers of ten and the edges of %g's layout —
- * and num_int what printf("%d") writes. */
+ * and num_int what printf("%d") writes; num_short writes the fewest
+ * digits that read back as the same double, as many as the shortest
+ * "%.Ne" that strtod reads back, integers as integers. */
 #include "testutil.h"
 
 #include <float.h>
@@ -116,6 +118,103 @@ START_TEST(integers_as_printf)
 }
 END_TEST
 
+/* The fewest significant digits N for which "%.(N-1)e" reads back as v. */
+static int shortest_by_printf(double v)
+{
+    char s[64];
+    for (int p = 1; p < 17; p++) {
+        snprintf(s, sizeof s, "%.*e", p - 1, v);
+        if (strtod(s, NULL) == v)
+            return p;
+    }
+    return 17;
+}
+
+/* Significant digits in a number's text (mantissa, zeros trimmed). */
+static int sig_digits(const char *t)
+{
+    int n = 0, z = 0, started = 0;
+    for (const char *c = t; *c && *c != 'e'; c++) {
+        if (*c < '0' || *c > '9')
+            continue;
+        started |= *c != '0';
+        if (!started)
+            continue;
+        if (*c == '0') {
+            z++;
+        } else {
+            n += z + 1;
+            z = 0;
+        }
+    }
+    return n ? n : 1;
+}
+
+static void shortest_reads_back(double v)
+{
+    char out[NUM_TEXT_MAX];
+    size_t n = num_short(v, out);
+    ck_assert_uint_eq(n, strlen(out));
+    ck_assert_msg(strtod(out, NULL) == v && signbit(strtod(out, NULL))
+                  == signbit(v), "%a: num_short \"%s\" reads back as %a", v,
+                  out, strtod(out, NULL));
+    ck_assert_msg(sig_digits(out) == shortest_by_printf(v),
+                  "%a: num_short \"%s\" has %d digits, the shortest has %d",
+                  v, out, sig_digits(out), shortest_by_printf(v));
+}
+
+START_TEST(shortest_reads_back_random)
+{
+    uint64_t s = 0x2545f4914f6cdd1dull;
+    for (int i = 0; i < 100000; i++) {
+        uint64_t bits = next(&s);
+        double v;
+        memcpy(&v, &bits, sizeof v);
+        if (isfinite(v))
+            shortest_reads_back(v);
+    }
+    for (int e = -12; e <= 24; e++)
+        for (int i = 0; i < 2000; i++) {
+            double f = (double)(next(&s) >> 11) / 9007199254740992.0;
+            shortest_reads_back((1 + 9 * f) * pow(10, e));
+            /* values with few digits: config-derived metrics */
+            shortest_reads_back((double)(next(&s) % 100000) / pow(10, e % 8));
+        }
+    /* ties at 2^k boundaries and large integers with even mantissas */
+    for (int e = -60; e <= 80; e++)
+        for (uint64_t m = 1; m < 600; m += 1)
+            shortest_reads_back(ldexp((double)m, e));
+    for (int k = 53; k < 70; k++) {
+        shortest_reads_back(ldexp(1.0, k));
+        shortest_reads_back(nextafter(ldexp(1.0, k), 0));
+        shortest_reads_back(nextafter(ldexp(1.0, k), INFINITY));
+    }
+}
+END_TEST
+
+START_TEST(shortest_layout)
+{
+    const struct { double v; const char *text; } cases[] = {
+        {293.98000000000002, "293.98"}, {3391488, "3391488"},
+        {0.66666666666666663, "0.6666666666666666"}, {0.5, "0.5"},
+        {1, "1"}, {100000, "100000"}, {1e16, "10000000000000000"},
+        {1e17, "1e+17"}, {7.9046857887232506e-11, "7.90468578872325e-11"},
+        {216.81680644846801, "216.81680644846801"}, {0.0001, "0.0001"},
+        {1e-5, "1e-05"}, {-2.5, "-2.5"}, {0, "0"}, {-0.0, "-0"},
+        {DBL_TRUE_MIN, "5e-324"}, {DBL_MAX, "1.7976931348623157e+308"},
+    };
+    char out[NUM_TEXT_MAX];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        num_short(cases[i].v, out);
+        ck_assert_str_eq(out, cases[i].text);
+    }
+    num_short(NAN, out);
+    ck_assert_str_eq(out, "nan");
+    num_short(-INFINITY, out);
+    ck_assert_str_eq(out, "-inf");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("numtext");
@@ -125,6 +224,8 @@ int main(void)
     tcase_add_test(t, exact_ties_round_half_even);
     tcase_add_test(t, powers_of_ten_and_layout_edges);
     tcase_add_test(t, integers_as_printf);
+    tcase_add_test(t, shortest_reads_back_random);
+    tcase_add_test(t, shortest_layout);
     suite_add_tcase(s, t);
     return tu_run_suite(s);
 }

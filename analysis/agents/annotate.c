@@ -52,31 +52,40 @@ static int cmp_fact(const void *a, const void *b)
     return strcmp(((const rec_fact *)a)->key, ((const rec_fact *)b)->key);
 }
 
+/* The facts of every record, read one workload at a time (memory holds
+ * one workload's records), looked up by key. */
 static int load_facts(ctx_t *x, gd_err *err)
 {
     char path[4200];
-    store_record *recs = NULL;
-    size_t n = 0;
+    store_wl_lines *wl = NULL;
+    int nwl = 0;
+    size_t cap = 0, n = 0;
     util_path_join(path, sizeof path, x->rundir, "results.jsonl");
-    int rc = store_load_all(path, &recs, &n, err);
+    int rc = store_index_workloads(path, &wl, &nwl, err);
+    for (int w = 0; !rc && w < nwl; w++)
+        cap += wl[w].n;
+    x->facts = rc ? NULL : calloc(cap ? cap : 1, sizeof *x->facts);
+    if (!rc && !x->facts)
+        rc = gd_errf(err, GD_EENV, "%s: out of memory", path);
+    for (int w = 0; !rc && w < nwl; w++) {
+        store_record *recs = NULL;
+        size_t m = 0;
+        rc = store_load_lines(path, wl[w].line, wl[w].n, &recs, &m, err);
+        for (size_t i = 0; !rc && i < m; i++) {
+            rec_fact *f = &x->facts[n++];
+            util_strlcpy(f->key, recs[i].key, sizeof f->key);
+            util_strlcpy(f->limit, recs[i].limit, sizeof f->limit);
+            util_strlcpy(f->bottleneck, recs[i].bottleneck,
+                         sizeof f->bottleneck);
+            f->cfg = recs[i].cfg;
+        }
+        free(recs);
+    }
+    store_wl_lines_free(wl, nwl);
     if (rc)
         return rc;
-    store_sort_canonical(recs, n);
-    x->facts = calloc(n ? n : 1, sizeof *x->facts);
-    if (!x->facts) {
-        free(recs);
-        return gd_errf(err, GD_EENV, "%s: out of memory", path);
-    }
-    for (size_t i = 0; i < n; i++) {
-        rec_fact *f = &x->facts[i];
-        util_strlcpy(f->key, recs[i].key, sizeof f->key);
-        util_strlcpy(f->limit, recs[i].limit, sizeof f->limit);
-        util_strlcpy(f->bottleneck, recs[i].bottleneck, sizeof f->bottleneck);
-        f->cfg = recs[i].cfg;
-    }
     x->nfacts = n;
-    free(recs);
-    qsort(x->facts, n, sizeof *x->facts, cmp_fact);
+    qsort(x->facts, n, sizeof *x->facts, cmp_fact);  /* keys are unique */
     return GD_OK;
 }
 

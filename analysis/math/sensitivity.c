@@ -106,21 +106,28 @@ static int fit(const data *d, int ka, int kb, int skip,
     gsl_eigen_symmv_workspace *ew = gsl_eigen_symmv_alloc(p);
     gsl_multifit_linear_workspace *w = gsl_multifit_linear_alloc(p, p);
     double *x = malloc(p * sizeof *x), *xty = calloc(p, sizeof *xty);
+    size_t *nzi = malloc(p * sizeof *nzi);
     int rc = -1;
     if (!A || !V || !Xr || !cov || !ev || !yr || !c || !ew || !w || !x
-        || !xty)
+        || !xty || !nzi)
         goto out;
     for (size_t i = 0; i < d->n; i++) {
         if (skip >= 0 && d->rows[i].fold == skip)
             continue;
         feat(d, &d->rows[i], ka, kb, x);
-        for (size_t q = 0; q < p; q++) {
-            if (x[q] == 0)
-                continue;
+        /* the row's nonzero columns (a handful of p): each cell of A
+         * gets the same additions in the same order as a dense pass */
+        size_t nz = 0;
+        for (size_t q = 0; q < p; q++)
+            if (x[q] != 0)
+                nzi[nz++] = q;
+        double *a = gsl_matrix_ptr(A, 0, 0);
+        size_t tda = A->tda;
+        for (size_t j = 0; j < nz; j++) {
+            size_t q = nzi[j];
             xty[q] += x[q] * d->rows[i].y;
-            for (size_t r = 0; r <= q; r++)
-                if (x[r] != 0)
-                    *gsl_matrix_ptr(A, q, r) += x[q] * x[r];
+            for (size_t k = 0; k <= j; k++)
+                a[q * tda + nzi[k]] += x[q] * x[nzi[k]];
         }
     }
     if (gsl_eigen_symmv(A, ev, V, ew) != 0)
@@ -183,6 +190,7 @@ out:
         gsl_multifit_linear_free(w);
     free(x);
     free(xty);
+    free(nzi);
     return rc;
 }
 

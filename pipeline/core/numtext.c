@@ -1,4 +1,5 @@
-/* numtext: "%.17g" and "%d" without printf. glibc's printf formats a double
+/* numtext: "%.17g", the shortest round-trip text of a double, and "%d"
+ * without printf. glibc's printf formats a double
  * with multi-precision arithmetic, which was half the time of an
  * in-process job; here the 17 digits come from one 128-bit product and a
  * shift or division, rounded half to even like printf, and laid out with
@@ -9,6 +10,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef unsigned __int128 u128;
@@ -37,10 +39,12 @@ static int bit_length(u128 x)
 }
 
 /* Round-half-even of m * 2^e2 * 10^k into *d, with *fl its floor; 0 when
- * the exact product does not fit in 128 bits. */
-static int scaled(uint64_t m, int e2, int k, u128 *fl, u128 *d)
+ * the exact product does not fit in 128 bits. When q is not NULL, q[0] is
+ * the remainder of the floor and q[1] the gap between a's neighbouring
+ * doubles, both in units of the divisor (for the round-trip test). */
+static int scaled_q(uint64_t m, int e2, int k, u128 *fl, u128 *d, u128 *q)
 {
-    u128 num = m, rem = 0, den = 1;
+    u128 num = m, rem = 0, den = 1, gap = 1;
     if (k > 0) {
         if (k > 22)  /* 2^53 * 10^22 < 2^127 */
             return 0;
@@ -51,16 +55,24 @@ static int scaled(uint64_t m, int e2, int k, u128 *fl, u128 *d)
             return 0;
         num <<= e2;
     }
-    if (k < 0) {
-        if (-k > 38 || e2 < 0)
+    if (k < 0 && e2 < 0) {
+        if (-k > 38 || bit_length(pow10_u128(-k)) - e2 > 127)
+            return 0;
+        den = pow10_u128(-k) << -e2;
+        *fl = num / den;
+        rem = num % den;
+    } else if (k < 0) {
+        if (-k > 38)
             return 0;
         den = pow10_u128(-k);
+        gap = (u128)1 << e2;
         *fl = num / den;
         rem = num % den;
     } else if (e2 < 0) {
         if (-e2 > 126)
             return 0;
         den = (u128)1 << -e2;
+        gap = pow10_u128(k);
         *fl = num >> -e2;
         rem = num & (den - 1);
     } else {
@@ -69,7 +81,17 @@ static int scaled(uint64_t m, int e2, int k, u128 *fl, u128 *d)
     *d = *fl;
     if (rem && (rem > den - rem || (rem == den - rem && (*fl & 1))))
         *d += 1;
+    if (q) {
+        q[0] = rem;
+        q[1] = gap;
+        q[2] = den;
+    }
     return 1;
+}
+
+static int scaled(uint64_t m, int e2, int k, u128 *fl, u128 *d)
+{
+    return scaled_q(m, e2, k, fl, d, NULL);
 }
 
 /* The 17 significant digits of a (> 0, finite) and its decimal exponent x
@@ -157,6 +179,123 @@ size_t num_g17(double v, char *out)
         return layout(v < 0, dig, x, out);
     int n = snprintf(out, NUM_TEXT_MAX, "%.17g", v);
     return n > 0 ? (size_t)n : 0;
+}
+
+/* ---- shortest round-trip digits ---- */
+
+/* Whether the decimal d (the floor fl rounded) lies strictly inside the
+ * interval of reals that read back as m * 2^e2: its distance from the
+ * exact value, r / den, under half the gap to the neighbouring double (a
+ * quarter below a power of two, where the gap below halves). Ties count
+ * as misses, so a written number always reads back. */
+static int reads_back(uint64_t m, u128 fl, u128 d, const u128 q[3])
+{
+    u128 r = d == fl ? q[0] : q[2] - q[0];
+    u128 g = q[1];
+    int even = !(m & 1);
+    if (d == fl && m == (1ull << 52))  /* 4r < gap, = on a tie to even */
+        return r < g / 4 || (r == g / 4 && g % 4 == 0 && even);
+    return r < g / 2 || (r == g / 2 && g % 2 == 0 && even);
+}
+
+/* a's p significant digits, rounded half to even, in *d (p digits) with
+ * the decimal exponent *x of the first; *ok when they read back as a.
+ * 0 when out of the exact range. */
+static int round_at(uint64_t m, int e2, int ex, int p, u128 *d, int *x,
+                    int *ok)
+{
+    u128 fl, q[3];
+    const u128 lo = pow10_u128(p - 1), hi = lo * 10;
+    for (int tries = 0; ; tries++) {
+        if (tries > 2 || !scaled_q(m, e2, p - 1 - ex, &fl, d, q))
+            return 0;
+        if (fl < lo)
+            ex--;
+        else if (fl >= hi)
+            ex++;
+        else
+            break;
+    }
+    *ok = reads_back(m, fl, *d, q);
+    if (*d == hi) {  /* 99...9.5 rounded up to a new power of ten */
+        *d = lo;
+        ex++;
+    }
+    *x = ex;
+    return 1;
+}
+
+/* The shortest digits of a (> 0, finite) that read back as a, padded
+ * with '0' to 17, and their decimal exponent *x; 0 when out of the exact
+ * range. A decimal of at most 15 digits that reads back as a is what a
+ * rounded to 15 digits gives (DBL_DIG), so 15, 16 and 17 digits are the
+ * only candidates; trailing zeros are dropped by the layout. */
+static int digits_short(double a, char dig[DIGITS], int *x)
+{
+    int e2;
+    double fr = frexp(a, &e2);
+    uint64_t m = (uint64_t)ldexp(fr, 53);  /* exact: fr has 53 bits */
+    e2 -= 53;
+    int ex = (int)floor(log10(a));
+    for (int p = 15; p < DIGITS; p++) {
+        u128 d;
+        int ok;
+        if (!round_at(m, e2, ex, p, &d, x, &ok))
+            return 0;
+        if (!ok)
+            continue;
+        uint64_t d64 = (uint64_t)d;
+        memset(dig, '0', DIGITS);
+        for (int i = p - 1; i >= 0; i--) {
+            dig[i] = (char)('0' + (int)(d64 % 10));
+            d64 /= 10;
+        }
+        return 1;
+    }
+    return digits17(a, dig, x);
+}
+
+/* The slow way, for magnitudes outside the exact range: printf at each
+ * precision until strtod gives a back, its digits laid out like the
+ * fast path's. */
+static size_t short_by_printf(double v, char *out)
+{
+    char s[64];
+    for (int p = 1; p <= DIGITS; p++) {
+        snprintf(s, sizeof s, "%.*e", p - 1, v);
+        if (strtod(s, NULL) == v || p == DIGITS)
+            break;
+    }
+    char dig[DIGITS];
+    memset(dig, '0', DIGITS);
+    const char *c = s + (s[0] == '-');
+    int n = 0;
+    for (; *c && *c != 'e'; c++)
+        if (*c >= '0' && *c <= '9' && n < DIGITS)
+            dig[n++] = *c;
+    int x = *c == 'e' ? atoi(c + 1) : 0;
+    return layout(v < 0, dig, x, out);
+}
+
+size_t num_short(double v, char *out)
+{
+    char dig[DIGITS];
+    int x;
+    if (!isfinite(v)) {
+        int n = snprintf(out, NUM_TEXT_MAX, "%g", v);
+        return n > 0 ? (size_t)n : 0;
+    }
+    if (v == 0) {
+        size_t n = 0;
+        if (signbit(v))
+            out[n++] = '-';
+        out[n++] = '0';
+        out[n] = '\0';
+        return n;
+    }
+    if (digits_short(fabs(v), dig, &x))
+        return layout(v < 0, dig, x, out);
+    return short_by_printf(v, out);
 }
 
 size_t num_int(int i, char *out)

@@ -14,6 +14,13 @@
  * Returns the length written to out (room for NUM_TEXT_MAX). */
 size_t num_g17(double v, char *out);
 
+/* v with the fewest significant digits (at most 17) that read back as
+ * the same double (strtod), round half to even: laid out like %.17g (an
+ * integer below 1e17 is written as an integer, plain decimals from 1e-4,
+ * else d.ddde[+-]XX); NaN and infinities as printf's %g. Returns the
+ * length written to out (room for NUM_TEXT_MAX). */
+size_t num_short(double v, char *out);
+
 /* i as printf("%d") writes it; returns the length. */
 size_t num_int(int i, char *out);
 

@@ -1,11 +1,14 @@
 /* store: the run's append-only journal results.jsonl — one JSON record per
- * finished job, one complete line each — and the index of finished keys.
+ * finished job, one complete line each — the index of finished keys, and
+ * the summary beside the journal that gpudse status reads.
  * Opening a journal drops (and reports) a torn last line left by a crash.
  * A job rerun (--retry) adds a line; readers take each key's latest. */
 #ifndef GPUDSE_STORE_H
 #define GPUDSE_STORE_H
 
+#include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include "util.h"
 #include "space.h"
 #include "metrics.h"
@@ -53,6 +56,16 @@ int store_record_from_json(const char *line, const char *file, int lineno,
 
 typedef struct store store;
 
+/* The journal's summary file beside it (see store.c), which gpudse status
+ * reads instead of the whole journal. */
+#define STORE_SUMMARY "results.summary.json"
+
+/* Records (each key's latest) and failed ones per workload and backend. */
+typedef struct {
+    char workload[64], backend[32];
+    uint64_t records, failed;
+} store_group;
+
 /* Open (create) DIR/results.jsonl for appending; loads the finished keys.
  * A torn last line is truncated away and counted in *torn (may be NULL). */
 int store_open(const char *dir, store **out, int *torn, gd_err *err);
@@ -60,6 +73,9 @@ int store_has(const store *s, const char *key);
 /* Whether this key's latest record was appended since the store opened. */
 int store_is_new(const store *s, const char *key);
 size_t store_count(const store *s);
+/* GPU design-point records (each key's latest; other kinds of job not
+ * counted) whose status is ok / anything else, from the key index. */
+void store_outcomes(const store *s, uint64_t *ok, uint64_t *failed);
 /* Read back the finished record with this key (for strategies that observe
  * results on resume). */
 int store_get(const store *s, const char *key, store_record *r, gd_err *err);
@@ -96,6 +112,32 @@ void store_unlock(int fd);
  * is an error naming FILE:LINE. */
 int store_load_all(const char *path, store_record **recs, size_t *n,
                    gd_err *err);
+
+/* Reading a journal one workload at a time, so that memory holds one
+ * workload's records, not the journal's: store_index_workloads reads the
+ * journal once (no JSON parse of lines of its own layout) and lists, per
+ * workload in order of first appearance, where its GPU records lie;
+ * store_load_lines reads such a list back like store_load_all (each key's
+ * latest, in first-journaled order, attempts counted; errors name
+ * FILE:LINE). A key includes its workload, so every attempt of a key is
+ * in the same list. */
+typedef struct {
+    off_t off;              /* byte offset of the line */
+    unsigned len;           /* its length without the newline */
+    unsigned lineno;        /* from 1 */
+} store_line;
+
+typedef struct {
+    char name[64];
+    store_line *line;
+    size_t n, cap;
+} store_wl_lines;
+
+int store_index_workloads(const char *path, store_wl_lines **out, int *nout,
+                          gd_err *err);
+int store_load_lines(const char *path, const store_line *lines, size_t n,
+                     store_record **recs, size_t *nrecs, gd_err *err);
+void store_wl_lines_free(store_wl_lines *v, int n);
 
 /* Records in one order whatever order jobs finished in (results.jsonl keeps
  * completion order): by workload, backend, config (knob by knob), key.

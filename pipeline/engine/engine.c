@@ -464,23 +464,6 @@ static int run_jobs(run_t *r, gd_err *err)
     return rc;
 }
 
-static int count_outcomes(run_t *r, uint64_t *ok, uint64_t *failed,
-                          gd_err *err)
-{
-    char path[PATH_MAX];
-    util_path_join(path, sizeof path, r->dir, "results.jsonl");
-    store_record *recs;
-    size_t n;
-    int rc = store_load_all(path, &recs, &n, err);
-    if (rc)
-        return rc;
-    *ok = *failed = 0;
-    for (size_t i = 0; i < n; i++)
-        *(recs[i].status == ST_OK ? ok : failed) += 1;
-    free(recs);
-    return GD_OK;
-}
-
 /* Whether the last session in run.log got to its end (analysis and report
  * written: a "finished:" line after its "start campaign" line). */
 static int last_session_finished(const char *logp)
@@ -555,7 +538,7 @@ static int finish_run(run_t *r, gd_err *err)
     char fin[32];
     int rc = store_flush(r->st, err);
     if (!rc)
-        rc = count_outcomes(r, &ok, &failed, err);
+        store_outcomes(r->st, &ok, &failed);
     utc_now(fin, sizeof fin);
     if (!rc)
         rc = write_manifest(r, fin, ok, failed, err);
@@ -688,9 +671,8 @@ int eng_run(const eng_opts *o, char *rundir, size_t rundirsz, gd_err *err)
         /* what the journal holds, not what this session added */
         gd_err ignore;
         uint64_t ok = 0, failed = 0;
-        if (store_flush(r.st, &ignore) || count_outcomes(&r, &ok, &failed,
-                                                         &ignore))
-            ok = failed = 0;
+        if (store_flush(r.st, &ignore) == GD_OK)
+            store_outcomes(r.st, &ok, &failed);
         logf_(&r, "interrupted after %" PRIu64 " jobs", r.ran);
         rc = gd_errf(err, GD_EENV, "interrupted: %" PRIu64 " finished jobs "
                      "(%" PRIu64 " of them run by this session) are kept in "

@@ -2,8 +2,11 @@
  * while it runs or after its coordinator died: per workload the jobs
  * queued, running, done and failed, the running jobs (workload, config,
  * elapsed time, last log line), the phase and an ETA. It reads the
- * manifest, the journal once (each key's latest line, by plain string
- * scanning, no JSON parse per line), results job-run wrote that were never
+ * manifest, the journal's summary (records and failures per workload as
+ * of a byte offset, store.c) and the journal lines after it — or, without
+ * a summary that matches, the journal once, a block at a time (each key's
+ * latest line, by plain string scanning, no JSON parse per line) —
+ * results job-run wrote that were never
  * merged (jobs/KEY/result.json), the tail of run.log, and asks squeue
  * about Slurm tasks. It never writes into the directory. */
 #define _GNU_SOURCE  /* strptime, timegm */
@@ -272,29 +275,146 @@ static int scan_line(st_view *v, const char *line)
     return count_record(v, k, i, !(sl == 2 && !memcmp(s, "ok", 2)));
 }
 
+static int hex_key(const char *s)
+{
+    if (strlen(s) != 64)
+        return 0;
+    for (int i = 0; i < 64; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+            return 0;
+    return 1;
+}
+
+/* Scan the journal's lines from byte from to its end, a block at a time
+ * (memory stays small whatever the journal's size). */
+static int scan_from(st_view *v, const char *path, off_t from, gd_err *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return gd_errf(err, GD_EENV, "%s: cannot open: %s", path,
+                       strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    int rc = GD_OK;
+    if (from > 0 && fseeko(f, from, SEEK_SET) != 0)
+        rc = gd_errf(err, GD_EENV, "%s: cannot seek: %s", path,
+                     strerror(errno));
+    while (!rc && (n = getline(&line, &cap, f)) > 0) {
+        if (line[n - 1] != '\n')
+            break;  /* a torn last line is no record */
+        line[n - 1] = '\0';
+        if (scan_line(v, line) != 0)
+            rc = gd_errf(err, GD_EENV, "out of memory");
+    }
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+/* Whether DIR/jobs holds job folders (their keys must be looked up in
+ * the whole journal). */
+static int has_job_folders(const st_view *v)
+{
+    char jobs[PATH_MAX];
+    util_path_join(jobs, sizeof jobs, v->dir, "jobs");
+    DIR *d = opendir(jobs);
+    if (!d)
+        return 0;
+    struct dirent *e;
+    int any = 0;
+    while (!any && (e = readdir(d)) != NULL)
+        any = hex_key(e->d_name);
+    closedir(d);
+    return any;
+}
+
+/* Whether the journal line that ends at byte at (exclusive) has key. */
+static int line_before_has_key(const char *path, off_t at, const char *key)
+{
+    char buf[65536];
+    off_t start = at > (off_t)sizeof buf ? at - (off_t)sizeof buf : 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = pread(fd, buf, (size_t)(at - start), start);
+    close(fd);
+    if (n != at - start || n < 74 || buf[n - 1] != '\n')
+        return 0;
+    ssize_t i = n - 1;
+    while (i > 0 && buf[i - 1] != '\n')
+        i--;
+    if (i == 0 && start > 0)
+        return 0;  /* a line longer than the window */
+    return n - i > 73 && !memcmp(buf + i, "{\"key\":\"", 8)
+           && !memcmp(buf + i + 8, key, 64);
+}
+
+/* Counts from the journal's summary (store.c): 0 and *from, the byte
+ * where the lines it has not counted begin; -1 when there is none, or it
+ * does not match the journal (then the whole journal is read). */
+static int read_summary(st_view *v, const char *jpath, off_t *from)
+{
+    char path[PATH_MAX], *text;
+    struct stat sb;
+    util_path_join(path, sizeof path, v->dir, STORE_SUMMARY);
+    if (stat(jpath, &sb) != 0 || has_job_folders(v)
+        || util_read_file(path, &text, NULL, NULL) != GD_OK)
+        return -1;
+    cJSON *m = cJSON_Parse(text);
+    free(text);
+    const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(m, "journal_bytes");
+    const cJSON *key = cJSON_GetObjectItemCaseSensitive(m, "last_key");
+    const cJSON *gs = cJSON_GetObjectItemCaseSensitive(m, "groups"), *g;
+    int ok = cJSON_IsNumber(bytes) && cJSON_IsString(key)
+             && cJSON_IsArray(gs) && bytes->valuedouble >= 0
+             && bytes->valuedouble <= (double)sb.st_size
+             && (bytes->valuedouble == 0
+                 || line_before_has_key(jpath, (off_t)bytes->valuedouble,
+                                        key->valuestring));
+    cJSON_ArrayForEach(g, gs) {
+        const cJSON *w = cJSON_GetObjectItemCaseSensitive(g, "workload");
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(g, "backend");
+        const cJSON *r = cJSON_GetObjectItemCaseSensitive(g, "records");
+        const cJSON *f = cJSON_GetObjectItemCaseSensitive(g, "failed");
+        ok &= cJSON_IsString(w) && cJSON_IsString(b) && cJSON_IsNumber(r)
+              && cJSON_IsNumber(f);
+    }
+    const cJSON *use = ok ? gs : NULL;
+    cJSON_ArrayForEach(g, use) {
+        const char *w = cJSON_GetObjectItemCaseSensitive(g, "workload")
+                            ->valuestring;
+        const char *b = cJSON_GetObjectItemCaseSensitive(g, "backend")
+                            ->valuestring;
+        size_t r = (size_t)cJSON_GetObjectItemCaseSensitive(g, "records")
+                       ->valuedouble;
+        size_t f = (size_t)cJSON_GetObjectItemCaseSensitive(g, "failed")
+                       ->valuedouble;
+        int i = !v->backend[0] || !strcmp(v->backend, b)
+                    ? wl_index(v, w, strlen(w)) : -1;
+        if (i >= 0) {
+            v->wl[i].done += r;
+            v->wl[i].failed += f;
+        } else {
+            v->verify_done += r;
+        }
+    }
+    if (ok)
+        *from = (off_t)bytes->valuedouble;
+    cJSON_Delete(m);
+    return ok ? 0 : -1;
+}
+
 static int scan_journal(st_view *v, gd_err *err)
 {
-    char path[PATH_MAX], *data;
-    size_t len;
+    char path[PATH_MAX];
     util_path_join(path, sizeof path, v->dir, "results.jsonl");
     if (!util_path_exists(path))
         return GD_OK;
-    int rc = util_read_file(path, &data, &len, err);
-    if (rc)
-        return rc;
-    for (char *p = data, *end = data + len; p < end;) {
-        char *nl = memchr(p, '\n', (size_t)(end - p));
-        if (!nl)
-            break;  /* a torn last line is no record */
-        *nl = '\0';
-        if (scan_line(v, p) != 0) {
-            free(data);
-            return gd_errf(err, GD_EENV, "out of memory");
-        }
-        p = nl + 1;
-    }
-    free(data);
-    return GD_OK;
+    off_t from = 0;
+    if (read_summary(v, path, &from) != 0)
+        from = 0;
+    return scan_from(v, path, from, err);
 }
 
 /* ---- job folders not in the journal ---- */
@@ -376,16 +496,6 @@ static int describe_job(const char *jd, st_job *j, long *jobid, int *task)
         cJSON_Delete(s);
     }
     return 0;
-}
-
-static int hex_key(const char *s)
-{
-    if (strlen(s) != 64)
-        return 0;
-    for (int i = 0; i < 64; i++)
-        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
-            return 0;
-    return 1;
 }
 
 /* A job folder whose key is not journaled: a result job-run wrote and
