@@ -16,6 +16,7 @@
 #include <libxml/tree.h>
 
 #include "measure.h"
+#include "parseopt.h"
 #include "xmlsafe.h"
 
 typedef struct {
@@ -434,36 +435,26 @@ int mach_parse_factors(const char *s, double *f, int *n)
     return *n > 0 ? 0 : -1;
 }
 
-static int probe_cmd(int argc, char **argv)
+int mach_factors_opt(void *value, const char *arg, gd_err *err)
 {
-    const char *out = NULL;
-    double sd[CM_MAXDEV];
-    int nsd = 0;
-    long ndev = 0;
-    for (int i = 0; i < argc; i++) {
-        if (i + 1 >= argc) {
-            fprintf(stderr, "gpudse: machine probe: %s needs a value\n", argv[i]);
-            return GD_EINPUT;
-        }
-        if (!strcmp(argv[i], "-o"))
-            out = argv[++i];
-        else if (!strcmp(argv[i], "--devices") &&
-                 util_parse_long(argv[i + 1], 1, CM_MAXDEV, &ndev) == 0)
-            i++;
-        else if (!strcmp(argv[i], "--slowdown") && mach_parse_factors(argv[i + 1], sd, &nsd) == 0)
-            i++;
-        else {
-            fprintf(stderr, "gpudse: machine probe: bad argument \"%s\" (usage: "
-                    "machine probe [-o FILE] [--devices N] [--slowdown a,b,...] "
-                    "with factors >= 1)\n", argv[i]);
-            return GD_EINPUT;
-        }
-    }
-    if (ndev == 0 && nsd > 0)
-        ndev = nsd;
+    mach_factors *m = value;
+    if (mach_parse_factors(arg, m->f, &m->n) == 0)
+        return GD_OK;
+    m->n = 0;
+    return gd_errf(err, GD_EINPUT, "--slowdown takes 1 to %d factors "
+                   "separated by commas, each a number >= 1, not \"%s\"",
+                   CM_MAXDEV, arg);
+}
+
+/* machine probe: ndev devices (0: one per online core), slowed down by
+ * sd's factors; the descriptor into out, else on stdout. */
+static int probe_cmd(long ndev, const mach_factors *sd, const char *out)
+{
+    if (ndev == 0 && sd->n > 0)
+        ndev = sd->n;
     cm_machine m;
     gd_err err = {0, ""};
-    int rc = mach_probe((int)ndev, nsd ? sd : NULL, &m, &err);
+    int rc = mach_probe((int)ndev, sd->n ? sd->f : NULL, &m, &err);
     if (!rc && out)
         rc = mach_save(&m, out, &err);
     if (rc) {
@@ -484,8 +475,33 @@ static int probe_cmd(int argc, char **argv)
 
 int cmd_machine(int argc, char **argv)
 {
-    if (argc >= 1 && !strcmp(argv[0], "probe"))
-        return probe_cmd(argc - 1, argv + 1);
+    const char *out = NULL;
+    long ndev = 0;
+    mach_factors sd = {{0}, 0};
+    const po_option opts[] = {
+        PO_STRING("-o", "FILE", &out,
+                  "write the descriptor to FILE (default: stdout)"),
+        PO_LONG("--devices", "N", &ndev, 1, CM_MAXDEV, NULL,
+                "number of devices to describe"),
+        PO_CALLBACK("--slowdown", "a,b,...", &sd, mach_factors_opt,
+                    "per-device slowdown factors, each >= 1"),
+        PO_END_OPTS,
+    };
+    const po_command cmd = {
+        "machine",
+        "usage: gpudse machine probe [-o FILE] [--devices N] [--slowdown a,b,...]\n"
+        "       gpudse machine show NAME|FILE\n",
+        "Describe this machine's cores as split devices (probe), or print a\n"
+        "machine descriptor (show).\n",
+        opts, NULL};
+    int rc, n = po_parse(&cmd, argc, argv, &rc);
+    if (n < 0)
+        return rc;
+    argc = n;
+    if (argc == 1 && !strcmp(argv[0], "probe"))
+        return probe_cmd(ndev, &sd, out);
+    if (argc == 2 && !strcmp(argv[0], "show") && (out || ndev || sd.n))
+        return po_usage_error(&cmd, "machine show takes no options");
     if (argc == 2 && !strcmp(argv[0], "show")) {
         cm_machine m;
         gd_err err = {0, ""};
@@ -500,7 +516,14 @@ int cmd_machine(int argc, char **argv)
         util_buf_free(&b);
         return GD_OK;
     }
-    fprintf(stderr, "usage: gpudse machine probe [-o FILE] [--devices N] "
-            "[--slowdown a,b,...]\n       gpudse machine show NAME|FILE\n");
-    return GD_EINPUT;
+    if (argc >= 1 && !strcmp(argv[0], "probe"))
+        return po_usage_error(&cmd, "machine probe takes no argument \"%s\"",
+                              argv[1]);
+    if (argc >= 1 && !strcmp(argv[0], "show"))
+        return po_usage_error(&cmd, "machine show takes one machine (NAME "
+                              "or FILE)");
+    return argc ? po_usage_error(&cmd, "unknown subcommand \"%s\" (probe "
+                                 "or show)", argv[0])
+                : po_usage_error(&cmd, "machine needs a subcommand: probe "
+                                 "or show");
 }

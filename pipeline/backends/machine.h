@@ -22,6 +22,14 @@ int mach_save(const cm_machine *m, const char *path, gd_err *err);
  * is empty or any factor is not a number >= 1. */
 int mach_parse_factors(const char *s, double *f, int *n);
 
+/* The --slowdown option's value (parseopt's callback: value points at a
+ * mach_factors): GD_OK, or GD_EINPUT saying what factors are wanted. */
+typedef struct {
+    double f[CM_MAXDEV];
+    int n;
+} mach_factors;
+int mach_factors_opt(void *value, const char *arg, gd_err *err);
+
 /* Probe this machine: ndev worker threads as devices (0: one per online
  * core), slowdown[i] induced on device i (NULL: none). Every number it
  * measures is labelled measured. */

@@ -1,6 +1,7 @@
 /* main: the gpudse command line — subcommands, usage text, signal handling
  * and the mapping of errors to exit codes. The only place that exits. */
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include "compare.h"
 #include "jobrun.h"
 #include "preflight.h"
+#include "parseopt.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -71,192 +73,21 @@ static const char usage_text[] =
     "exit codes: 0 ok; 1 finished but jobs failed; 2 bad input or usage;\n"
     "            3 environment or internal error (also: interrupted)\n";
 
-/* Each command's own usage, printed by `gpudse help CMD` and `gpudse CMD -h`.
- * compare prints its own (compare_usage), so it is not here. */
-static const struct {
-    const char *name;
-    const char *text;
-} command_help[] = {
-    {"run",
-     "usage: gpudse run CAMPAIGN [-o DIR] [-j N] [-q] [--executor local|slurm]\n"
-     "                  [--force] [--retry CLASS[,CLASS]|all]\n"
-     "\n"
-     "Run every job of CAMPAIGN to a finished run directory, then analyse and\n"
-     "render the report. A run directory that already holds this campaign is\n"
-     "resumed: finished jobs are kept, the rest run. A multi-fidelity\n"
-     "verification loop (<verify rounds=...>) journals each round in\n"
-     "DIR/verify_rounds.json and a resume goes on from its last round.\n"
-     "\n"
-     "  -o DIR              run directory (default: runs/<campaign name>/);\n"
-     "                      a non-empty one that holds no gpudse run is\n"
-     "                      refused\n"
-     "  --force             run in such a directory anyway (its files named\n"
-     "                      like a run's are overwritten)\n"
-     "  -j N                parallel workers, 0 (one per online core) to\n"
-     "                      4096 (default: the campaign's jobs=, else one\n"
-     "                      per online core)\n"
-     "  -q                  no progress lines\n"
-     "  --executor local|slurm\n"
-     "                      where external jobs run (default: the campaign's\n"
-     "                      executor attribute, else local)\n"
-     "  --retry CLASS,...   on resume, run again the journaled jobs whose\n"
-     "                      outcome is one of these classes (failed, crashed,\n"
-     "                      timeout, oom, deadlock, assert, no-stats,\n"
-     "                      bad-output, invalid-config) or all failures; each\n"
-     "                      attempt adds a record to results.jsonl and the\n"
-     "                      analysis, results.csv and report take the latest\n"},
-    {"validate",
-     "usage: gpudse validate CAMPAIGN\n"
-     "\n"
-     "Check CAMPAIGN and print what it would run; writes nothing. Makes\n"
-     "every check `gpudse run` makes before its first job (for gpgpusim: the\n"
-     "simulator root and its lib/.../libcudart.so, the config templates,\n"
-     "each workload's program) and prints the first external job (working\n"
-     "directory, environment, command) so that it can be run by hand. A\n"
-     "<split-study> file is checked as by `gpudse split validate`.\n"},
-    {"analyze",
-     "usage: gpudse analyze DIR\n"
-     "\n"
-     "Recompute DIR/analysis.json (fits, Pareto fronts, calibration error) from\n"
-     "the run directory's results alone.\n"},
-    {"report",
-     "usage: gpudse report DIR [--layout FILE]\n"
-     "\n"
-     "Re-render DIR/report.pdf, DIR/figures/ and DIR/results.csv from the run\n"
-     "directory alone.\n"
-     "\n"
-     "  --layout FILE       report layout (default: the campaign's, else\n"
-     "                      the built-in one)\n"},
-    {"annotate",
-     "usage: gpudse annotate DIR\n"
-     "\n"
-     "Rewrite DIR/annotations.json with the campaign's agents (docs/agents.md).\n"},
-    {"status",
-     "usage: gpudse status DIR [--json] [--watch [SECONDS]]\n"
-     "\n"
-     "Show a run's progress from its files, while it runs or after its\n"
-     "gpudse died: queued, running, done and failed jobs per workload with\n"
-     "totals, the running jobs (workload, config, elapsed, last log line),\n"
-     "the phase and an ETA; results job-run wrote but nobody merged are\n"
-     "counted, and squeue is asked about Slurm tasks.\n"
-     "\n"
-     "  --json              the same as one JSON object\n"
-     "  --watch [SECONDS]   redraw every SECONDS (default 2) until the run\n"
-     "                      stops\n"},
-    {"machine",
-     "usage: gpudse machine probe [-o FILE] [--devices N] [--slowdown a,b,...]\n"
-     "       gpudse machine show NAME|FILE\n"
-     "\n"
-     "Describe this machine's cores as split devices (probe), or print a\n"
-     "machine descriptor (show).\n"
-     "\n"
-     "  -o FILE             write the descriptor to FILE (default: stdout)\n"
-     "  --devices N         number of devices to describe\n"
-     "  --slowdown a,b,...  per-device slowdown factors, each >= 1\n"},
-    {"calibrate-machine",
-     "usage: gpudse calibrate-machine [MACHINE.xml] [-o FILE]\n"
-     "                                [--slowdown a,b,...] [--repeats N] [--seed S] [-v]\n"
-     "\n"
-     "Fit the split cost model to timings measured on this machine's cores\n"
-     "(MACHINE.xml, or a probed machine) and print its error.\n"
-     "\n"
-     "  -o FILE             write the fitted machine to FILE\n"
-     "  --slowdown a,b,...  per-device slowdown factors of a probed machine\n"
-     "  --repeats N         timed repeats per point, 1 to 1000 (default 9)\n"
-     "  --seed S            seed of the measurement order (default 1)\n"
-     "  -v                  print every measured point\n"},
-    {"split",
-     "usage: gpudse split run CAMPAIGN [-o DIR] [-q] [--force]\n"
-     "       gpudse split validate CAMPAIGN\n"
-     "\n"
-     "Run or check a <split-study> campaign (docs/split.md). `split run` is\n"
-     "`gpudse run` on a split study (the engine runs it and refuses a file\n"
-     "that is not one).\n"
-     "\n"
-     "  -o DIR              run directory (default: runs/<campaign name>/);\n"
-     "                      a non-empty one that holds no gpudse run is\n"
-     "                      refused\n"
-     "  --force             run in such a directory anyway\n"
-     "  -q                  no progress lines\n"},
-    {"workload",
-     "usage: gpudse workload from-log LOG -o W.xml [--name NAME]\n"
-     "                      [--mix sfu=N,sync=N,atomic=N]\n"
-     "\n"
-     "Build a workload descriptor from one GPGPU-Sim log (docs/model.md,\n"
-     "\"From a log\").\n"
-     "\n"
-     "  -o W.xml            the descriptor to write\n"
-     "  --name NAME         workload name (default: LOG's file name up to\n"
-     "                      its first dot)\n"
-     "  --mix sfu=N,...     per-warp SFU, barrier and atomic counts from the\n"
-     "                      kernel's source; without sync=, the barriers the\n"
-     "                      log's PTX dump shows (a lower bound)\n"},
-    {"calibrate",
-     "usage: gpudse calibrate -w W.xml -r REF.csv -o OUT.xml [--kernel NAME]\n"
-     "                        [--folds K] [--params P,...] [--prior W]\n"
-     "                        [--ident T] [--starts N]\n"
-     "\n"
-     "Fit a descriptor's free parameters to measured results (the CSV format\n"
-     "of tests/data/reference_results.csv) and print the error on held-out rows\n"
-     "(docs/model.md, \"Calibration\").\n"
-     "\n"
-     "  -w W.xml            descriptor file or built-in workload name\n"
-     "  -r REF.csv          measured results; rows of the workload's kernel\n"
-     "  -o OUT.xml          the fitted descriptor to write\n"
-     "  --kernel NAME       use REF.csv's rows of kernel NAME\n"
-     "  --folds K           K-fold held-out error, K >= 2 (default: leave-one-out)\n"
-     "  --params P,...      free parameters to fit (default: all seven)\n"
-     "  --prior W           weight of the pull to the descriptor (default 0.001)\n"
-     "  --ident T           identifiability threshold; 0 fits every chosen\n"
-     "                      parameter (default 0.05)\n"
-     "  --starts N          screened multi-start points (default 0: off)\n"},
-    {"sim",
-     "usage: gpudse sim -w W.xml [--config k=v,... | --configs CONFIGS.csv]\n"
-     "\n"
-     "Predict with the embedded model (outputs are modelled, never measured).\n"
-     "\n"
-     "  -w W.xml            descriptor file or built-in workload name\n"
-     "  --config k=v,...    one point, from the baseline: JSON on stdout\n"
-     "  --configs FILE      a CSV with knob columns: a CSV row per config\n"
-     "\n"
-     "Each prediction carries ipc_lo..ipc_hi, a 95% interval from the\n"
-     "descriptor's calibration residuals (uncalibrated: the model's own\n"
-     "error), widened outside the region its calibration rows covered (SM\n"
-     "count, channels, L1/L2 sets), and extrapolated: true there\n"
-     "(docs/model.md, \"Uncertainty\").\n"},
-    {"job-run",
-     "usage: gpudse job-run JOBDIR\n"
-     "\n"
-     "Run one prepared external job again from its JOBDIR/job.json (what a\n"
-     "Slurm task runs; every external job, local or on Slurm, has one) and\n"
-     "write JOBDIR/result.json. JOBDIR/cmd.sh runs the same command by hand.\n"},
-};
+/* A usage error before any command is known: one line and the form of a
+ * command line (the commands are listed by `gpudse --help`). */
+static int usage_error(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
 
-/* Prints CMD's usage; returns 0, or -1 when CMD has none here. */
-static int print_command_help(const char *cmd)
+static int usage_error(const char *fmt, ...)
 {
-    for (size_t i = 0; i < sizeof command_help / sizeof command_help[0]; i++)
-        if (!strcmp(cmd, command_help[i].name)) {
-            fputs(command_help[i].text, stdout);
-            return 0;
-        }
-    return -1;
-}
-
-static int asks_for_help(int argc, char **argv)
-{
-    for (int i = 0; i < argc; i++)
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-            return 1;
-    return 0;
-}
-
-static int usage_error(const char *fmt, const char *arg)
-{
+    va_list ap;
+    va_start(ap, fmt);
     fprintf(stderr, "gpudse: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n\n%s", usage_text);
-    return 2;
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nusage: gpudse <command> [<args>]; 'gpudse --help' "
+            "lists the commands\n");
+    return GD_EINPUT;
 }
 
 static int report_error(const gd_err *err)
@@ -276,11 +107,12 @@ static void install_signals(void)
 }
 
 /* --retry's CLASS[,CLASS]: outcome class names (not ok), or all; the bits
- * (1 << store_status) in *mask; -1 naming the bad class in bad. */
-static int parse_retry_classes(const char *list, unsigned *mask, char *bad,
-                               size_t badsz)
+ * (1 << store_status) in *(unsigned *)value. */
+static int retry_classes(void *value, const char *list, gd_err *err)
 {
     char buf[256], *save = NULL;
+    const char *bad = list;
+    unsigned *mask = value;
     *mask = 0;
     util_strlcpy(buf, list, sizeof buf);
     for (char *t = strtok_r(buf, ",", &save); t;
@@ -291,66 +123,47 @@ static int parse_retry_classes(const char *list, unsigned *mask, char *bad,
         else if (st > ST_OK)
             *mask |= 1u << st;
         else {
-            util_strlcpy(bad, t, badsz);
-            return -1;
+            bad = t;
+            *mask = 0;
+            break;
         }
     }
-    if (!*mask)
-        util_strlcpy(bad, list, badsz);
-    return *mask ? 0 : -1;
+    if (*mask)
+        return GD_OK;
+    return gd_errf(err, GD_EINPUT, "--retry takes outcome classes separated "
+                   "by commas (failed, crashed, timeout, oom, deadlock, "
+                   "assert, no-stats, bad-output, invalid-config) or all, "
+                   "not \"%s\"", bad);
 }
 
-/* gpudse run; split_only: `gpudse split run` (the campaign must be a
- * <split-study>). */
-static int run_campaign(int argc, char **argv, int split_only)
+static int executor_name(void *value, const char *arg, gd_err *err)
 {
-    eng_opts o;
-    memset(&o, 0, sizeof o);
-    o.stop = &stop_requested;
-    o.split_only = split_only;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if ((!strcmp(a, "-o") || !strcmp(a, "-j") || !strcmp(a, "--retry")
-             || !strcmp(a, "--executor")) && i + 1 >= argc)
-            return usage_error("option %s needs a value", a);
-        char bad[256];
-        if (!strcmp(a, "--retry")) {
-            if (parse_retry_classes(argv[++i], &o.retry_mask, bad,
-                                    sizeof bad) != 0)
-                return usage_error("--retry takes outcome classes separated "
-                                   "by commas (failed, crashed, timeout, oom,"
-                                   " deadlock, assert, no-stats, bad-output, "
-                                   "invalid-config) or all, not \"%s\"", bad);
-        } else if (!strcmp(a, "--executor")) {
-            o.executor = argv[++i];
-            if (strcmp(o.executor, "local") && strcmp(o.executor, "slurm"))
-                return usage_error("--executor is local or slurm, not "
-                                   "\"%s\"", o.executor);
-        } else if (!strcmp(a, "-o")) {
-            o.outdir = argv[++i];
-        } else if (!strcmp(a, "-j")) {
-            int n;
-            if (camp_parse_jobs(argv[++i], &n, bad, sizeof bad) != 0)
-                return usage_error("-j: %s", bad);
-            o.jobs = n > 0 ? n : ENG_JOBS_PER_CORE;
-        } else if (!strcmp(a, "-q")) {
-            o.quiet = 1;
-        } else if (!strcmp(a, "--force")) {
-            o.force = 1;
-        } else if (a[0] == '-') {
-            return usage_error("unknown option %s for run", a);
-        } else if (o.campaign_path) {
-            return usage_error("run takes one campaign file; extra argument "
-                               "\"%s\"", a);
-        } else {
-            o.campaign_path = a;
-        }
-    }
-    if (!o.campaign_path)
-        return usage_error("%s", "run needs a campaign file");
+    if (strcmp(arg, "local") && strcmp(arg, "slurm"))
+        return gd_errf(err, GD_EINPUT, "--executor is local or slurm, not "
+                       "\"%s\"", arg);
+    *(const char **)value = arg;
+    return GD_OK;
+}
+
+/* -j N: 0 (one per online core) to 4096, the range of the campaign's
+ * jobs= (camp_parse_jobs); into the int value, 0 as ENG_JOBS_PER_CORE. */
+static int jobs_count(void *value, const char *arg, gd_err *err)
+{
+    char why[256];
+    int n;
+    if (camp_parse_jobs(arg, &n, why, sizeof why) != 0)
+        return gd_errf(err, GD_EINPUT, "-j: %s", why);
+    *(int *)value = n > 0 ? n : ENG_JOBS_PER_CORE;
+    return GD_OK;
+}
+
+/* Runs o's campaign (a split study too: the engine takes both) and says
+ * where its report is. */
+static int run_campaign(const eng_opts *o)
+{
     gd_err err = {0, ""};
     char dir[4096] = "";
-    int rc = eng_run(&o, dir, sizeof dir, &err);   /* a split study too */
+    int rc = eng_run(o, dir, sizeof dir, &err);
     if (rc == GD_OK || rc == GD_EJOBS) {
         printf("report: %s/report.pdf\n", dir);
         return rc;
@@ -358,25 +171,113 @@ static int run_campaign(int argc, char **argv, int split_only)
     return report_error(&err);
 }
 
-/* `gpudse split run ...` is `gpudse run ...` on a <split-study> (the
- * engine takes a split study like any campaign); `split validate` is
- * split.c's. */
-static int cmd_split_run(int argc, char **argv)
-{
-    if (argc >= 2 && !strcmp(argv[0], "run"))
-        return run_campaign(argc - 1, argv + 1, 1);
-    return cmd_split(argc, argv);
-}
-
 static int cmd_run(int argc, char **argv)
 {
-    return run_campaign(argc, argv, 0);
+    eng_opts o;
+    memset(&o, 0, sizeof o);
+    o.stop = &stop_requested;
+    po_option opts[] = {
+        PO_STRING("-o", "DIR", &o.outdir,
+                  "run directory (default: runs/<campaign name>/);\n"
+                  "a non-empty one that holds no gpudse run is\n"
+                  "refused"),
+        PO_FLAG("--force", &o.force,
+                "run in such a directory anyway (its files named\n"
+                "like a run's are overwritten)"),
+        PO_CALLBACK("-j", "N", &o.jobs, jobs_count,
+                    "parallel workers, 0 (one per online core) to\n"
+                    "4096 (default: the campaign's jobs=, else one\n"
+                    "per online core)"),
+        PO_FLAG("-q", &o.quiet, "no progress lines"),
+        PO_CALLBACK("--executor", "local|slurm", &o.executor, executor_name,
+                    "where external jobs run (default: the campaign's\n"
+                    "executor attribute, else local)"),
+        PO_CALLBACK("--retry", "CLASS,...", &o.retry_mask, retry_classes,
+                    "on resume, run again the journaled jobs whose\n"
+                    "outcome is one of these classes (failed, crashed,\n"
+                    "timeout, oom, deadlock, assert, no-stats,\n"
+                    "bad-output, invalid-config) or all failures; each\n"
+                    "attempt adds a record to results.jsonl and the\n"
+                    "analysis, results.csv and report take the latest"),
+        PO_END_OPTS,
+    };
+    const po_command cmd = {
+        "run",
+        "usage: gpudse run CAMPAIGN [-o DIR] [-j N] [-q] [--executor local|slurm]\n"
+        "                  [--force] [--retry CLASS[,CLASS]|all]\n",
+        "Run every job of CAMPAIGN to a finished run directory, then analyse and\n"
+        "render the report. A run directory that already holds this campaign is\n"
+        "resumed: finished jobs are kept, the rest run. A multi-fidelity\n"
+        "verification loop (<verify rounds=...>) journals each round in\n"
+        "DIR/verify_rounds.json and a resume goes on from its last round.\n",
+        opts, NULL};
+    int rc, n = po_parse(&cmd, argc, argv, &rc);
+    if (n < 0)
+        return rc;
+    if (n != 1)
+        return n ? po_usage_error(&cmd, "run takes one campaign file; extra "
+                                  "argument \"%s\"", argv[1])
+                 : po_usage_error(&cmd, "run needs a campaign file");
+    o.campaign_path = argv[0];
+    return run_campaign(&o);
+}
+
+/* `gpudse split run` is `gpudse run` on a <split-study> (the engine runs
+ * it and refuses a file that is not one); `split validate` is split.c's. */
+static int cmd_split_study(int argc, char **argv)
+{
+    eng_opts o;
+    memset(&o, 0, sizeof o);
+    o.stop = &stop_requested;
+    o.split_only = 1;
+    const po_option opts[] = {
+        PO_STRING("-o", "DIR", &o.outdir,
+                  "run directory (default: runs/<campaign name>/);\n"
+                  "a non-empty one that holds no gpudse run is\n"
+                  "refused"),
+        PO_FLAG("--force", &o.force, "run in such a directory anyway"),
+        PO_FLAG("-q", &o.quiet, "no progress lines"),
+        PO_END_OPTS,
+    };
+    const po_command cmd = {
+        "split",
+        "usage: gpudse split run CAMPAIGN [-o DIR] [-q] [--force]\n"
+        "       gpudse split validate CAMPAIGN\n",
+        "Run or check a <split-study> campaign (docs/split.md). `split run` is\n"
+        "`gpudse run` on a split study (the engine runs it and refuses a file\n"
+        "that is not one).\n",
+        opts, NULL};
+    int rc, n = po_parse(&cmd, argc, argv, &rc);
+    if (n < 0)
+        return rc;
+    if (n < 1 || (strcmp(argv[0], "run") && strcmp(argv[0], "validate")))
+        return po_usage_error(&cmd, "split needs run or validate first");
+    if (n != 2)
+        return po_usage_error(&cmd, "split %s takes one campaign file",
+                              argv[0]);
+    if (!strcmp(argv[0], "validate"))
+        return cmd_split(2, argv);
+    o.campaign_path = argv[1];
+    return run_campaign(&o);
 }
 
 static int cmd_validate(int argc, char **argv)
 {
-    if (argc != 1)
-        return usage_error("%s", "validate takes exactly one campaign file");
+    const po_command cmd = {
+        "validate", "usage: gpudse validate CAMPAIGN\n",
+        "Check CAMPAIGN and print what it would run; writes nothing. Makes\n"
+        "every check `gpudse run` makes before its first job (for gpgpusim: the\n"
+        "simulator root and its lib/.../libcudart.so, the config templates,\n"
+        "each workload's program) and prints the first external job (working\n"
+        "directory, environment, command) so that it can be run by hand. A\n"
+        "<split-study> file is checked as by `gpudse split validate`.\n",
+        NULL, NULL};
+    int rc, n = po_parse(&cmd, argc, argv, &rc);
+    if (n < 0)
+        return rc;
+    if (n != 1)
+        return po_usage_error(&cmd, "validate takes exactly one campaign "
+                              "file");
     char root[64];
     gd_err err = {0, ""};
     if (camp_root_name(argv[0], root, sizeof root, NULL, 0, &err) != 0)
@@ -416,20 +317,30 @@ static int cmd_validate(int argc, char **argv)
     return 0;
 }
 
-static int need_dir(int argc, char **argv, const char *cmd)
+/* The one run directory of analyze, report and annotate: 1 when argv[0..n)
+ * is it; else a usage error printed. */
+static int one_dir(const po_command *cmd, int n, char **argv, int *rc)
 {
-    if (argc < 1 || argv[0][0] == '-') {
-        char m[128];
-        snprintf(m, sizeof m, "%s needs a run directory", cmd);
-        return usage_error("%s", m);
-    }
+    if (n == 1)
+        return 1;
+    if (n == 0)
+        *rc = po_usage_error(cmd, "%s needs a run directory", cmd->name);
+    else
+        *rc = po_usage_error(cmd, "%s takes one run directory; extra "
+                             "argument \"%s\"", cmd->name, argv[1]);
     return 0;
 }
 
 static int cmd_analyze(int argc, char **argv)
 {
-    if (argc != 1)
-        return need_dir(0, argv, "analyze");
+    const po_command cmd = {
+        "analyze", "usage: gpudse analyze DIR\n",
+        "Recompute DIR/analysis.json (fits, Pareto fronts, calibration error) from\n"
+        "the run directory's results alone.\n",
+        NULL, NULL};
+    int rc, n = po_parse(&cmd, argc, argv, &rc);
+    if (n < 0 || !one_dir(&cmd, n, argv, &rc))
+        return rc;
     gd_err err = {0, ""};
     if (ana_run(argv[0], &err) != GD_OK)
         return report_error(&err);
@@ -439,20 +350,42 @@ static int cmd_analyze(int argc, char **argv)
 
 static int cmd_report(int argc, char **argv)
 {
-    int rc = need_dir(argc, argv, "report");
-    if (rc)
-        return rc;
     const char *layout = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--layout") && i + 1 < argc)
-            layout = argv[++i];
-        else
-            return usage_error("unknown argument \"%s\" for report", argv[i]);
-    }
+    const po_option opts[] = {
+        PO_STRING("--layout", "FILE", &layout,
+                  "report layout (default: the campaign's, else\n"
+                  "the built-in one)"),
+        PO_END_OPTS,
+    };
+    const po_command cmd = {
+        "report", "usage: gpudse report DIR [--layout FILE]\n",
+        "Re-render DIR/report.pdf, DIR/figures/ and DIR/results.csv from the run\n"
+        "directory alone.\n",
+        opts, NULL};
+    int rc, n = po_parse(&cmd, argc, argv, &rc);
+    if (n < 0 || !one_dir(&cmd, n, argv, &rc))
+        return rc;
     gd_err err = {0, ""};
     if (rep_render(argv[0], layout, &err) != GD_OK)
         return report_error(&err);
     printf("report: %s/report.pdf\n", argv[0]);
+    return 0;
+}
+
+/* The annotate command (the stage is agents_annotate, analysis/agents/). */
+static int cmd_annotate_dir(int argc, char **argv)
+{
+    const po_command cmd = {
+        "annotate", "usage: gpudse annotate DIR\n",
+        "Rewrite DIR/annotations.json with the campaign's agents (docs/agents.md).\n",
+        NULL, NULL};
+    int rc, n = po_parse(&cmd, argc, argv, &rc);
+    if (n < 0 || !one_dir(&cmd, n, argv, &rc))
+        return rc;
+    gd_err err = {0, ""};
+    if (agents_annotate(argv[0], &err) != GD_OK)
+        return report_error(&err);
+    printf("annotations: %s/annotations.json\n", argv[0]);
     return 0;
 }
 
@@ -468,16 +401,23 @@ static const struct {
     {"analyze", cmd_analyze},
     {"report", cmd_report},
     {"status", cmd_status},
-    {"annotate", cmd_annotate},
+    {"annotate", cmd_annotate_dir},
     {"machine", cmd_machine},
     {"calibrate-machine", cmd_calibrate_machine},
-    {"split", cmd_split_run},
+    {"split", cmd_split_study},
     {"workload", cmd_workload},
     {"calibrate", cmd_calibrate},
     {"sim", cmd_sim},
     {"job-run", cmd_job_run},
     {"compare", cmd_compare},
 };
+
+/* `gpudse help CMD`: what `gpudse CMD -h` prints. */
+static int command_help(int (*fn)(int, char **))
+{
+    char opt[] = "-h", *args[] = {opt, NULL};
+    return fn(1, args);
+}
 
 int main(int argc, char **argv)
 {
@@ -488,31 +428,23 @@ int main(int argc, char **argv)
                        !strcmp(argv[2], "run"))))
         install_signals();
     if (argc < 2)
-        return usage_error("%s", "no command given");
+        return usage_error("no command given");
     const char *cmd = argv[1];
-    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
-        if (argc > 2 && !strcmp(argv[2], "compare")) {
-            char opt[] = "--help", *args[] = {opt};
-            return cmd_compare(1, args);
-        }
-        if (argc > 2 && print_command_help(argv[2]) != 0)
-            return usage_error("'%s' is not a gpudse command", argv[2]);
-        if (argc > 2)
-            return 0;
+    int help = !strcmp(cmd, "-h") || !strcmp(cmd, "--help")
+               || !strcmp(cmd, "help");
+    if (help && argc == 2) {
         fputs(usage_text, stdout);
         return 0;
     }
+    if (help)
+        cmd = argv[2];
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
         printf("gpudse %s\n", GPUDSE_VERSION);
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(cmd, commands[i].name)) {
-            if (asks_for_help(argc - 2, argv + 2)
-                && print_command_help(cmd) == 0)
-                return 0;
-            return commands[i].fn(argc - 2, argv + 2);
-        }
-    return usage_error("'%s' is not a gpudse command; see 'gpudse --help'",
-                       cmd);
+        if (!strcmp(cmd, commands[i].name))
+            return help ? command_help(commands[i].fn)
+                        : commands[i].fn(argc - 2, argv + 2);
+    return usage_error("'%s' is not a gpudse command", cmd);
 }

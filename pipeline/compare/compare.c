@@ -13,6 +13,7 @@
 #include "calib_metrics.h"
 #include "compare_impl.h"
 #include "metrics.h"
+#include "parseopt.h"
 #include "space.h"
 #include "verification.h"
 
@@ -920,87 +921,68 @@ int cmp_run(const cmp_opts *o, util_buf *summary, gd_err *err)
 
 /* ---- the subcommand ---------------------------------------------------- */
 
-static const char compare_usage[] =
-    "usage: gpudse compare BASE_DIR NEW_DIR [--junit FILE] "
-    "[--threshold METRIC=PCT[,ABS] ...]\n"
-    "                      [--fail-on-improvement] [--accept]\n"
-    "  compare NEW_DIR's jobs with BASE_DIR's; writes NEW_DIR/compare.json\n"
-    "  which way is better comes from <regression><threshold direction=...>\n"
-    "  in NEW's campaign, else from its objectives (maximize: higher);\n"
-    "  an improvement beyond its threshold is reported and counted\n"
-    "  --fail-on-improvement  an improvement beyond its threshold fails too\n"
-    "  --accept               accept NEW deliberately: every change is\n"
-    "                         reported and recorded (compare.json \"accepted\")\n"
-    "                         and the exit code is 0\n"
-    "  exit codes: 0 no regression (or --accept); 1 regression; 2 bad input\n"
-    "  or usage\n";
-
-static int usage(const char *msg)
+/* --threshold METRIC=PCT[,ABS], as often as wanted: one more flag. */
+static int add_threshold(void *value, const char *arg, gd_err *err)
 {
-    fprintf(stderr, "gpudse compare: %s\n%s", msg, compare_usage);
-    return GD_EINPUT;
-}
-
-static int parse_args(int argc, char **argv, cmp_opts *o, gd_err *err)
-{
-    int npos = 0;
-    memset(o, 0, sizeof *o);
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if ((!strcmp(a, "--junit") || !strcmp(a, "--threshold"))
-            && i + 1 >= argc)
-            return gd_errf(err, GD_EINPUT, "option %s needs a value", a);
-        if (!strcmp(a, "--junit")) {
-            o->junit_path = argv[++i];
-        } else if (!strcmp(a, "--threshold")) {
-            if (o->nflags >= CMP_MAXFLAGS)
-                return gd_errf(err, GD_EINPUT, "at most %d --threshold "
-                               "flags", CMP_MAXFLAGS);
-            int rc = cmp_parse_threshold(argv[++i], &o->flags[o->nflags],
-                                         err);
-            if (rc)
-                return rc;
-            o->nflags++;
-        } else if (!strcmp(a, "--fail-on-improvement")) {
-            o->fail_on_improvement = 1;
-        } else if (!strcmp(a, "--accept")) {
-            o->accept = 1;
-        } else if (a[0] == '-' && a[1]) {
-            return gd_errf(err, GD_EINPUT, "unknown option %s", a);
-        } else if (npos == 0) {
-            o->base_dir = a;
-            npos++;
-        } else if (npos == 1) {
-            o->new_dir = a;
-            npos++;
-        } else {
-            return gd_errf(err, GD_EINPUT, "extra argument \"%s\"", a);
-        }
-    }
-    if (npos != 2)
-        return gd_errf(err, GD_EINPUT, "needs two run directories, BASE_DIR "
-                       "and NEW_DIR");
-    return GD_OK;
+    cmp_opts *o = value;
+    if (o->nflags >= CMP_MAXFLAGS)
+        return gd_errf(err, GD_EINPUT, "at most %d --threshold flags",
+                       CMP_MAXFLAGS);
+    int rc = cmp_parse_threshold(arg, &o->flags[o->nflags], err);
+    if (rc == GD_OK)
+        o->nflags++;
+    return rc;
 }
 
 int cmd_compare(int argc, char **argv)
 {
-    for (int i = 0; i < argc; i++)
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            fputs(compare_usage, stdout);
-            return GD_OK;
-        }
-    cmp_opts *o = malloc(sizeof *o);
-    gd_err err = {0, ""};
-    if (!o)
+    cmp_opts *o = calloc(1, sizeof *o);
+    if (!o) {
+        fprintf(stderr, "gpudse compare: out of memory\n");
         return GD_EENV;
-    int rc = parse_args(argc, argv, o, &err);
-    if (rc) {
-        free(o);
-        return usage(err.msg);
     }
+    const po_option opts[] = {
+        PO_STRING("--junit", "FILE", &o->junit_path,
+                  "also write the checks as JUnit XML to FILE"),
+        PO_CALLBACK("--threshold", "METRIC=PCT[,ABS]", o, add_threshold,
+                    "a change of METRIC (* for every metric) beyond\n"
+                    "PCT % of BASE's value and ABS in its unit\n"
+                    "(default 1 % and 0, or NEW's <regression>);\n"
+                    "may be given more than once"),
+        PO_FLAG("--fail-on-improvement", &o->fail_on_improvement,
+                "an improvement beyond its threshold fails too"),
+        PO_FLAG("--accept", &o->accept,
+                "accept NEW deliberately: every change is\n"
+                "reported and recorded (compare.json \"accepted\")\n"
+                "and the exit code is 0"),
+        PO_END_OPTS,
+    };
+    const po_command cmd = {
+        "compare",
+        "usage: gpudse compare BASE_DIR NEW_DIR [--junit FILE] "
+        "[--threshold METRIC=PCT[,ABS] ...]\n"
+        "                      [--fail-on-improvement] [--accept]\n",
+        "Compare NEW_DIR's jobs with BASE_DIR's; writes NEW_DIR/compare.json.\n"
+        "Which way is better comes from <regression><threshold direction=...>\n"
+        "in NEW's campaign, else from its objectives (maximize: higher);\n"
+        "an improvement beyond its threshold is reported and counted.\n",
+        opts,
+        "exit codes: 0 no regression (or --accept); 1 regression; 2 bad input\n"
+        "or usage\n"};
+    int rc, n = po_parse(&cmd, argc, argv, &rc);
+    if (n >= 0 && n != 2)
+        rc = n < 2 ? po_usage_error(&cmd, "needs two run directories, "
+                                    "BASE_DIR and NEW_DIR")
+                   : po_usage_error(&cmd, "extra argument \"%s\"", argv[2]);
+    if (n != 2) {
+        free(o);
+        return rc;
+    }
+    o->base_dir = argv[0];
+    o->new_dir = argv[1];
     util_buf out;
     util_buf_init(&out);
+    gd_err err = {0, ""};
     rc = cmp_run(o, &out, &err);
     if (out.s)
         fputs(out.s, stdout);

@@ -16,6 +16,7 @@
 #include <cjson/cJSON.h>
 
 #include "executor.h"
+#include "parseopt.h"
 
 /* ---- job.json ---- */
 
@@ -430,14 +431,21 @@ int jobrun_take_env_error(const char *job_dir, char *msg, size_t n)
 
 int cmd_job_run(int argc, char **argv)
 {
-    if (argc != 1) {
-        fprintf(stderr, "gpudse: job-run takes one job directory "
-                "(holding %s)\n", JOBRUN_SPEC);
-        return GD_EINPUT;
-    }
+    const po_command cmd = {
+        "job-run", "usage: gpudse job-run JOBDIR\n",
+        "Run one prepared external job again from its JOBDIR/job.json (what a\n"
+        "Slurm task runs; every external job, local or on Slurm, has one) and\n"
+        "write JOBDIR/result.json. JOBDIR/cmd.sh runs the same command by hand.\n",
+        NULL, NULL};
+    int rc, n = po_parse(&cmd, argc, argv, &rc);
+    if (n < 0)
+        return rc;
+    if (n != 1)
+        return po_usage_error(&cmd, "job-run takes one job directory "
+                              "(holding %s)", JOBRUN_SPEC);
     catch_stop();
     gd_err err = {0, ""};
-    int rc = job_run(argv[0], &err);
+    rc = job_run(argv[0], &err);
     if (rc)
         fprintf(stderr, "gpudse: job-run: %s\n", err.msg);
     return rc;

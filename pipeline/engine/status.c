@@ -28,6 +28,7 @@
 #include <cjson/cJSON.h>
 
 #include "jobrun.h"
+#include "parseopt.h"
 #include "store.h"
 #include "util.h"
 
@@ -771,38 +772,33 @@ static int build_view(const char *dir, st_view *v, gd_err *err)
     return rc;
 }
 
-static int usage(void)
-{
-    fprintf(stderr, "usage: gpudse status DIR [--json] [--watch [SECONDS]]\n");
-    return GD_EINPUT;
-}
-
 int cmd_status(int argc, char **argv)
 {
-    const char *dir = NULL;
     int json = 0;
     double watch = 0;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            json = 1;
-        else if (!strcmp(argv[i], "--watch")) {
-            watch = 2;
-            if (i + 1 < argc && util_parse_double(argv[i + 1], &watch) == 0)
-                i++;  /* --watch SECONDS; else the default */
-            else
-                watch = 2;
-            if (watch <= 0 || watch > 3600) {
-                fprintf(stderr, "gpudse: --watch takes seconds between "
-                        "updates, above 0 and at most 3600\n");
-                return GD_EINPUT;
-            }
-        } else if (argv[i][0] == '-' || dir)
-            return usage();
-        else
-            dir = argv[i];
-    }
-    if (!dir)
-        return usage();
+    const po_option opts[] = {
+        PO_FLAG("--json", &json, "the same as one JSON object"),
+        PO_OPTDOUBLE("--watch", "[SECONDS]", &watch, 2, 0.001, 3600,
+                     "seconds between updates, from 0.001 to 3600",
+                     "redraw every SECONDS (default 2) until the run\n"
+                     "stops"),
+        PO_END_OPTS,
+    };
+    const po_command cmd = {
+        "status", "usage: gpudse status DIR [--json] [--watch [SECONDS]]\n",
+        "Show a run's progress from its files, while it runs or after its\n"
+        "gpudse died: queued, running, done and failed jobs per workload with\n"
+        "totals, the running jobs (workload, config, elapsed, last log line),\n"
+        "the phase and an ETA; results job-run wrote but nobody merged are\n"
+        "counted, and squeue is asked about Slurm tasks.\n",
+        opts, NULL};
+    int rc, n = po_parse(&cmd, argc, argv, &rc);
+    if (n < 0)
+        return rc;
+    if (n != 1)
+        return po_usage_error(&cmd, n ? "status takes one run directory"
+                                      : "status needs a run directory");
+    const char *dir = argv[0];
     char path[PATH_MAX];
     util_path_join(path, sizeof path, dir, "campaign.xml");
     if (!util_path_exists(path)) {

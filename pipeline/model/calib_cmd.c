@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "parseopt.h"
 
 typedef struct {
     const char *wl, *ref, *out, *kernel, *params;
@@ -18,66 +19,6 @@ typedef struct {
     double prior;              /* < 0: default */
     double ident;              /* < 0: default */
 } cal_args;
-
-static int parse_args(int argc, char **argv, cal_args *a, gd_err *err)
-{
-    memset(a, 0, sizeof *a);
-    a->prior = -1;
-    a->ident = -1;
-    a->starts = -1;
-    for (int i = 0; i < argc; i++) {
-        const char *o = argv[i];
-        const char **slot = !strcmp(o, "-w") ? &a->wl
-                            : !strcmp(o, "-r") ? &a->ref
-                            : !strcmp(o, "-o") ? &a->out
-                            : !strcmp(o, "--kernel") ? &a->kernel
-                            : !strcmp(o, "--params") ? &a->params : NULL;
-        if (!strcmp(o, "--prior") && i + 1 < argc) {
-            if (util_parse_double(argv[++i], &a->prior) || a->prior < 0)
-                return gd_errf(err, GD_EINPUT, "calibrate: --prior must be "
-                               "a number >= 0, not '%s'", argv[i]);
-            continue;
-        }
-        if (!strcmp(o, "--ident") && i + 1 < argc) {
-            if (util_parse_double(argv[++i], &a->ident) || a->ident < 0)
-                return gd_errf(err, GD_EINPUT, "calibrate: --ident must be "
-                               "a number >= 0, not '%s'", argv[i]);
-            continue;
-        }
-        if (!strcmp(o, "--starts") && i + 1 < argc) {
-            long v;
-            if (util_parse_long(argv[++i], 0, 100000, &v))
-                return gd_errf(err, GD_EINPUT, "calibrate: --starts must "
-                               "be an integer >= 0, not '%s'", argv[i]);
-            a->starts = (int)v;
-            continue;
-        }
-        if (slot || !strcmp(o, "--folds")) {
-            if (i + 1 >= argc)
-                return gd_errf(err, GD_EINPUT, "calibrate: %s needs a "
-                               "value", o);
-            if (slot) {
-                *slot = argv[++i];
-            } else {
-                long v;
-                if (util_parse_long(argv[++i], 2, 100000, &v))
-                    return gd_errf(err, GD_EINPUT, "calibrate: --folds "
-                                   "must be an integer >= 2, not '%s'",
-                                   argv[i]);
-                a->folds = (int)v;
-            }
-        } else {
-            return gd_errf(err, GD_EINPUT, "calibrate: unexpected argument "
-                           "'%s'", o);
-        }
-    }
-    if (!a->wl || !a->ref || !a->out)
-        return gd_errf(err, GD_EINPUT, "usage: gpudse calibrate -w W.xml -r "
-                       "REF.csv -o OUT.xml [--kernel NAME] [--folds K] "
-                       "[--params ilp,mem_waits,...] [--prior W] [--ident T] "
-                       "[--starts N]");
-    return GD_OK;
-}
 
 static void print_metrics(const char *label, const cal_row *rows, size_t n,
                           const double *pred)
@@ -260,11 +201,49 @@ static int run_calibrate(const cal_args *a, gd_err *err)
 
 int cmd_calibrate(int argc, char **argv)
 {
+    cal_args a = {NULL, NULL, NULL, NULL, NULL, 0, -1, -1, -1};
+    long folds = 0, starts = -1;
+    const po_option opts[] = {
+        PO_STRING("-w", "W.xml", &a.wl,
+                  "descriptor file or built-in workload name"),
+        PO_STRING("-r", "REF.csv", &a.ref,
+                  "measured results; rows of the workload's kernel"),
+        PO_STRING("-o", "OUT.xml", &a.out, "the fitted descriptor to write"),
+        PO_STRING("--kernel", "NAME", &a.kernel,
+                  "use REF.csv's rows of kernel NAME"),
+        PO_LONG("--folds", "K", &folds, 2, 100000, "an integer >= 2",
+                "K-fold held-out error, K >= 2 (default: leave-one-out)"),
+        PO_STRING("--params", "P,...", &a.params,
+                  "free parameters to fit (default: all seven)"),
+        PO_DOUBLE("--prior", "W", &a.prior, 0, 1e300, "a number >= 0",
+                  "weight of the pull to the descriptor (default 0.001)"),
+        PO_DOUBLE("--ident", "T", &a.ident, 0, 1e300, "a number >= 0",
+                  "identifiability threshold; 0 fits every chosen\n"
+                  "parameter (default 0.05)"),
+        PO_LONG("--starts", "N", &starts, 0, 100000, "an integer >= 0",
+                "screened multi-start points (default 0: off)"),
+        PO_END_OPTS,
+    };
+    const po_command cmd = {
+        "calibrate",
+        "usage: gpudse calibrate -w W.xml -r REF.csv -o OUT.xml [--kernel NAME]\n"
+        "                        [--folds K] [--params P,...] [--prior W]\n"
+        "                        [--ident T] [--starts N]\n",
+        "Fit a descriptor's free parameters to measured results (the CSV format\n"
+        "of tests/data/reference_results.csv) and print the error on held-out rows\n"
+        "(docs/model.md, \"Calibration\").\n",
+        opts, NULL};
+    int rc, n = po_parse(&cmd, argc, argv, &rc);
+    if (n < 0)
+        return rc;
+    if (n > 0)
+        return po_usage_error(&cmd, "unexpected argument \"%s\"", argv[0]);
+    if (!a.wl || !a.ref || !a.out)
+        return po_usage_error(&cmd, "calibrate needs -w, -r and -o");
+    a.folds = (int)folds;
+    a.starts = (int)starts;
     gd_err err = {0, ""};
-    cal_args a;
-    int rc = parse_args(argc, argv, &a, &err);
-    if (rc == GD_OK)
-        rc = run_calibrate(&a, &err);
+    rc = run_calibrate(&a, &err);
     if (rc)
         fprintf(stderr, "gpudse: %s\n", err.msg);
     return rc;

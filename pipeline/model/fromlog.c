@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "parseopt.h"
 
 #define FL_NAMELEN 256
 #define ANCHOR_STEPS 40        /* bisection steps of the cycle anchor */
@@ -1282,32 +1283,17 @@ static void provenance(const char *log, const wl_workload *w,
     }
 }
 
-static int from_log(int argc, char **argv, gd_err *err)
+static int mix_opt(void *value, const char *arg, gd_err *err)
 {
-    const char *log = NULL, *out = NULL, *name = NULL;
-    fl_extra x = {0};
+    return parse_mix(arg, value, err);
+}
+
+/* workload from-log: LOG's descriptor into out, named name (NULL: from
+ * LOG's file name), with x's counts the log does not have. */
+static int from_log(const char *log, const char *out, const char *name,
+                    const fl_extra *x, gd_err *err)
+{
     int rc;
-    for (int i = 0; i < argc; i++) {
-        const char *o = argv[i];
-        if ((!strcmp(o, "-o") || !strcmp(o, "--name") || !strcmp(o, "--mix"))
-            && i + 1 < argc) {
-            const char *v = argv[++i];
-            if (!strcmp(o, "-o"))
-                out = v;
-            else if (!strcmp(o, "--name"))
-                name = v;
-            else if ((rc = parse_mix(v, &x, err)))
-                return rc;
-        } else if (o[0] != '-' && !log) {
-            log = o;
-        } else {
-            return gd_errf(err, GD_EINPUT, "workload from-log: unexpected "
-                           "argument '%s'", o);
-        }
-    }
-    if (!log || !out)
-        return gd_errf(err, GD_EINPUT, "usage: gpudse workload from-log LOG "
-                       "-o W.xml [--name NAME] [--mix sfu=N,sync=N,atomic=N]");
     char nm[WL_NAMELEN];
     if (name)
         util_strlcpy(nm, name, sizeof nm);
@@ -1315,12 +1301,12 @@ static int from_log(int argc, char **argv, gd_err *err)
         name_from_path(log, nm, sizeof nm);
     wl_workload *w = malloc(sizeof *w);
     fl_kernel_info *info = calloc(WL_MAXKERNELS, sizeof *info);
-    rc = w && info ? fl_from_file(log, nm, &x, w, info, err)
+    rc = w && info ? fl_from_file(log, nm, x, w, info, err)
                    : gd_errf(err, GD_EENV, "out of memory");
     if (rc == GD_OK) {
         util_buf c;
         util_buf_init(&c);
-        provenance(log, w, info, &x, &c);
+        provenance(log, w, info, x, &c);
         char *xml = NULL;
         rc = wl_to_xml(w, c.s, &xml, err);
         util_buf_free(&c);
@@ -1344,13 +1330,37 @@ static int from_log(int argc, char **argv, gd_err *err)
 
 int cmd_workload(int argc, char **argv)
 {
+    const char *out = NULL, *name = NULL;
+    fl_extra x = {0};
+    const po_option opts[] = {
+        PO_STRING("-o", "W.xml", &out, "the descriptor to write"),
+        PO_STRING("--name", "NAME", &name,
+                  "workload name (default: LOG's file name up to\n"
+                  "its first dot)"),
+        PO_CALLBACK("--mix", "sfu=N,...", &x, mix_opt,
+                    "per-warp SFU, barrier and atomic counts from the\n"
+                    "kernel's source; without sync=, the barriers the\n"
+                    "log's PTX dump shows (a lower bound)"),
+        PO_END_OPTS,
+    };
+    const po_command cmd = {
+        "workload",
+        "usage: gpudse workload from-log LOG -o W.xml [--name NAME]\n"
+        "                      [--mix sfu=N,sync=N,atomic=N]\n",
+        "Build a workload descriptor from one GPGPU-Sim log (docs/model.md,\n"
+        "\"From a log\").\n",
+        opts, NULL};
+    int rc, n = po_parse(&cmd, argc, argv, &rc);
+    if (n < 0)
+        return rc;
+    if (n < 1 || strcmp(argv[0], "from-log"))
+        return po_usage_error(&cmd, "workload needs the subcommand from-log");
+    if (n != 2)
+        return po_usage_error(&cmd, "workload from-log takes one log file");
+    if (!out)
+        return po_usage_error(&cmd, "workload from-log needs -o W.xml");
     gd_err err = {0, ""};
-    int rc;
-    if (argc < 1 || strcmp(argv[0], "from-log") != 0)
-        rc = gd_errf(&err, GD_EINPUT, "usage: gpudse workload from-log LOG "
-                     "-o W.xml [--name NAME] [--mix sfu=N,sync=N,atomic=N]");
-    else
-        rc = from_log(argc - 1, argv + 1, &err);
+    rc = from_log(argv[1], out, name, &x, &err);
     if (rc)
         fprintf(stderr, "gpudse: %s\n", err.msg);
     return rc;

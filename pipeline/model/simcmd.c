@@ -8,6 +8,7 @@
 
 #include "calibrate.h"
 #include "model.h"
+#include "parseopt.h"
 #include "workload.h"
 
 /* Metric columns, in output order (names of DESIGN.md). */
@@ -156,22 +157,11 @@ static int run_configs(const wl_workload *w, const char *csv, gd_err *err)
     return GD_OK;
 }
 
-static int run_sim(int argc, char **argv, gd_err *err)
+/* sim: workload wl at config (k=v,...; NULL: the baseline), or at each
+ * row of the CSV configs. */
+static int run_sim(const char *wl, const char *config, const char *configs,
+                   gd_err *err)
 {
-    const char *wl = NULL, *config = NULL, *configs = NULL;
-    for (int i = 0; i < argc; i++) {
-        const char **slot = !strcmp(argv[i], "-w") ? &wl
-                            : !strcmp(argv[i], "--config") ? &config
-                            : !strcmp(argv[i], "--configs") ? &configs : NULL;
-        if (!slot || i + 1 >= argc)
-            return gd_errf(err, GD_EINPUT, "sim: unexpected argument '%s' "
-                           "(usage: gpudse sim -w W.xml [--config "
-                           "k=v,...] [--configs CONFIGS.csv])", argv[i]);
-        *slot = argv[++i];
-    }
-    if (!wl || (config && configs))
-        return gd_errf(err, GD_EINPUT, "usage: gpudse sim -w W.xml "
-                       "[--config k=v,... | --configs CONFIGS.csv]");
     wl_workload *w = malloc(sizeof *w);
     if (!w)
         return gd_errf(err, GD_EENV, "out of memory");
@@ -193,8 +183,38 @@ static int run_sim(int argc, char **argv, gd_err *err)
 
 int cmd_sim(int argc, char **argv)
 {
+    const char *wl = NULL, *config = NULL, *configs = NULL;
+    const po_option opts[] = {
+        PO_STRING("-w", "W.xml", &wl,
+                  "descriptor file or built-in workload name"),
+        PO_STRING("--config", "k=v,...", &config,
+                  "one point, from the baseline: JSON on stdout"),
+        PO_STRING("--configs", "FILE", &configs,
+                  "a CSV with knob columns: a CSV row per config"),
+        PO_END_OPTS,
+    };
+    const po_command cmd = {
+        "sim",
+        "usage: gpudse sim -w W.xml [--config k=v,... | --configs CONFIGS.csv]\n",
+        "Predict with the embedded model (outputs are modelled, never measured).\n",
+        opts,
+        "Each prediction carries ipc_lo..ipc_hi, a 95% interval from the\n"
+        "descriptor's calibration residuals (uncalibrated: the model's own\n"
+        "error), widened outside the region its calibration rows covered (SM\n"
+        "count, channels, L1/L2 sets), and extrapolated: true there\n"
+        "(docs/model.md, \"Uncertainty\").\n"};
+    int rc, n = po_parse(&cmd, argc, argv, &rc);
+    if (n < 0)
+        return rc;
+    if (n > 0)
+        return po_usage_error(&cmd, "unexpected argument \"%s\"", argv[0]);
+    if (!wl)
+        return po_usage_error(&cmd, "sim needs -w W.xml");
+    if (config && configs)
+        return po_usage_error(&cmd, "--config and --configs exclude each "
+                              "other");
     gd_err err = {0, ""};
-    int rc = run_sim(argc, argv, &err);
+    rc = run_sim(wl, config, configs, &err);
     if (rc)
         fprintf(stderr, "gpudse: %s\n", err.msg);
     return rc;

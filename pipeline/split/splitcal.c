@@ -16,6 +16,7 @@
 
 #include "calib_metrics.h"
 #include "machine.h"
+#include "parseopt.h"
 #include "split_metrics.h"
 
 int scal_measure_cpu(void *ctx, const cm_machine *m, const cm_task *t,
@@ -436,37 +437,37 @@ static void print_score(const scal_score *s)
 int cmd_calibrate_machine(int argc, char **argv)
 {
     const char *mach = NULL, *out = NULL;
-    double sd[CM_MAXDEV] = {1, 2};
-    int nsd = 2;
+    mach_factors sdf = {{1, 2}, 2};
     long reps = 9, seed = 1;
     int verbose = 0;
-    for (int i = 0; i < argc; i++) {
-        int more = i + 1 < argc;
-        if (!strcmp(argv[i], "-o") && more)
-            out = argv[++i];
-        else if (!strcmp(argv[i], "--slowdown") && more &&
-                 mach_parse_factors(argv[i + 1], sd, &nsd) == 0)
-            i++;
-        else if (!strcmp(argv[i], "--repeats") && more &&
-                 util_parse_long(argv[i + 1], 1, 1000, &reps) == 0)
-            i++;
-        else if (!strcmp(argv[i], "--seed") && more &&
-                 util_parse_long(argv[i + 1], 0, 1L << 40, &seed) == 0)
-            i++;
-        else if (!strcmp(argv[i], "-v"))
-            verbose = 1;
-        else if (argv[i][0] != '-' && !mach)
-            mach = argv[i];
-        else {
-            fprintf(stderr, "gpudse: calibrate-machine: bad argument \"%s\"\n"
-                    "usage: gpudse calibrate-machine [MACHINE.xml] [-o FILE] "
-                    "[--slowdown a,b,...] [--repeats N] [--seed S] [-v]\n", argv[i]);
-            return GD_EINPUT;
-        }
-    }
+    const po_option opts[] = {
+        PO_STRING("-o", "FILE", &out, "write the fitted machine to FILE"),
+        PO_CALLBACK("--slowdown", "a,b,...", &sdf, mach_factors_opt,
+                    "per-device slowdown factors of a probed machine"),
+        PO_LONG("--repeats", "N", &reps, 1, 1000, NULL,
+                "timed repeats per point, 1 to 1000 (default 9)"),
+        PO_LONG("--seed", "S", &seed, 0, (double)(1L << 40), NULL,
+                "seed of the measurement order (default 1)"),
+        PO_FLAG("-v", &verbose, "print every measured point"),
+        PO_END_OPTS,
+    };
+    const po_command cmd = {
+        "calibrate-machine",
+        "usage: gpudse calibrate-machine [MACHINE.xml] [-o FILE]\n"
+        "                                [--slowdown a,b,...] [--repeats N] [--seed S] [-v]\n",
+        "Fit the split cost model to timings measured on this machine's cores\n"
+        "(MACHINE.xml, or a probed machine) and print its error.\n",
+        opts, NULL};
+    int rc, n = po_parse(&cmd, argc, argv, &rc);
+    if (n < 0)
+        return rc;
+    if (n > 1)
+        return po_usage_error(&cmd, "one machine only; extra argument "
+                              "\"%s\"", argv[1]);
+    mach = n ? argv[0] : NULL;
     cm_machine m;
     gd_err err = {0, ""};
-    int rc = mach ? mach_load(mach, &m, &err) : mach_probe(nsd, sd, &m, &err);
+    rc = mach ? mach_load(mach, &m, &err) : mach_probe(sdf.n, sdf.f, &m, &err);
     ms_opts o = {(int)reps, 1};
     scal_fit fit;
     double ladder[4] = {0.25, 0.5, 0.75, 1.0};
