@@ -278,6 +278,46 @@ START_TEST(every_command_has_help)
 }
 END_TEST
 
+/* A usage error is one line saying what is wrong, then that command's usage
+ * (and its options), exit 2: not the global help. Every command, an unknown
+ * option; then a missing value, a bad value, and --name=value. */
+START_TEST(usage_error_is_one_line_and_the_commands_usage)
+{
+    static const char *const cmds[] = {
+        "run", "validate", "analyze", "report", "annotate", "status",
+        "machine", "calibrate-machine", "split", "workload", "calibrate",
+        "sim", "job-run", "compare"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        int rc = run_sh("timeout 60 %s %s --no-such-option", tu_bin(),
+                        cmds[i]);
+        ck_assert_msg(rc == 2, "%s: exit %d: %s", cmds[i], rc, outbuf);
+        char want[256];
+        snprintf(want, sizeof want, "gpudse %s: unknown option "
+                 "--no-such-option\nusage: gpudse %s ", cmds[i], cmds[i]);
+        ck_assert_msg(!strncmp(outbuf, want, strlen(want)), "%s: \"%s\"",
+                      cmds[i], outbuf);
+        ck_assert_msg(!strstr(outbuf, "commands:"), "%s: the global help: "
+                      "\"%s\"", cmds[i], outbuf);
+    }
+    ck_assert_int_eq(run_sh("%s run x.xml -j", tu_bin()), 2);
+    ck_assert_msg(!strncmp(outbuf, "gpudse run: -j needs a value (N)\n"
+                           "usage: gpudse run ", 40), "%s", outbuf);
+    ck_assert_int_eq(run_sh("%s run x.xml -j 0", tu_bin()), 2);
+    ck_assert_msg(strstr(outbuf, "-j needs a number of workers from 1 to "
+                         "4096, not \"0\"\n"), "%s", outbuf);
+    ck_assert_int_eq(run_sh("%s run x.xml --executor=pbs", tu_bin()), 2);
+    ck_assert_msg(strstr(outbuf, "--executor is local or slurm, not \"pbs\""),
+                  "%s", outbuf);
+    ck_assert_int_eq(run_sh("%s run x.xml --force=1", tu_bin()), 2);
+    ck_assert_msg(strstr(outbuf, "--force takes no value"), "%s", outbuf);
+    ck_assert_int_eq(run_sh("%s status %s --watch=0", tu_bin(), T), 2);
+    ck_assert_msg(strstr(outbuf, "--watch needs seconds between updates"),
+                  "%s", outbuf);
+    ck_assert_int_eq(run_sh("%s nosuchcmd", tu_bin()), 2);
+    ck_assert_msg(!strstr(outbuf, "commands:"), "%s", outbuf);
+}
+END_TEST
+
 /* Generated, not committed: a 50 MB campaign (one huge text node), a
  * 100,000-deep nesting, a 16 MB attribute, and a 32 MB workload file. Each
  * is rejected quickly with exit 2. */
@@ -742,6 +782,7 @@ static Suite *suite(void)
     tcase_add_test(t, bad_machines_exit_2_with_file_line);
     tcase_add_test(t, huge_and_deep_files_exit_2);
     tcase_add_test(t, every_command_has_help);
+    tcase_add_test(t, usage_error_is_one_line_and_the_commands_usage);
     tcase_add_test(t, no_external_entities_no_network);
     tcase_add_test(t, fuzz_crash_inputs_stay_fixed);
     tcase_add_test(t, fromlog_crash_inputs_stay_fixed);
