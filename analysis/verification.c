@@ -175,7 +175,7 @@ static cJSON *errors_json(const camp_campaign *c, const pair *p, size_t m)
                 meas[q++] = b;
             }
         }
-        cm_metrics r;
+        calm_metrics r;
         cJSON *e = cJSON_AddObjectToObject(errs, c->obj[j].metric);
         if (modelled)
             cJSON_AddStringToObject(e, "note", "modelled on both sides (the "
@@ -183,7 +183,7 @@ static cJSON *errors_json(const camp_campaign *c, const pair *p, size_t m)
                                     "the model): no error to measure");
         cJSON_AddNumberToObject(e, "n", (double)q);
         /* the measured values are the reference */
-        if (q > 0 && cm_compute(meas, pred, q, &r) == 0) {
+        if (q > 0 && calm_compute(meas, pred, q, &r) == 0) {
             cJSON_AddNumberToObject(e, "mape", r.mape);
             cJSON_AddNumberToObject(e, "max_ape", r.max_ape);
             if (q > 2)
@@ -301,7 +301,7 @@ int verification_points(const cJSON *points, double **pred, double **meas,
 
 /* The modelled-against-measured error of a calibration entry's points
  * (measured values as the reference): n, MAPE, Spearman rho and the points'
- * rank resolution (cm_rank_resolution: the random error below which rho 0.9
+ * rank resolution (calm_rank_resolution: the random error below which rho 0.9
  * is reachable on them), for the report's caption. Nothing when fewer than
  * three points or out of memory. */
 static void add_error_summary(cJSON *e, const cJSON *points)
@@ -310,13 +310,13 @@ static void add_error_summary(cJSON *e, const cJSON *points)
     size_t k;
     if (verification_points(points, &pred, &meas, &k) != 0)
         return;
-    cm_metrics r;
-    if (k >= 3 && cm_compute(meas, pred, k, &r) == 0) {
+    calm_metrics r;
+    if (k >= 3 && calm_compute(meas, pred, k, &r) == 0) {
         cJSON_AddNumberToObject(e, "n", (double)k);
         cJSON_AddNumberToObject(e, "mape", r.mape);
         add_rho(e, pred, meas, k, r.spearman_rho);
-        double res = cm_rank_resolution(meas, k, 0.9,
-                                        cm_resolution_draws(k), 1);
+        double res = calm_rank_resolution(meas, k, 0.9,
+                                        calm_resolution_draws(k), 1);
         if (res >= 0)
             cJSON_AddNumberToObject(e, "rank_resolution", res);
     }

@@ -82,8 +82,8 @@ static void row(const char *kernel, const char *what, const cal_row *rows,
             ref[m] = rows[i].ipc;
             p[m++] = pred[i];
         }
-    cm_metrics cm;
-    if (m && cm_compute(ref, p, m, &cm) == 0)
+    calm_metrics cm;
+    if (m && calm_compute(ref, p, m, &cm) == 0)
         printf("%-10s %-14s %3zu %6.1f%% %6.1f%% %6.3f %6.3f %6.3f %6.1f%% "
                "%4zu %6.1f%% %6.1f%% %6.1f%%\n", kernel, what, cm.n,
                100 * cm.mape, 100 * cm.agg_err, cm.pearson_r,
@@ -120,8 +120,8 @@ static void table(const char *ref_csv, const char *logdir)
         for (size_t i = 0; pred && i < n; i++)
             pred[i] = rows[i].ipc;
         if (pred) {
-            draws = cm_resolution_draws(n);   /* as gpudse calibrate */
-            resolution[k] = cm_rank_resolution(pred, n, RHO_TARGET, draws, 1);
+            draws = calm_resolution_draws(n);   /* as gpudse calibrate */
+            resolution[k] = calm_rank_resolution(pred, n, RHO_TARGET, draws, 1);
         }
         cal_predict(&w, rows, n, pred);
         row(kernels[k], "built-in", rows, n, pred);
@@ -247,21 +247,21 @@ static void other_table(const char *ref_csv)
             }
             m++;
         }
-        cm_metrics bw;
+        calm_metrics bw;
         char stall[16] = "  constant";   /* a rank needs two values */
         const double *ps = pred + O_STALL * n;
         for (size_t i = 1; i < m; i++)
             if (ps[i] != ps[0]) {
                 snprintf(stall, sizeof stall, "%.3f",
-                         cm_spearman(ref + O_STALL * n, ps, m));
+                         calm_spearman(ref + O_STALL * n, ps, m));
                 break;
             }
-        if (m && cm_compute(ref + O_L2BW * n, pred + O_L2BW * n, m, &bw) == 0)
+        if (m && calm_compute(ref + O_L2BW * n, pred + O_L2BW * n, m, &bw) == 0)
             printf("%-10s %3zu %9.3f %9.3f %8.1f%% %7.3f %9.3f %11s\n",
-                   kernels[k], m, cm_mae(ref, pred, m),
-                   cm_mae(ref + O_L2 * n, pred + O_L2 * n, m), 100 * bw.mape,
+                   kernels[k], m, calm_mae(ref, pred, m),
+                   calm_mae(ref + O_L2 * n, pred + O_L2 * n, m), 100 * bw.mape,
                    bw.spearman_rho,
-                   cm_mae(ref + O_OCC * n, pred + O_OCC * n, m), stall);
+                   calm_mae(ref + O_OCC * n, pred + O_OCC * n, m), stall);
         free(ref);
         free(pred);
         free(rows);
@@ -315,11 +315,11 @@ static double strat_line(const char *kernel, const char *what,
             cls[c] += pred[i] / rows[i].ipc - 1;
             ccnt[c]++;
         }
-    cm_metrics cm;
-    if (!m || cm_compute(ref, p, m, &cm))
+    calm_metrics cm;
+    if (!m || calm_compute(ref, p, m, &cm))
         return NAN;
     char rho[16] = "  flat";
-    if (!cm_is_flat(ref, m))
+    if (!calm_is_flat(ref, m))
         snprintf(rho, sizeof rho, "%6.3f", cm.spearman_rho);
     printf("%-10s %-16s %3zu %6.1f%% %s %6.1f%%", kernel, what, cm.n,
            100 * cm.mape, rho, 100 * cm.max_ape);
@@ -334,7 +334,7 @@ static double strat_line(const char *kernel, const char *what,
         }
     }
     printf("\n");
-    return cm_is_flat(ref, m) ? NAN : cm.spearman_rho;
+    return calm_is_flat(ref, m) ? NAN : cm.spearman_rho;
 }
 
 /* Rows of one kernel from the reference CSV and the stratified CSV. */

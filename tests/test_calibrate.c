@@ -37,8 +37,8 @@ START_TEST(metrics_hand_computed)
 {
     /* APE = 0.05, 0.2, 0, 0.25 (see calib_metrics.h for definitions). */
     const double ref[] = {1, 2, 3, 4}, pred[] = {1.05, 2.4, 3, 3};
-    cm_metrics m;
-    ck_assert_int_eq(cm_compute(ref, pred, 4, &m), 0);
+    calm_metrics m;
+    ck_assert_int_eq(calm_compute(ref, pred, 4, &m), 0);
     ck_assert_int_eq((int)m.n, 4);
     CLOSE(m.mape, 0.125, 1e-12);
     CLOSE(m.median_ape, 0.125, 1e-12);
@@ -61,39 +61,39 @@ START_TEST(metrics_hand_computed)
     CLOSE(m.pearson_r, sxy / sqrt(sxx * syy), 1e-12);
     /* Perfect and reversed predictions. */
     const double rev[] = {4, 3, 2, 1};
-    ck_assert_int_eq(cm_compute(ref, ref, 4, &m), 0);
+    ck_assert_int_eq(calm_compute(ref, ref, 4, &m), 0);
     CLOSE(m.mape, 0, 0);
     CLOSE(m.pearson_r, 1, 1e-12);
     CLOSE(m.spearman_rho, 1, 1e-12);
     CLOSE(m.kendall_tau, 1, 1e-12);
     ck_assert_int_eq((int)m.n_under_10, 4);
-    CLOSE(cm_spearman(ref, rev, 4), -1, 1e-12);
-    CLOSE(cm_kendall_tau_b(ref, rev, 4), -1, 1e-12);
+    CLOSE(calm_spearman(ref, rev, 4), -1, 1e-12);
+    CLOSE(calm_kendall_tau_b(ref, rev, 4), -1, 1e-12);
     /* Mean absolute error: |0.05| + |0.4| + 0 + |-1| over 4. */
-    CLOSE(cm_mae(ref, pred, 4), 1.45 / 4, 1e-12);
-    CLOSE(cm_mae(ref, ref, 4), 0, 0);
-    CLOSE(cm_mae(ref, pred, 0), 0, 0);
-    /* Ties at the reference's precision (CM_TIE_REL): predictions that
+    CLOSE(calm_mae(ref, pred, 4), 1.45 / 4, 1e-12);
+    CLOSE(calm_mae(ref, ref, 4), 0, 0);
+    CLOSE(calm_mae(ref, pred, 0), 0, 0);
+    /* Ties at the reference's precision (CALM_TIE_REL): predictions that
      * differ by 1e-9 relative (held-out folds' fit noise) rank as ties, as
      * the tied reference rows do; 1e-5 apart they rank. */
     const double rt[] = {1, 2, 2, 2, 3};
     const double noise[] = {1, 2 + 2e-9, 2 - 2e-9, 2, 3};
     const double apart[] = {1, 2 + 2e-5, 2 - 2e-5, 2, 3};
-    CLOSE(cm_spearman(rt, noise, 5), 1, 1e-12);
-    CLOSE(cm_kendall_tau_b(rt, noise, 5), 1, 1e-12);
-    ck_assert(cm_spearman(rt, apart, 5) < 0.95);
-    ck_assert(cm_kendall_tau_b(rt, apart, 5) < 0.9);
+    CLOSE(calm_spearman(rt, noise, 5), 1, 1e-12);
+    CLOSE(calm_kendall_tau_b(rt, noise, 5), 1, 1e-12);
+    ck_assert(calm_spearman(rt, apart, 5) < 0.95);
+    ck_assert(calm_kendall_tau_b(rt, apart, 5) < 0.9);
     /* Odd n: the median is the middle value. */
     const double r3[] = {10, 10, 10}, p3[] = {11, 13, 10};
-    ck_assert_int_eq(cm_compute(r3, p3, 3, &m), 0);
+    ck_assert_int_eq(calm_compute(r3, p3, 3, &m), 0);
     CLOSE(m.median_ape, 0.1, 1e-12);
     CLOSE(m.pearson_r, 0, 0);               /* constant reference */
     /* Bad input. */
     const double bad[] = {1, NAN};
-    ck_assert_int_eq(cm_compute(ref, pred, 0, &m), -1);
-    ck_assert_int_eq(cm_compute(bad, bad, 2, &m), -1);
+    ck_assert_int_eq(calm_compute(ref, pred, 0, &m), -1);
+    ck_assert_int_eq(calm_compute(bad, bad, 2, &m), -1);
     char line[512];
-    cm_format(&m, line, sizeof line);
+    calm_format(&m, line, sizeof line);
     ck_assert(strstr(line, "MAPE") != NULL);
 }
 END_TEST
@@ -102,7 +102,7 @@ END_TEST
  * predictions reach mean rho 0.9. Under log-normal noise only sigma over
  * the references' log spacing matters, so doubling the spacing doubles it
  * (same draws, so exactly up to the bisection's width and the rank ties
- * within CM_TIE_REL, which are not scale-free in sigma); ties lower it. */
+ * within CALM_TIE_REL, which are not scale-free in sigma); ties lower it. */
 /* Issue 23: rho is not asked of rows whose real values vary < 20%
  * (histogram's 69-75 IPC); MAPE is the measure there. */
 START_TEST(flat_rows_detected)
@@ -112,12 +112,12 @@ START_TEST(flat_rows_detected)
     const double wide[] = {100.0, 120.0, 110.0};
     const double bad[] = {100.0, NAN};
     const double neg[] = {-1.0, -1.1};
-    ck_assert_int_eq(cm_is_flat(hist, 4), 1);
-    ck_assert_int_eq(cm_is_flat(edge, 2), 1);
-    ck_assert_int_eq(cm_is_flat(wide, 3), 0);
-    ck_assert_int_eq(cm_is_flat(hist, 1), 0);
-    ck_assert_int_eq(cm_is_flat(bad, 2), 0);
-    ck_assert_int_eq(cm_is_flat(neg, 2), 0);
+    ck_assert_int_eq(calm_is_flat(hist, 4), 1);
+    ck_assert_int_eq(calm_is_flat(edge, 2), 1);
+    ck_assert_int_eq(calm_is_flat(wide, 3), 0);
+    ck_assert_int_eq(calm_is_flat(hist, 1), 0);
+    ck_assert_int_eq(calm_is_flat(bad, 2), 0);
+    ck_assert_int_eq(calm_is_flat(neg, 2), 0);
 }
 END_TEST
 
@@ -129,26 +129,26 @@ START_TEST(rank_resolution)
         wide[i] = 100 * exp(0.02 * i);
         tied[i] = i < 13 ? 100 : 100 * exp(0.01 * (i - 12));
     }
-    double s1 = cm_rank_resolution(spaced, 26, 0.9, 200, 1);
-    double s2 = cm_rank_resolution(wide, 26, 0.9, 200, 1);
+    double s1 = calm_rank_resolution(spaced, 26, 0.9, 200, 1);
+    double s2 = calm_rank_resolution(wide, 26, 0.9, 200, 1);
     ck_assert_msg(s1 > 0.005 && s1 < 0.05, "resolution %g", s1);
     CLOSE(s2 / s1, 2, 1e-4);
-    ck_assert(cm_rank_resolution(tied, 26, 0.9, 200, 1) < 0.7 * s1);
+    ck_assert(calm_rank_resolution(tied, 26, 0.9, 200, 1) < 0.7 * s1);
     /* Deterministic for a seed; another seed moves it only by the draws'
      * sampling error. */
-    CLOSE(cm_rank_resolution(spaced, 26, 0.9, 200, 1), s1, 0);
-    CLOSE(cm_rank_resolution(spaced, 26, 0.9, 200, 2), s1, 0.1 * s1);
+    CLOSE(calm_rank_resolution(spaced, 26, 0.9, 200, 1), s1, 0);
+    CLOSE(calm_rank_resolution(spaced, 26, 0.9, 200, 2), s1, 0.1 * s1);
     /* Constant references cannot be ranked; very spread ones survive any
      * error the search tries. */
-    CLOSE(cm_rank_resolution(flat, 5, 0.9, 50, 1), 0, 0);
+    CLOSE(calm_rank_resolution(flat, 5, 0.9, 50, 1), 0, 0);
     double huge[6] = {1, 1e3, 1e6, 1e9, 1e12, 1e15};
-    CLOSE(cm_rank_resolution(huge, 6, 0.9, 50, 1), 1, 0);
+    CLOSE(calm_rank_resolution(huge, 6, 0.9, 50, 1), 1, 0);
     /* Bad input. */
     const double bad[3] = {1, NAN, 2};
-    CLOSE(cm_rank_resolution(spaced, 2, 0.9, 50, 1), -1, 0);
-    CLOSE(cm_rank_resolution(bad, 3, 0.9, 50, 1), -1, 0);
-    CLOSE(cm_rank_resolution(spaced, 26, 1.5, 50, 1), -1, 0);
-    CLOSE(cm_rank_resolution(spaced, 26, 0.9, 0, 1), -1, 0);
+    CLOSE(calm_rank_resolution(spaced, 2, 0.9, 50, 1), -1, 0);
+    CLOSE(calm_rank_resolution(bad, 3, 0.9, 50, 1), -1, 0);
+    CLOSE(calm_rank_resolution(spaced, 26, 1.5, 50, 1), -1, 0);
+    CLOSE(calm_rank_resolution(spaced, 26, 0.9, 0, 1), -1, 0);
 }
 END_TEST
 
@@ -249,8 +249,8 @@ START_TEST(recovers_known_parameters)
     ck_assert_int_eq(cal_heldout(&start, rows, n, 5, &o, pred, &e), GD_OK);
     for (size_t i = 0; i < n; i++)
         ref[i] = rows[i].ipc;
-    cm_metrics m;
-    ck_assert_int_eq(cm_compute(ref, pred, n, &m), 0);
+    calm_metrics m;
+    ck_assert_int_eq(calm_compute(ref, pred, n, &m), 0);
     ck_assert_msg(m.mape < 0.01, "held-out MAPE %.4f", m.mape);
     free(pred);
     free(ref);

@@ -16,7 +16,7 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y ? 1 : 0;
 }
 
-double cm_mae(const double *ref, const double *pred, size_t n)
+double calm_mae(const double *ref, const double *pred, size_t n)
 {
     double sum = 0;
     for (size_t i = 0; i < n; i++)
@@ -24,7 +24,7 @@ double cm_mae(const double *ref, const double *pred, size_t n)
     return n ? sum / n : 0;
 }
 
-double cm_pearson(const double *x, const double *y, size_t n)
+double calm_pearson(const double *x, const double *y, size_t n)
 {
     if (n < 2)
         return 0;
@@ -55,14 +55,14 @@ static int cmp_ranked(const void *a, const void *b)
     return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/* Whether two sorted neighbours rank as a tie: equal to CM_TIE_REL. */
+/* Whether two sorted neighbours rank as a tie: equal to CALM_TIE_REL. */
 static int tied(double lo, double hi)
 {
-    return hi - lo <= CM_TIE_REL * fmax(fabs(lo), fabs(hi));
+    return hi - lo <= CALM_TIE_REL * fmax(fabs(lo), fabs(hi));
 }
 
 /* Ranks 1..n of x into r, ties (runs of sorted neighbours within
- * CM_TIE_REL of each other) sharing their mean rank. O(n log n): the
+ * CALM_TIE_REL of each other) sharing their mean rank. O(n log n): the
  * rank resolution ranks thousands of noisy copies of a reference set. */
 static int ranks(const double *x, size_t n, double *r)
 {
@@ -129,12 +129,12 @@ static double on_ranks(const double *x, const double *y, size_t n,
     return v;
 }
 
-double cm_spearman(const double *x, const double *y, size_t n)
+double calm_spearman(const double *x, const double *y, size_t n)
 {
-    return on_ranks(x, y, n, cm_pearson);
+    return on_ranks(x, y, n, calm_pearson);
 }
 
-double cm_kendall_tau_b(const double *x, const double *y, size_t n)
+double calm_kendall_tau_b(const double *x, const double *y, size_t n)
 {
     return on_ranks(x, y, n, kendall_of_ranks);
 }
@@ -148,8 +148,8 @@ static double quantile_sorted(const double *v, size_t n, double q)
     return v[lo] + (pos - lo) * (v[hi] - v[lo]);
 }
 
-int cm_compute(const double *ref, const double *pred, size_t n,
-               cm_metrics *out)
+int calm_compute(const double *ref, const double *pred, size_t n,
+               calm_metrics *out)
 {
     memset(out, 0, sizeof *out);
     if (n == 0)
@@ -188,11 +188,11 @@ int cm_compute(const double *ref, const double *pred, size_t n,
     out->agg_err = abs_ref > 0 ? abs_err / abs_ref : 0;
     double mean_ref = sum_ref / n;
     out->nrmse = mean_ref != 0 ? sqrt(sq / n) / fabs(mean_ref) : 0;
-    out->pearson_r = cm_pearson(pred, ref, n);
+    out->pearson_r = calm_pearson(pred, ref, n);
     double *rp, *rr;   /* ranked once for both rank statistics */
     int rc = rank_pair(pred, ref, n, &rp, &rr);
     if (rc == 0) {
-        out->spearman_rho = cm_pearson(rp, rr, n);
+        out->spearman_rho = calm_pearson(rp, rr, n);
         out->kendall_tau = kendall_of_ranks(rp, rr, n);
     } else {
         memset(out, 0, sizeof *out);
@@ -218,14 +218,14 @@ static int noisy_oracle_rho(const double *ref, size_t n, double sigma,
     for (unsigned d = 0; d < draws; d++) {
         for (size_t i = 0; i < n; i++)
             p[i] = ref[i] * exp(sigma * gsl_ran_gaussian_ziggurat(g, 1.0));
-        sum += cm_spearman(ref, p, n);
+        sum += calm_spearman(ref, p, n);
     }
     gsl_rng_free(g);
     *mean = sum / draws;
     return 0;
 }
 
-/* The bisection of cm_rank_resolution, p being scratch for n predictions. */
+/* The bisection of calm_rank_resolution, p being scratch for n predictions. */
 static double resolution_search(const double *ref, size_t n, double target,
                                 unsigned draws, unsigned long seed, double *p)
 {
@@ -252,7 +252,7 @@ static double resolution_search(const double *ref, size_t n, double target,
     return exp(lo);
 }
 
-double cm_rank_resolution(const double *ref, size_t n, double target,
+double calm_rank_resolution(const double *ref, size_t n, double target,
                           unsigned draws, unsigned long seed)
 {
     if (n < 3 || draws == 0 || !(target > -1 && target <= 1))
@@ -268,12 +268,12 @@ double cm_rank_resolution(const double *ref, size_t n, double target,
     return sigma;
 }
 
-unsigned cm_resolution_draws(size_t n)
+unsigned calm_resolution_draws(size_t n)
 {
     return n < 250 ? 400 : n < 5000 ? (unsigned)(100000 / n) : 20;
 }
 
-void cm_format(const cm_metrics *m, char *buf, size_t bufsz)
+void calm_format(const calm_metrics *m, char *buf, size_t bufsz)
 {
     snprintf(buf, bufsz,
              "n=%zu MAPE %.1f%% agg %.1f%% r %.3f rho %.3f tau %.3f "
@@ -283,7 +283,7 @@ void cm_format(const cm_metrics *m, char *buf, size_t bufsz)
              100 * m->max_ape, 100 * m->median_ape, 100 * m->p90_ape);
 }
 
-int cm_is_flat(const double *ref, size_t n)
+int calm_is_flat(const double *ref, size_t n)
 {
     if (n < 2)
         return 0;
@@ -294,5 +294,5 @@ int cm_is_flat(const double *ref, size_t n)
         lo = ref[i] < lo ? ref[i] : lo;
         hi = ref[i] > hi ? ref[i] : hi;
     }
-    return hi < (1 + CM_FLAT_REL) * lo;
+    return hi < (1 + CALM_FLAT_REL) * lo;
 }

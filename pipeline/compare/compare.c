@@ -761,9 +761,9 @@ static double calib_mape(const cJSON *e, size_t *npts)
     const cJSON *pts = cJSON_GetObjectItemCaseSensitive(e, "points");
     double *pred, *ref, out = NAN;
     size_t k = 0;
-    cm_metrics m;
+    calm_metrics m;
     if (verification_points(pts, &pred, &ref, &k) == 0 && k
-        && cm_compute(ref, pred, k, &m) == 0)
+        && calm_compute(ref, pred, k, &m) == 0)
         out = 100 * m.mape;
     *npts = k;
     free(ref);

@@ -30,14 +30,14 @@ static void print_metrics(const char *label, const cal_row *rows, size_t n,
             ref[m] = rows[i].ipc;
             p[m++] = pred[i];
         }
-    cm_metrics cm;
+    calm_metrics cm;
     char line[512] = "no predictions";
-    if (m > 0 && cm_compute(ref, p, m, &cm) == 0) {
-        cm_format(&cm, line, sizeof line);
-        if (cm_is_flat(ref, m))   /* rho says little over near-equal rows */
+    if (m > 0 && calm_compute(ref, p, m, &cm) == 0) {
+        calm_format(&cm, line, sizeof line);
+        if (calm_is_flat(ref, m))   /* rho says little over near-equal rows */
             snprintf(line + strlen(line), sizeof line - strlen(line),
                      " (flat: real IPC varies < %.0f%%, rho not asked; "
-                     "MAPE is the measure)", 100 * CM_FLAT_REL);
+                     "MAPE is the measure)", 100 * CALM_FLAT_REL);
     }
     printf("  %-22s %s\n", label, line);
     free(ref);
@@ -45,7 +45,7 @@ static void print_metrics(const char *label, const cal_row *rows, size_t n,
 }
 
 /* How finely the reference rows must be resolved for a held-out rho of 0.9
- * to be reachable (cm_rank_resolution): printed beside the held-out
+ * to be reachable (calm_rank_resolution): printed beside the held-out
  * metrics so a low rho on near-tied rows reads as what it is. */
 static void print_rank_resolution(const cal_row *rows, size_t n)
 {
@@ -54,8 +54,8 @@ static void print_rank_resolution(const cal_row *rows, size_t n)
         return;
     for (size_t i = 0; i < n; i++)
         ref[i] = rows[i].ipc;
-    unsigned draws = cm_resolution_draws(n);
-    double sigma = cm_rank_resolution(ref, n, 0.9, draws, 1);
+    unsigned draws = calm_resolution_draws(n);
+    double sigma = calm_rank_resolution(ref, n, 0.9, draws, 1);
     if (sigma > 0)
         printf("  %-22s rho 0.9 held out needs a random row error under "
                "%.2f%% on these rows (a model with no other error; %u "
@@ -91,7 +91,7 @@ static void print_identified(const wl_workload *w, const cal_row *rows,
 /* Write the fitted descriptor with a comment saying where it came from. */
 static int write_fitted(const cal_args *a, const wl_workload *fitted,
                         const wl_workload *orig, size_t n,
-                        const cm_metrics *held, const char *folds_txt,
+                        const calm_metrics *held, const char *folds_txt,
                         gd_err *err)
 {
     util_buf c;
@@ -176,7 +176,7 @@ static int run_calibrate(const cal_args *a, gd_err *err)
             print_metrics(label, rows, n, pred);
             print_rank_resolution(rows, n);
             cal_record_region(fit, rows, n, pred);
-            cm_metrics held;
+            calm_metrics held;
             double *ref = malloc(n * sizeof *ref);
             size_t m = 0;
             for (size_t i = 0; ref && i < n; i++)
@@ -184,7 +184,7 @@ static int run_calibrate(const cal_args *a, gd_err *err)
                     ref[m] = rows[i].ipc;
                     pred[m++] = pred[i];
                 }
-            if (!ref || m == 0 || cm_compute(ref, pred, m, &held) != 0)
+            if (!ref || m == 0 || calm_compute(ref, pred, m, &held) != 0)
                 memset(&held, 0, sizeof held);
             free(ref);
             rc = write_fitted(a, fit, w, n, &held, folds_txt, err);

@@ -256,8 +256,8 @@ void scal_score_pairs(const double *pred, const double *meas, const int *group,
 {
     memset(o, 0, sizeof *o);
     o->n = n;
-    cm_metrics mt;
-    if (cm_compute(meas, pred, n, &mt) != 0) {
+    calm_metrics mt;
+    if (calm_compute(meas, pred, n, &mt) != 0) {
         o->median_ape = o->p90_ape = o->spearman = o->kendall_tau_b =
             o->regret = NAN;
         o->warn = 1;
