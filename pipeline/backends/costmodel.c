@@ -177,6 +177,21 @@ static int parse_field(cm_decision *d, const char *key, char *val, int *ndev,
     return gd_errf(err, GD_EINPUT, "decision: unknown field \"%s\"", key);
 }
 
+typedef struct {
+    cm_decision *d;
+    int ndev, nsh;
+} decision_parse;
+
+/* One KEY=VALUE field of a decision's text into the decision_parse arg. */
+static int decision_field(char *key, char *val, void *arg, gd_err *err)
+{
+    decision_parse *x = arg;
+    if (!val)
+        return gd_errf(err, GD_EINPUT, "decision: field \"%s\" has no "
+                       "'='", key);
+    return parse_field(x->d, key, val, &x->ndev, &x->nsh, err);
+}
+
 int cm_decision_parse(const char *text, cm_decision *d, gd_err *err)
 {
     memset(d, 0, sizeof *d);
@@ -184,30 +199,20 @@ int cm_decision_parse(const char *text, cm_decision *d, gd_err *err)
     d->chunk = -1;
     d->mode = -1;
     d->path = -1;
-    char buf[2048];
-    if (strlen(text) >= sizeof buf)
+    if (strlen(text) >= 2048)
         return gd_errf(err, GD_EINPUT, "decision: text too long");
-    util_strlcpy(buf, text, sizeof buf);
-    int ndev = -1, nsh = -1;
-    for (char *save = NULL, *f = strtok_r(buf, ";", &save); f;
-         f = strtok_r(NULL, ";", &save)) {
-        char *eq = strchr(f, '=');
-        if (!eq)
-            return gd_errf(err, GD_EINPUT, "decision: field \"%s\" has no "
-                           "'='", f);
-        *eq = '\0';
-        int rc = parse_field(d, f, eq + 1, &ndev, &nsh, err);
-        if (rc)
-            return rc;
-    }
-    if (ndev < 0 || nsh < 0 || d->chunk < 0 || d->block < 0 || d->mode < 0 ||
+    decision_parse x = {d, -1, -1};
+    int rc = util_kv_each(text, ";", decision_field, &x, err);
+    if (rc)
+        return rc;
+    if (x.ndev < 0 || x.nsh < 0 || d->chunk < 0 || d->block < 0 || d->mode < 0 ||
         d->path < 0)
         return gd_errf(err, GD_EINPUT, "decision: missing field (needs "
                        "devices, shares, chunk, block, mode, path)");
-    if (ndev != nsh)
+    if (x.ndev != x.nsh)
         return gd_errf(err, GD_EINPUT, "decision: %d devices but %d shares",
-                       ndev, nsh);
-    d->n = ndev;
+                       x.ndev, x.nsh);
+    d->n = x.ndev;
     return GD_OK;
 }
 

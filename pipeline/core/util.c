@@ -547,3 +547,21 @@ void util_strlcpy(char *dst, const char *src, size_t n)
     memcpy(dst, src, l);
     dst[l] = '\0';
 }
+
+int util_kv_each(const char *text, const char *seps, util_kv_fn fn,
+                 void *arg, gd_err *err)
+{
+    char *buf = strdup(text), *save = NULL;
+    if (!buf)
+        return gd_errf(err, GD_EENV, "out of memory");
+    int rc = GD_OK;
+    for (char *t = strtok_r(buf, seps, &save); t && rc == GD_OK;
+         t = strtok_r(NULL, seps, &save)) {
+        char *eq = strchr(t, '=');
+        if (eq)
+            *eq = '\0';
+        rc = fn(t, eq ? eq + 1 : NULL, arg, err);
+    }
+    free(buf);
+    return rc;
+}

@@ -116,6 +116,17 @@ int util_edit_distance(const char *a, const char *b);
 int util_parse_double(const char *s, double *out);
 int util_parse_long(const char *s, long lo, long hi, long *out);
 
+/* The one KEY=VALUE list reader (`--config n_mem=8,l1_sets=64`, `--mix
+ * sfu=2`, a split decision "devices=2;chunk=..", an identity's lines):
+ * splits text at any of seps, skips empty items, and calls
+ * fn(key, value, arg, err) for each item, value NULL when the item has no
+ * '='. Stops at the first non-GD_OK answer and returns it; GD_EENV when out
+ * of memory. The strings are the helper's copy, live only during the call
+ * and may be modified by fn. */
+typedef int (*util_kv_fn)(char *key, char *value, void *arg, gd_err *err);
+int util_kv_each(const char *text, const char *seps, util_kv_fn fn,
+                 void *arg, gd_err *err);
+
 /* Copy with truncation, always NUL-terminated. */
 void util_strlcpy(char *dst, const char *src, size_t n);
 

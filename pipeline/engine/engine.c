@@ -235,6 +235,20 @@ static void add_libraries(cJSON *m)
 /* The external simulator (the campaign's, or its <verify> backend's): its
  * fingerprint (in every job key) and the build and template identity it
  * was made from. */
+/* One NAME=VALUE line of the simulator's identity into the object arg:
+ * NAME's array gets VALUE. */
+static int identity_line(char *name, char *value, void *arg, gd_err *err)
+{
+    (void)err;
+    if (!value)
+        return GD_OK;
+    cJSON *a = cJSON_GetObjectItemCaseSensitive(arg, name);
+    if (!a)
+        a = cJSON_AddArrayToObject(arg, name);
+    cJSON_AddItemToArray(a, cJSON_CreateString(value));
+    return GD_OK;
+}
+
 static void add_simulator(cJSON *m, const camp_campaign *c)
 {
     if (c->verify_backend[0]) {
@@ -251,18 +265,8 @@ static void add_simulator(cJSON *m, const camp_campaign *c)
                             ? c->verify_backend : c->backend);
     cJSON_AddStringToObject(s, "fingerprint", c->sim_fingerprint);
     cJSON *id = cJSON_AddObjectToObject(s, "identity");
-    char buf[sizeof c->sim_identity], *save = NULL;
-    util_strlcpy(buf, c->sim_identity, sizeof buf);
-    for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-        char *eq = strchr(l, '=');
-        if (!eq)
-            continue;
-        *eq = '\0';
-        cJSON *a = cJSON_GetObjectItemCaseSensitive(id, l);
-        if (!a)
-            a = cJSON_AddArrayToObject(id, l);
-        cJSON_AddItemToArray(a, cJSON_CreateString(eq + 1));
-    }
+    gd_err ignore;   /* out of memory: the manifest goes without it */
+    util_kv_each(c->sim_identity, "\n", identity_line, id, &ignore);
 }
 
 static int write_manifest(run_t *r, const char *finished, uint64_t ok,

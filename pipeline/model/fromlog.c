@@ -1143,31 +1143,31 @@ int fl_from_file(const char *path, const char *name, const fl_extra *extra,
 /* ------------------------------------------------------------ command */
 
 /* --mix "sfu=64,sync=2,atomic=2" (per-warp counts). */
+/* One CLASS=N of --mix into the fl_extra arg. */
+static int mix_item(char *cls, char *value, void *arg, gd_err *err)
+{
+    fl_extra *x = arg;
+    double v;
+    if (!value || util_parse_double(value, &v) || v < 0)
+        return gd_errf(err, GD_EINPUT, "--mix: '%s%s%s' is not CLASS=N with "
+                       "N >= 0 (classes: sfu, sync, atomic)", cls,
+                       value ? "=" : "", value ? value : "");
+    x->sfu_set |= !strcmp(cls, "sfu");
+    x->sync_set |= !strcmp(cls, "sync");
+    double *slot = !strcmp(cls, "sfu") ? &x->sfu
+                   : !strcmp(cls, "sync") ? &x->sync
+                   : !strcmp(cls, "atomic") ? &x->atomic : NULL;
+    if (!slot)
+        return gd_errf(err, GD_EINPUT, "--mix: unknown class '%s' "
+                       "(classes the log does not count: sfu, sync, "
+                       "atomic)", cls);
+    *slot = v;
+    return GD_OK;
+}
+
 static int parse_mix(const char *txt, fl_extra *x, gd_err *err)
 {
-    char buf[256];
-    util_strlcpy(buf, txt, sizeof buf);
-    char *save = NULL;
-    for (char *t = strtok_r(buf, ",", &save); t;
-         t = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(t, '=');
-        double v;
-        if (!eq || util_parse_double(eq + 1, &v) || v < 0)
-            return gd_errf(err, GD_EINPUT, "--mix: '%s' is not CLASS=N with "
-                           "N >= 0 (classes: sfu, sync, atomic)", t);
-        *eq = '\0';
-        x->sfu_set |= !strcmp(t, "sfu");
-        x->sync_set |= !strcmp(t, "sync");
-        double *slot = !strcmp(t, "sfu") ? &x->sfu
-                       : !strcmp(t, "sync") ? &x->sync
-                       : !strcmp(t, "atomic") ? &x->atomic : NULL;
-        if (!slot)
-            return gd_errf(err, GD_EINPUT, "--mix: unknown class '%s' "
-                           "(classes the log does not count: sfu, sync, "
-                           "atomic)", t);
-        *slot = v;
-    }
-    return GD_OK;
+    return util_kv_each(txt, ",", mix_item, x, err);
 }
 
 /* Workload name from the log's file name: up to the first '.', with

@@ -42,36 +42,34 @@ static int allowed_values(int k, char *buf, size_t n)
     return 0;
 }
 
+/* One KNOB=VALUE of --config into the gpu_config arg. */
+static int config_item(char *knob, char *value, void *arg, gd_err *err)
+{
+    if (!value)
+        return gd_errf(err, GD_EINPUT, "--config: '%s' is not KNOB=VALUE",
+                       knob);
+    int k = space_knob_find(knob);
+    if (k < 0) {
+        const char *s = space_knob_suggest(knob);
+        return gd_errf(err, GD_EINPUT, "--config: unknown knob \"%s\"%s%s%s",
+                       knob, s ? "; did you mean \"" : "", s ? s : "",
+                       s ? "\"?" : "");
+    }
+    int v;
+    if (space_value_parse(k, value, &v) != 0) {
+        char vals[256];
+        allowed_values(k, vals, sizeof vals);
+        return gd_errf(err, GD_EINPUT, "--config: %s=%s is not allowed "
+                       "(values: %s)", knob, value, vals);
+    }
+    space_set(arg, k, v);
+    return GD_OK;
+}
+
 int sim_parse_config(const char *text, gpu_config *c, gd_err *err)
 {
-    char buf[1024];
-    util_strlcpy(buf, text, sizeof buf);
     *c = space_baseline();
-    char *save = NULL;
-    for (char *t = strtok_r(buf, ",", &save); t;
-         t = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(t, '=');
-        if (!eq)
-            return gd_errf(err, GD_EINPUT, "--config: '%s' is not KNOB=VALUE",
-                           t);
-        *eq = '\0';
-        int k = space_knob_find(t);
-        if (k < 0) {
-            const char *s = space_knob_suggest(t);
-            return gd_errf(err, GD_EINPUT, "--config: unknown knob \"%s\"%s%s%s",
-                           t, s ? "; did you mean \"" : "", s ? s : "",
-                           s ? "\"?" : "");
-        }
-        int v;
-        if (space_value_parse(k, eq + 1, &v) != 0) {
-            char vals[256];
-            allowed_values(k, vals, sizeof vals);
-            return gd_errf(err, GD_EINPUT, "--config: %s=%s is not allowed "
-                           "(values: %s)", t, eq + 1, vals);
-        }
-        space_set(c, k, v);
-    }
-    return GD_OK;
+    return util_kv_each(text, ",", config_item, c, err);
 }
 
 static void print_json(const wl_workload *w, const gpu_config *c,
