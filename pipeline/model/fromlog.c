@@ -1,8 +1,9 @@
 /* fromlog: parse a GPGPU-Sim 4.x log (ptxas lines, kernel launches, the
  * cumulative statistics printed after every kernel) into a workload
- * descriptor, and the `gpudse workload from-log` command. Every derived
+ * descriptor (fromlog_anchor.c fits what the log does not count;
+ * fromlog_cmd.c is the `gpudse workload from-log` command). Every derived
  * number and its counter are listed in docs/model.md. */
-#include "fromlog.h"
+#include "fromlog_impl.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -11,17 +12,9 @@
 #include <string.h>
 
 #include "model.h"
-#include "parseopt.h"
 
 #define FL_NAMELEN 256
-#define ANCHOR_STEPS 40        /* bisection steps of the cycle anchor */
 #define FL_MAXBANKS 64
-/* -icnt_in_buffer_limit 64 (config_fermi_islip.icnt): an input buffer that
- * drains one flit per cycle holds a request at most this long unless the
- * output it heads for is saturated. */
-#define ICNT_IN_BUFFER_FLITS 64.0
-#define MEM_EFF_MIN 0.5        /* lowest bandwidth efficiency anchored */
-#define CAMP_MAX_STRIDE (1 << 16)   /* largest store stride tried, bytes */
 #define L2_LINE_BYTES 128.0    /* -gpgpu_cache:dl2 S:<sets>:128:8 */
 #define L1_LINE_BYTES 128.0    /* -gpgpu_cache:dl1 ...:128:4 */
 #define SECTOR_BYTES 32.0      /* L2 sector, one GLOBAL_ACC access */
@@ -836,162 +829,6 @@ static int fill_kernel(const char *path, const launch_rec *first,
     return GD_OK;
 }
 
-/* The model's outputs for kernel k alone at config c into o; 0, or -1. */
-static int kernel_eval(const wl_kernel *k, const gpu_config *c, model_out *o)
-{
-    static const wl_workload empty;
-    wl_workload *one = malloc(sizeof *one);
-    if (!one)
-        return -1;
-    *one = empty;
-    util_strlcpy(one->name, "anchor", sizeof one->name);
-    one->nkernels = 1;
-    one->k[0] = *k;
-    int rc = model_eval(one, c, o, NULL) == 0 ? 0 : -1;
-    free(one);
-    return rc;
-}
-
-/* Model cycles of kernel k alone at config c, or -1. */
-static double kernel_cycles(const wl_kernel *k, const gpu_config *c)
-{
-    model_out o;
-    return kernel_eval(k, c, &o) == 0 ? o.cycles : -1;
-}
-
-/* Bisect field *x in [lo, hi] (cycles fall as ilp rises, rise as mem_waits
- * rises: `rising` says which) until the model meets target cycles. */
-static void bisect(wl_kernel *k, double *x, double lo, double hi, int rising,
-                   const gpu_config *c, double target)
-{
-    for (int i = 0; i < ANCHOR_STEPS; i++) {
-        *x = 0.5 * (lo + hi);
-        double cyc = kernel_cycles(k, c);
-        if (cyc < 0)
-            return;
-        if ((cyc < target) == rising)
-            lo = *x;
-        else
-            hi = *x;
-    }
-}
-
-/* Move x of the kernel's alu instructions to the SFU class. */
-static void set_sfu(wl_kernel *k, double alu, double x)
-{
-    k->insn_sfu = x;
-    k->insn_alu = alu - x;
-}
-
-static void bisect_sfu(wl_kernel *k, double alu, const gpu_config *c,
-                       double target)
-{
-    double lo = 0, hi = alu;
-    set_sfu(k, alu, hi);
-    if (kernel_cycles(k, c) < target)
-        return;                /* even all-SFU is too fast: keep it so */
-    for (int i = 0; i < ANCHOR_STEPS; i++) {
-        set_sfu(k, alu, 0.5 * (lo + hi));
-        if (kernel_cycles(k, c) < target)
-            lo = k->insn_sfu;
-        else
-            hi = k->insn_sfu;
-    }
-}
-
-/* Partition camping from the counters (a from-log descriptor has no store
- * stride). A request that waits longer in the request network than its
- * input buffer can hold (avg_icnt2mem_latency above 64 cycles; the
- * reference logs whose requests spread wait 11-22) heads for a saturated
- * L2 slice; with stores split into several transactions per warp (st_tx
- * >= 2) those are the slices the stores camp on, and
- * partiton_level_parallism_util (slices taking a request in a busy cycle)
- * is their number. The descriptor gets the equivalent stride fact: the
- * smallest power-of-two stride whose stores reach at most that many slices
- * from one 256-B chunk, and the CTA group that spreads the log's window of
- * n_in consecutive CTAs over exactly that count (model_store_slices
- * interpolates between one and two chunk offsets). The model then scales
- * the camping with n_mem and the cluster count as it does for a
- * descriptor that states its stride. */
-static void infer_store_camping(wl_kernel *k, const gpu_config *c,
-                                double util, double icnt2mem)
-{
-    if (!(icnt2mem > ICNT_IN_BUFFER_FLITS) || k->insn_st_global <= 0
-        || ceil(k->st_tx) < 2 || !(util > 0))
-        return;
-    int sms = c->n_clusters * c->cores_per_cluster;
-    double active = k->grid_ctas < sms ? k->grid_ctas : sms;
-    double n_in = c->n_clusters < active ? c->n_clusters : active;
-    for (double st = 512; st <= CAMP_MAX_STRIDE; st *= 2) {
-        k->st_stride = st;
-        k->st_group = 1;
-        double s1 = model_store_slices(k, c->n_mem, 1);
-        double s2 = model_store_slices(k, c->n_mem, 2);
-        if (s1 > util)
-            continue;
-        double g = s2 > s1 ? 1 + (util - s1) / (s2 - s1) : 1;
-        k->st_group = g > 1 && n_in > 1 ? (n_in - 1) / (g - 1)
-                                          : k->grid_ctas;
-        if (k->st_group > k->grid_ctas)
-            k->st_group = k->grid_ctas;
-        return;
-    }
-    k->st_stride = 0;          /* no power-of-two stride camps that tightly */
-    k->st_group = 0;
-}
-
-/* Bandwidth efficiency mem_eff in [MEM_EFF_MIN, 1] so the model meets
- * target cycles; returns 0 (mem_eff back at 1) when even the lowest is
- * too fast. */
-static int anchor_mem_eff(wl_kernel *k, const gpu_config *c, double target)
-{
-    k->mem_eff = MEM_EFF_MIN;
-    if (kernel_cycles(k, c) > target) {
-        bisect(k, &k->mem_eff, MEM_EFF_MIN, 1, 0, c, target);
-        return 1;
-    }
-    k->mem_eff = 1;
-    return 0;
-}
-
-/* Anchor ilp (and, when even ilp = 1 is too fast, mem_waits) so the model
- * reproduces the measured cycles (describe_kernel reports how near). When
- * the log shows the request network saturated (net_saturated), time the
- * counted work cannot explain is memory-side: the network delivers less
- * than the model's bounds, so mem_eff is anchored first. */
-static void anchor(wl_kernel *k, const gpu_config *c, double target,
-                   int sfu_given, int net_saturated)
-{
-    if (!(target > 0))
-        return;
-    k->ilp = 1;
-    if (kernel_cycles(k, c) > target) {
-        k->ilp = 16;
-        if (kernel_cycles(k, c) < target)
-            bisect(k, &k->ilp, 1, 16, 0, c, target);
-        return;
-    }
-    if (net_saturated && anchor_mem_eff(k, c, target))
-        return;
-    if (k->insn_ld_global + k->insn_atomic > 0) {
-        double hi = 2.0 * (k->insn_ld_global + k->insn_atomic) + 1.0;
-        double lo = k->mem_waits;
-        k->mem_waits = hi;
-        if (kernel_cycles(k, c) > target) {
-            bisect(k, &k->mem_waits, lo, hi, 1, c, target);
-            return;
-        }
-    }
-    /* Still faster than measured with every counted cause at its limit:
-     * the statistics do not count SFU instructions, so the rest of the
-     * time is taken as SFU work among the "ALU" instructions (unless
-     * --mix gave the SFU count). */
-    if (!sfu_given && k->insn_alu > 0) {
-        double alu = k->insn_alu;
-        bisect_sfu(k, alu, c, target);
-    }
-}
-
 /* A kernel whose numbers no descriptor may hold (ptxas registers beyond
  * 255, more instructions of one class than the warp executed, ...) means
  * a log that is not one consistent run: refuse it here, at the launch,
@@ -1026,7 +863,7 @@ static void describe_kernel(const parse_state *s, const launch_rec *first,
                             fl_kernel_info *info)
 {
     model_out o;
-    int ok = kernel_eval(k, &s->cfg, &o) == 0;
+    int ok = fl_kernel_eval(k, &s->cfg, &o) == 0;
     info->model_cycles = ok ? o.cycles : -1;
     info->model_cta_per_core = ok ? o.ctas_per_sm : 0;
     util_strlcpy(info->model_cta_limit, ok ? model_limit_name(o.limit) : "",
@@ -1085,11 +922,11 @@ static int build(const char *path, const parse_state *s, const char *name,
         rc = fill_kernel(path, &s->l[i], s, d, cold_w, insn, cnt, x,
                          &w->k[w->nkernels], err);
         if (rc == GD_OK && cycles > 0)
-            infer_store_camping(&w->k[w->nkernels], &s->cfg, util / cycles,
-                                icnt / cycles);
+            fl_infer_store_camping(&w->k[w->nkernels], &s->cfg,
+                                   util / cycles, icnt / cycles);
         if (rc == GD_OK)
-            anchor(&w->k[w->nkernels], &s->cfg, cycles, x->sfu_set,
-                   cycles > 0 && icnt / cycles > ICNT_IN_BUFFER_FLITS);
+            fl_anchor(&w->k[w->nkernels], &s->cfg, cycles, x->sfu_set,
+                      cycles > 0 && icnt / cycles > ICNT_IN_BUFFER_FLITS);
         if (rc == GD_OK)
             rc = check_built(path, s->l[i].line, &w->k[w->nkernels], err);
         if (rc == GD_OK && info)
@@ -1140,228 +977,3 @@ int fl_from_file(const char *path, const char *name, const fl_extra *extra,
     return rc;
 }
 
-/* ------------------------------------------------------------ command */
-
-/* --mix "sfu=64,sync=2,atomic=2" (per-warp counts). */
-/* One CLASS=N of --mix into the fl_extra arg. */
-static int mix_item(char *cls, char *value, void *arg, gd_err *err)
-{
-    fl_extra *x = arg;
-    double v;
-    if (!value || util_parse_double(value, &v) || v < 0)
-        return gd_errf(err, GD_EINPUT, "--mix: '%s%s%s' is not CLASS=N with "
-                       "N >= 0 (classes: sfu, sync, atomic)", cls,
-                       value ? "=" : "", value ? value : "");
-    x->sfu_set |= !strcmp(cls, "sfu");
-    x->sync_set |= !strcmp(cls, "sync");
-    double *slot = !strcmp(cls, "sfu") ? &x->sfu
-                   : !strcmp(cls, "sync") ? &x->sync
-                   : !strcmp(cls, "atomic") ? &x->atomic : NULL;
-    if (!slot)
-        return gd_errf(err, GD_EINPUT, "--mix: unknown class '%s' "
-                       "(classes the log does not count: sfu, sync, "
-                       "atomic)", cls);
-    *slot = v;
-    return GD_OK;
-}
-
-static int parse_mix(const char *txt, fl_extra *x, gd_err *err)
-{
-    return util_kv_each(txt, ",", mix_item, x, err);
-}
-
-/* Workload name from the log's file name: up to the first '.', with
- * characters outside [A-Za-z0-9_-] as '_'. */
-static void name_from_path(const char *path, char *out, size_t n)
-{
-    const char *b = strrchr(path, '/');
-    util_strlcpy(out, b ? b + 1 : path, n);
-    char *dot = strchr(out, '.');
-    if (dot && dot != out)
-        *dot = '\0';
-    for (char *c = out; *c; c++)
-        if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
-            *c = '_';
-    if (!*out)
-        util_strlcpy(out, "workload", n);
-}
-
-int fl_kernel_note(const fl_kernel_info *info, char *out, size_t n)
-{
-    int len = 0;
-    out[0] = '\0';
-    if (info->local_accesses > 0)
-        len += snprintf(out + len, n - (size_t)len, "%.0f local-memory L1 "
-                        "accesses (spills or local arrays) are counted as "
-                        "global loads and stores; L1's write-back of local "
-                        "stores is not modelled.", info->local_accesses);
-    if (info->tex_insns > 0 && (size_t)len < n)
-        len += snprintf(out + len, n - (size_t)len, "%s%.0f texture "
-                        "instructions are counted as ALU work: the model has "
-                        "no texture path.", len ? " " : "", info->tex_insns);
-    if (info->log_cta_per_core > 0 && info->model_cta_per_core > 0
-        && info->log_cta_per_core != info->model_cta_per_core
-        && (size_t)len < n)
-        len += snprintf(out + len, n - (size_t)len, "%sthe log ran %d CTAs "
-                        "per core (limited by: %s), the descriptor's "
-                        "registers and shared memory give %d (%s) at the "
-                        "log's config, so its occupancy and every prediction "
-                        "differ from the run's: check regs_per_thread and "
-                        "smem_per_cta (the ptxas line has no dynamic shared "
-                        "memory).", len ? " " : "", info->log_cta_per_core,
-                        info->log_cta_limit[0] ? info->log_cta_limit : "?",
-                        info->model_cta_per_core, info->model_cta_limit);
-    if (info->barrier_in_loop && (size_t)len < n)
-        len += snprintf(out + len, n - (size_t)len, "%ssync %d is the "
-                        "barriers the PTX dump shows, and one of them comes "
-                        "before a loop's back edge, so it may run once per "
-                        "trip: give the executed count with --mix sync=N.",
-                        len ? " " : "", info->log_barriers);
-    return len > 0;
-}
-
-static void provenance(const char *log, const wl_workload *w,
-                       const fl_kernel_info *info, const fl_extra *x,
-                       util_buf *c)
-{
-    util_buf_printf(c, "from-log: derived by gpudse workload from-log from "
-                    "the GPGPU-Sim log %s. Per kernel: grid and block from "
-                    "'pushing kernel', regs and smem from the ptxas line; "
-                    "thread_insns = gpu_sim_insn / threads; warp_insns = "
-                    "gpgpu_n_tot_w_icount / warps; ld_global, st_global, "
-                    "shared, const = gpgpu_n_{load,store,shmem,const_mem+"
-                    "param_mem}_insn / (32 x SIMD efficiency x warps); "
-                    "code_lines, const_lines = INST_ACC_R, CONST_ACC_R "
-                    "packets per SM and launch; fetches = L1I (INST_ACC_R) "
-                    "accesses / warps; "
-                    "ld_tx, st_tx, const_conflict = L1 GLOBAL_ACC_R, "
-                    "GLOBAL_ACC_W, CONST_ACC_R accesses per warp "
-                    "instruction; st_sectors = L2 / L1 GLOBAL_ACC_W; "
-                    "shared_conflict = 1 + bk_conf stalls per shared "
-                    "access; l1_reuse = L1 read hit rate; l2_reuse = L2 read "
-                    "hit rate / baseline L2 fit; footprint_kb_total = L2 "
-                    "GLOBAL_ACC_W line misses x 128 B (written) + thread "
-                    "loads x written bytes per store, at most the L2 read "
-                    "traffic (read), lowered to L2 / sqrt(read hit rate) "
-                    "when that fits better; read_share = the read part's "
-                    "share when -gpgpu_perf_sim_memcpy 1, the read part is "
-                    "not so lowered and fits L2, else 0; "
-                    "footprint_kb_per_cta = L1 / CTA per core, or the "
-                    "L1 read line misses per CTA per warp load x 128 B when "
-                    "those misses do not exceed the lines read (no line "
-                    "refetched). "
-                    "atomic = GLOBAL_ATOMIC packets' share of the loads, "
-                    "atom_tx = those packets per warp atomic, atom_hot = "
-                    "busiest L2 bank's share of accesses. sfu %g (and atomic "
-                    "%g when given) per warp from --mix (the statistics do "
-                    "not count them); sync per warp from --mix%s, else the "
-                    "distinct barriers among the PTX dump's reconvergence "
-                    "points (a lower bound: a barrier after no branch is not "
-                    "printed, one in a loop runs once per trip). "
-                    "st_stride, st_group "
-                    "(partition camping) only when avg_icnt2mem_latency > 64 "
-                    "and st_tx >= 2: the power-of-two stride and CTA group "
-                    "that put the stores on partiton_level_parallism_util "
-                    "slices at the log's config. ilp (then, when the request "
-                    "network is saturated, mem_eff; then mem_waits; "
-                    "then, without --mix sfu, an SFU share of the ALU "
-                    "instructions) anchored so the model meets the measured "
-                    "cycles at the log's config; gpudse calibrate fits the "
-                    "free parameters.", log,
-                    x->sfu, x->atomic, x->sync_set ? " (given)" : "");
-    for (int i = 0; i < w->nkernels; i++) {
-        util_buf_printf(c, " Kernel %s: measured %.0f cycles (model %.0f "
-                        "after the anchor), %.0f thread instructions, "
-                        "CTA/core %d, sync %g (%d barrier(s) shown).",
-                        w->k[i].name, info[i].log_cycles,
-                        info[i].model_cycles, info[i].log_thread_insns,
-                        info[i].log_cta_per_core, w->k[i].insn_sync,
-                        info[i].log_barriers);
-        char note[1024];
-        if (fl_kernel_note(&info[i], note, sizeof note))
-            util_buf_printf(c, " %s", note);
-    }
-}
-
-static int mix_opt(void *value, const char *arg, gd_err *err)
-{
-    return parse_mix(arg, value, err);
-}
-
-/* workload from-log: LOG's descriptor into out, named name (NULL: from
- * LOG's file name), with x's counts the log does not have. */
-static int from_log(const char *log, const char *out, const char *name,
-                    const fl_extra *x, gd_err *err)
-{
-    int rc;
-    char nm[WL_NAMELEN];
-    if (name)
-        util_strlcpy(nm, name, sizeof nm);
-    else
-        name_from_path(log, nm, sizeof nm);
-    wl_workload *w = malloc(sizeof *w);
-    fl_kernel_info *info = calloc(WL_MAXKERNELS, sizeof *info);
-    rc = w && info ? fl_from_file(log, nm, x, w, info, err)
-                   : gd_errf(err, GD_EENV, "out of memory");
-    if (rc == GD_OK) {
-        util_buf c;
-        util_buf_init(&c);
-        provenance(log, w, info, x, &c);
-        char *xml = NULL;
-        rc = wl_to_xml(w, c.s, &xml, err);
-        util_buf_free(&c);
-        if (rc == GD_OK)
-            rc = util_write_file_atomic(out, xml, strlen(xml), err);
-        free(xml);
-        if (rc == GD_OK)
-            printf("wrote %s: workload %s, %d kernel(s)\n", out, w->name,
-                   w->nkernels);
-        for (int i = 0; rc == GD_OK && i < w->nkernels; i++) {
-            char note[1024];
-            if (fl_kernel_note(&info[i], note, sizeof note))
-                fprintf(stderr, "gpudse: note: kernel %s: %s\n",
-                        w->k[i].name, note);
-        }
-    }
-    free(w);
-    free(info);
-    return rc;
-}
-
-int cmd_workload(int argc, char **argv)
-{
-    const char *out = NULL, *name = NULL;
-    fl_extra x = {0};
-    const po_option opts[] = {
-        PO_STRING("-o", "W.xml", &out, "the descriptor to write"),
-        PO_STRING("--name", "NAME", &name,
-                  "workload name (default: LOG's file name up to\n"
-                  "its first dot)"),
-        PO_CALLBACK("--mix", "sfu=N,...", &x, mix_opt,
-                    "per-warp SFU, barrier and atomic counts from the\n"
-                    "kernel's source; without sync=, the barriers the\n"
-                    "log's PTX dump shows (a lower bound)"),
-        PO_END_OPTS,
-    };
-    const po_command cmd = {
-        "workload",
-        "usage: gpudse workload from-log LOG -o W.xml [--name NAME]\n"
-        "                      [--mix sfu=N,sync=N,atomic=N]\n",
-        "Build a workload descriptor from one GPGPU-Sim log (docs/model.md,\n"
-        "\"From a log\").\n",
-        opts, NULL};
-    int rc, n = po_parse(&cmd, argc, argv, &rc);
-    if (n < 0)
-        return rc;
-    if (n < 1 || strcmp(argv[0], "from-log"))
-        return po_usage_error(&cmd, "workload needs the subcommand from-log");
-    if (n != 2)
-        return po_usage_error(&cmd, "workload from-log takes one log file");
-    if (!out)
-        return po_usage_error(&cmd, "workload from-log needs -o W.xml");
-    gd_err err = {0, ""};
-    rc = from_log(argv[1], out, name, &x, &err);
-    if (rc)
-        fprintf(stderr, "gpudse: %s\n", err.msg);
-    return rc;
-}
