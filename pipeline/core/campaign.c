@@ -4,6 +4,8 @@
 #include "campaign.h"
 
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -112,11 +114,17 @@ static int is_elem(xmlNodePtr n, const char *name)
            && strcmp((const char *)n->name, name) == 0;
 }
 
-static int fail(ctx_t *x, xmlNodePtr n, const char *fmt, const char *a,
-                const char *b)
+/* GD_EINPUT with "FILE:LINE: " (n's line) and the message. */
+static int fail(ctx_t *x, xmlNodePtr n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail(ctx_t *x, xmlNodePtr n, const char *fmt, ...)
 {
     char msg[1024];
-    snprintf(msg, sizeof msg, fmt, a ? a : "", b ? b : "");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
     return gd_errf(x->err, GD_EINPUT, "%s:%d: %s", x->path, line_of(n), msg);
 }
 
@@ -146,19 +154,19 @@ static int parse_metric(ctx_t *x, xmlNodePtr n)
     int rc = GD_OK;
     regex_t compiled;
     if (c->nmetrics == CAMP_MAXMETRICS)
-        rc = fail(x, n, "too many metrics (at most 32)", NULL, NULL);
+        rc = fail(x, n, "too many metrics (at most 32)");
     else if (strlen(name) >= sizeof c->metrics[0].name || !*name)
-        rc = fail(x, n, "metric name \"%s\" is empty or too long", name, NULL);
+        rc = fail(x, n, "metric name \"%s\" is empty or too long", name);
     else if (strlen(re) >= sizeof c->metrics[0].regex)
-        rc = fail(x, n, "regex of metric %s is too long", name, NULL);
+        rc = fail(x, n, "regex of metric %s is too long", name);
     for (int i = 0; !rc && i < c->nmetrics; i++)
         if (!strcmp(c->metrics[i].name, name))
-            rc = fail(x, n, "metric %s is declared twice", name, NULL);
+            rc = fail(x, n, "metric %s is declared twice", name);
     if (!rc) {
         int bad = regcomp(&compiled, re, REG_EXTENDED);
         if (!bad && compiled.re_nsub < 1)
             rc = fail(x, n, "regex of metric %s has no capture group: wrap the "
-                      "number in ( )", name, NULL);
+                      "number in ( )", name);
         else if (bad) {
             char why[256];
             regerror(bad, &compiled, why, sizeof why);
@@ -186,17 +194,17 @@ static int parse_sim_file(ctx_t *x, xmlNodePtr n)
     char *name = attr(n, "name"), *tpl = attr(n, "template");
     int rc = GD_OK;
     if (c->nfiles == CAMP_MAXFILES)
-        rc = fail(x, n, "too many files (at most 8)", NULL, NULL);
+        rc = fail(x, n, "too many files (at most 8)");
     else if (!*name || strchr(name, '/') || !strcmp(name, "..")
              || !strcmp(name, ".") || strlen(name) >= sizeof c->files[0].name)
         rc = fail(x, n, "file name \"%s\" must be a plain name inside the "
-                  "job directory", name, NULL);
+                  "job directory", name);
     if (!rc) {
         camp_file *f = &c->files[c->nfiles];
         util_path_join(f->template_path, sizeof f->template_path, c->dir, tpl);
         if (!x->names_only && !util_path_exists(f->template_path))
             rc = fail(x, n, "template \"%s\" not found (relative paths start "
-                      "at the campaign's folder)", tpl, NULL);
+                      "at the campaign's folder)", tpl);
         util_strlcpy(f->name, name, sizeof f->name);
         c->nfiles += !rc;
     }
@@ -277,7 +285,7 @@ static int check_file_template(ctx_t *x, xmlNodePtr n, const camp_file *f)
     if (rc) {
         char why[sizeof x->err->msg];
         util_strlcpy(why, x->err->msg, sizeof why);
-        return fail(x, n, "cannot read the template: %s", why, NULL);
+        return fail(x, n, "cannot read the template: %s", why);
     }
     char what[300];
     snprintf(what, sizeof what, "template %s", f->template_path);
@@ -293,7 +301,7 @@ static int parse_sim_children(ctx_t *x, xmlNodePtr sim)
     for (xmlNodePtr n = sim->children; n && !rc; n = n->next) {
         if (is_elem(n, "command") && elem_text(n, c->sim_command,
                                                sizeof c->sim_command))
-            rc = fail(x, n, "command is too long", NULL, NULL);
+            rc = fail(x, n, "command is too long");
         else if (is_elem(n, "command"))
             rc = check_template(x, n, c->sim_command, "command");
         else if (is_elem(n, "metric"))
@@ -310,13 +318,13 @@ static int parse_sim_children(ctx_t *x, xmlNodePtr sim)
     int is_cmd = !strcmp(backend, "command");
     if (is_cmd && !c->sim_command[0])
         return fail(x, sim, "the command backend needs a <command> inside "
-                    "<simulator>", NULL, NULL);
+                    "<simulator>");
     if (is_cmd && !c->nmetrics)
         return fail(x, sim, "the command backend needs at least one <metric "
-                    "name=\"...\" regex=\"...\"/> to read results", NULL, NULL);
+                    "name=\"...\" regex=\"...\"/> to read results");
     if (!is_cmd && (c->sim_command[0] || c->nmetrics || c->nfiles))
         return fail(x, sim, "<command>, <file> and <metric> belong to the "
-                    "command backend, not \"%s\"", backend, NULL);
+                    "command backend, not \"%s\"", backend);
     /* A run directory's copy is read without its templates beside it. */
     return x->names_only ? GD_OK : sim_fingerprint(x);
 }
@@ -331,7 +339,7 @@ static int parse_sim_element(ctx_t *x, xmlNodePtr n, char *dst, size_t dstsz)
         x->c->sim_line = line_of(n);
     if (!be_find(b))
         rc = fail(x, n, "unknown simulator backend \"%s\" (known: analytic, "
-                  "gpgpusim, command)", b, NULL);
+                  "gpgpusim, command)", b);
     else
         util_strlcpy(dst, b, dstsz);
     if (!rc && root)
@@ -343,13 +351,12 @@ static int parse_sim_element(ctx_t *x, xmlNodePtr n, char *dst, size_t dstsz)
         util_path_join(x->c->sim_config, sizeof x->c->sim_config, x->c->dir,
                        cfg);
         if (!x->names_only && !util_is_dir(x->c->sim_config))
-            rc = fail(x, n, "config folder \"%s\" not found", cfg, NULL);
+            rc = fail(x, n, "config folder \"%s\" not found", cfg);
     }
     if (!rc && !x->names_only && !strcmp(ext_backend(x->c), "gpgpusim")
         && !x->c->sim_root[0])
         rc = fail(x, n, "the gpgpusim backend needs root=\"...\" (the "
-                  "simulator's folder) or GPGPUSIM_ROOT in the environment",
-                  NULL, NULL);
+                  "simulator's folder) or GPGPUSIM_ROOT in the environment");
     if (!rc)
         rc = parse_sim_children(x, n);
     xmlFree(b);
@@ -372,19 +379,19 @@ static int parse_verify_loop(ctx_t *x, xmlNodePtr n, int has_top)
     double mi = 0.005;
     int rc = GD_OK;
     if (r && util_parse_long(r, 1, 1000, &rounds) != 0)
-        rc = fail(x, n, "rounds must be 1 to 1000 (got \"%s\")", r, NULL);
+        rc = fail(x, n, "rounds must be 1 to 1000 (got \"%s\")", r);
     else if (p && util_parse_long(p, 1, 10000, &per) != 0)
         rc = fail(x, n, "per-round must be 1 to 10000 configs (got \"%s\")",
-                  p, NULL);
+                  p);
     else if (m && (util_parse_double(m, &mi) != 0 || !(mi >= 0 && mi < 1)))
         rc = fail(x, n, "min-improvement must be a fraction 0 to 1 (got "
-                  "\"%s\")", m, NULL);
+                  "\"%s\")", m);
     else if (!r && (p || m))
         rc = fail(x, n, "per-round= and min-improvement= belong to the "
-                  "verification loop: give rounds= too", NULL, NULL);
+                  "verification loop: give rounds= too");
     else if (r && has_top)
         rc = fail(x, n, "top= is the one-pass count; the loop (rounds=) "
-                  "verifies per-round= configs a round", NULL, NULL);
+                  "verifies per-round= configs a round");
     if (!rc && f)
         util_path_join(x->c->verify_configs, sizeof x->c->verify_configs,
                        x->c->dir, f);
@@ -427,10 +434,10 @@ static int parse_verify(ctx_t *x, xmlNodePtr n)
     if (strcmp(x->c->backend, "analytic") != 0)
         rc = fail(x, n, "<verify> re-runs the analytic backend's predicted "
                   "front on another simulator; the campaign's simulator is "
-                  "\"%s\"", x->c->backend, NULL);
+                  "\"%s\"", x->c->backend);
     else if (top && util_parse_long(top, 1, 100000, &k) != 0)
         rc = fail(x, n, "top must be 1 to 100000 configs per workload (got "
-                  "\"%s\")", top, NULL);
+                  "\"%s\")", top);
     if (!rc)
         rc = parse_verify_loop(x, n, top != NULL);
     xmlFree(top);
@@ -441,7 +448,7 @@ static int parse_verify(ctx_t *x, xmlNodePtr n)
                            sizeof x->c->verify_backend);
     if (!rc && !strcmp(x->c->verify_backend, "analytic"))
         rc = fail(x, n, "<verify> needs an expensive backend (gpgpusim or "
-                  "command), not analytic", NULL, NULL);
+                  "command), not analytic");
     return rc;
 }
 
@@ -451,7 +458,7 @@ static int parse_wlrun(ctx_t *x, xmlNodePtr n, camp_wlrun *r)
     r->line = line_of(n);
     for (xmlNodePtr k = n->children; k; k = k->next) {
         if (is_elem(k, "command") && elem_text(k, r->command, sizeof r->command))
-            return fail(x, k, "command is too long", NULL, NULL);
+            return fail(x, k, "command is too long");
         if (is_elem(k, "command")) {
             int rc = check_template(x, k, r->command, "command");
             if (rc)
@@ -460,11 +467,11 @@ static int parse_wlrun(ctx_t *x, xmlNodePtr n, camp_wlrun *r)
         if (!is_elem(k, "env"))
             continue;
         if (r->nenv == CAMP_MAXENV)
-            return fail(x, k, "too many env entries (at most 16)", NULL, NULL);
+            return fail(x, k, "too many env entries (at most 16)");
         char *name = attr(k, "name"), *val = attr(k, "value");
         for (int i = 0; name && i < r->nenv; i++)
             if (strcmp(r->env[i].name, name) == 0) {
-                int rc = fail(x, k, "env %s is set twice", name, NULL);
+                int rc = fail(x, k, "env %s is set twice", name);
                 xmlFree(name);
                 xmlFree(val);
                 return rc;
@@ -477,8 +484,7 @@ static int parse_wlrun(ctx_t *x, xmlNodePtr n, camp_wlrun *r)
     }
     if (!strcmp(ext_backend(x->c), "gpgpusim") && !r->command[0])
         return fail(x, n, "with the gpgpusim backend each workload needs "
-                    "<command> (its program, run in the job directory)",
-                    NULL, NULL);
+                    "<command> (its program, run in the job directory)");
     return GD_OK;
 }
 
@@ -532,7 +538,7 @@ static int load_workload(ctx_t *x, xmlNodePtr n, wl_workload *w)
         char p[PATH_MAX];
         util_path_join(p, sizeof p, x->c->dir, file);
         rc = util_path_exists(p) ? wl_load_file(p, w, x->err)
-             : fail(x, n, "workload descriptor \"%s\" not found", file, NULL);
+             : fail(x, n, "workload descriptor \"%s\" not found", file);
         if (!rc)
             util_strlcpy(w->name, name, sizeof w->name);
     } else {
@@ -581,7 +587,7 @@ static int parse_workloads(ctx_t *x, xmlNodePtr list)
     for (xmlNodePtr n = list->children; n; n = n->next)
         count += is_elem(n, "workload");
     if (count > CAMP_MAXWL)
-        return fail(x, list, "too many workloads (at most 64)", NULL, NULL);
+        return fail(x, list, "too many workloads (at most 64)");
     x->c->workloads = calloc((size_t)count, sizeof *x->c->workloads);
     x->c->wlrun = calloc((size_t)count, sizeof *x->c->wlrun);
     if (!x->c->workloads || !x->c->wlrun)
@@ -599,7 +605,7 @@ static int parse_workloads(ctx_t *x, xmlNodePtr list)
         camp_wlrun *run = &x->c->wlrun[x->c->nworkloads];
         int rc = GD_OK;
         if (dup)
-            rc = fail(x, n, "workload \"%s\" is listed twice", name, NULL);
+            rc = fail(x, n, "workload \"%s\" is listed twice", name);
         else if ((rc = parse_resources(x, n, &run->timeout_s,
                                        &run->memory_mb, &run->cpus,
                                        run->gres, sizeof run->gres)) != 0) {
@@ -607,7 +613,7 @@ static int parse_workloads(ctx_t *x, xmlNodePtr list)
             rc = parse_wlrun(x, n, run);
         else if (has_child(n, "command") || has_child(n, "env"))
             rc = fail(x, n, "<command> and <env> in a workload are for the "
-                      "gpgpusim and command backends", NULL, NULL);
+                      "gpgpusim and command backends");
         if (rc) {
         } else if (external)
             wl_from_command(w, name, run);
@@ -654,8 +660,7 @@ static int parse_knob_values(ctx_t *x, xmlNodePtr n, int knob,
         s->levels[knob][s->nlevels[knob]++] = v;
     }
     if (s->nlevels[knob] == 0)
-        return fail(x, n, "knob %s has no values", space_knob_get(knob)->name,
-                    NULL);
+        return fail(x, n, "knob %s has no values", space_knob_get(knob)->name);
     return GD_OK;
 }
 
@@ -674,7 +679,7 @@ static int parse_space(ctx_t *x, xmlNodePtr list)
                 snprintf(hint, sizeof hint, "; did you mean \"%s\"?", s);
             rc = fail(x, n, "unknown knob \"%s\"%s", name, hint);
         } else if (seen[k]) {
-            rc = fail(x, n, "knob %s is listed twice", name, NULL);
+            rc = fail(x, n, "knob %s is listed twice", name);
         } else {
             seen[k] = 1;
             rc = parse_knob_values(x, n, k, values);
@@ -720,10 +725,9 @@ static int parse_objectives(ctx_t *x, xmlNodePtr list)
                       "simulator set-up does not produce: %s", m, whynot);
         for (int i = 0; !rc && i < x->c->nobjectives; i++)
             if (strcmp(x->c->obj[i].metric, m) == 0)
-                rc = fail(x, n, "metric \"%s\" is an objective twice", m,
-                          NULL);
+                rc = fail(x, n, "metric \"%s\" is an objective twice", m);
         if (!rc && x->c->nobjectives == CAMP_MAXOBJ)
-            rc = fail(x, n, "too many objectives (at most 8)", NULL, NULL);
+            rc = fail(x, n, "too many objectives (at most 8)");
         if (!rc) {
             camp_objective *o = &x->c->obj[x->c->nobjectives++];
             util_strlcpy(o->metric, m, sizeof o->metric);
@@ -753,16 +757,14 @@ static int parse_study(ctx_t *x, xmlNodePtr n)
             rc = fail(x, n, "unknown search strategy \"%s\" in <study> "
                       "(known: %s)", t, strat_names());
         else if (dup)
-            rc = fail(x, n, "strategy \"%s\" is listed twice in <study>", t,
-                      NULL);
+            rc = fail(x, n, "strategy \"%s\" is listed twice in <study>", t);
         else if (x->c->nstudy == CAMP_MAXSTUDY)
-            rc = fail(x, n, "too many strategies in <study> (at most 8)",
-                      NULL, NULL);
+            rc = fail(x, n, "too many strategies in <study> (at most 8)");
         else
             util_strlcpy(x->c->study[x->c->nstudy++], t, sizeof x->c->study[0]);
     }
     if (!rc && seeds && util_parse_long(seeds, 1, 100, &ns) != 0)
-        rc = fail(x, n, "seeds must be 1 to 100 (got \"%s\")", seeds, NULL);
+        rc = fail(x, n, "seeds must be 1 to 100 (got \"%s\")", seeds);
     x->c->study_seeds = (int)ns;
     xmlFree(list);
     xmlFree(seeds);
@@ -780,10 +782,10 @@ static int parse_search(ctx_t *x, xmlNodePtr n)
     else if (util_parse_long(b, LONG_MIN, LONG_MAX, &budget)
              && b[strspn(b, "+-")] && !b[strspn(b, "+0123456789")])
         rc = fail(x, n, "budget \"%s\" is out of range: too large (at most "
-                  "9223372036854775807 evaluations per workload)", b, NULL);
+                  "9223372036854775807 evaluations per workload)", b);
     else if (util_parse_long(b, LONG_MIN, LONG_MAX, &budget) || budget < 1)
         rc = fail(x, n, "budget must be at least 1 evaluation per workload "
-                  "(got \"%s\")", b, NULL);
+                  "(got \"%s\")", b);
     if (!rc) {
         util_strlcpy(x->c->strategy, s, sizeof x->c->strategy);
         x->c->budget = budget;
@@ -830,12 +832,12 @@ static int parse_resources(ctx_t *x, xmlNodePtr n, double *timeout,
     char *c = attr(n, "cpus"), *g = attr(n, "gres");
     long lv;
     if (!rc && c && util_parse_long(c, 1, 4096, &lv) != 0)
-        rc = fail(x, n, "cpus must be 1 to 4096 (got \"%s\")", c, NULL);
+        rc = fail(x, n, "cpus must be 1 to 4096 (got \"%s\")", c);
     else if (!rc && c)
         *cpus = (int)lv;
     if (!rc && g && (!g[0] || strlen(g) >= gressz || strpbrk(g, " \t\n")))
         rc = fail(x, n, "gres must be one Slurm --gres value without blanks "
-                  "(got \"%s\")", g, NULL);
+                  "(got \"%s\")", g);
     else if (!rc && g)
         util_strlcpy(gres, g, gressz);
     xmlFree(c);
@@ -900,7 +902,7 @@ static int parse_execution_cluster(ctx_t *x, xmlNodePtr n)
         util_strlcpy(k->sbatch_options, v[3], sizeof k->sbatch_options);
     if (v[4] && util_parse_long(v[4], 0, 100000, &lv) != 0)
         rc = fail(x, n, "array-limit must be 0 (no limit) to 100000 (got "
-                  "\"%s\")", v[4], NULL);
+                  "\"%s\")", v[4]);
     else if (v[4])
         k->array_limit = (int)lv;
     for (int i = 0; i < 5; i++)
@@ -941,14 +943,14 @@ static int parse_execution(ctx_t *x, xmlNodePtr n)
     int rc = GD_OK;
     char why[160];
     if (j && camp_parse_jobs(j, &x->c->jobs, why, sizeof why) != 0)
-        rc = fail(x, n, "%s", why, NULL);
+        rc = fail(x, n, "%s", why);
     if (!rc && t && (util_parse_double(t, &dv) || dv <= 0 || dv > 1e7))
         rc = fail(x, n, "timeout must be a positive number of seconds (got "
-                  "\"%s\")", t, NULL);
+                  "\"%s\")", t);
     else if (!rc && t)
         x->c->timeout_s = dv;
     if (!rc && r && util_parse_long(r, 0, 100, &lv) != 0)
-        rc = fail(x, n, "retries must be 0 to 100 (got \"%s\")", r, NULL);
+        rc = fail(x, n, "retries must be 0 to 100 (got \"%s\")", r);
     else if (!rc && r)
         x->c->retries = (int)lv;
     xmlFree(j);
@@ -973,7 +975,7 @@ static int parse_report(ctx_t *x, xmlNodePtr n)
     if (l) {
         util_path_join(x->c->layout, sizeof x->c->layout, x->c->dir, l);
         if (!x->names_only && !util_path_exists(x->c->layout))
-            rc = fail(x, n, "report layout \"%s\" not found", l, NULL);
+            rc = fail(x, n, "report layout \"%s\" not found", l);
         else if (!x->names_only) {
             rep_layout lay;   /* checked now, not after the jobs ran */
             rc = rep_layout_load(x->c->layout, &lay, x->err);
@@ -1002,7 +1004,7 @@ static int parse_agents(ctx_t *x, xmlNodePtr n)
         util_strlcpy(a->provider, v[0], sizeof a->provider);
     if (v[1] && strncmp(v[1], "http://", 7) && strncmp(v[1], "https://", 8))
         rc = fail(x, n, "agents endpoint must start with http:// or https:// "
-                  "(got \"%s\")", v[1], NULL);
+                  "(got \"%s\")", v[1]);
     else if (v[1])
         util_strlcpy(a->endpoint, v[1], sizeof a->endpoint);
     if (v[2])
@@ -1010,33 +1012,30 @@ static int parse_agents(ctx_t *x, xmlNodePtr n)
     if (v[3])
         util_strlcpy(a->key_env, v[3], sizeof a->key_env);
     if (!rc && v[4] && util_parse_long(v[4], 1, 100000, &lv))
-        rc = fail(x, n, "max-tokens must be 1 to 100000 (got \"%s\")", v[4],
-                  NULL);
+        rc = fail(x, n, "max-tokens must be 1 to 100000 (got \"%s\")", v[4]);
     else if (v[4])
         a->max_tokens = (int)lv;
     if (!rc && v[5] && (util_parse_double(v[5], &dv) || dv < 0 || dv > 2))
-        rc = fail(x, n, "temperature must be 0 to 2 (got \"%s\")", v[5], NULL);
+        rc = fail(x, n, "temperature must be 0 to 2 (got \"%s\")", v[5]);
     else if (v[5])
         a->temperature = dv;
     if (!rc && v[6] && util_parse_long(v[6], 0, 1000000, &lv))
         rc = fail(x, n, "max-requests must be 0 to 1000000 (got \"%s\")",
-                  v[6], NULL);
+                  v[6]);
     else if (v[6])
         a->max_requests = lv;
     if (!rc && v[7] && (util_parse_double(v[7], &dv) || dv <= 0 || dv > 3600))
         rc = fail(x, n, "agents timeout must be over 0, at most 3600 "
                   "seconds (got "
-                  "\"%s\")", v[7], NULL);
+                  "\"%s\")", v[7]);
     else if (v[7])
         a->timeout_s = dv;
     if (!rc && v[8] && util_parse_long(v[8], 0, 10, &lv))
-        rc = fail(x, n, "agents retries must be 0 to 10 (got \"%s\")", v[8],
-                  NULL);
+        rc = fail(x, n, "agents retries must be 0 to 10 (got \"%s\")", v[8]);
     else if (v[8])
         a->retries = (int)lv;
     if (!rc && v[9] && (util_parse_double(v[9], &dv) || dv < 0 || dv > 600))
-        rc = fail(x, n, "backoff must be 0 to 600 seconds (got \"%s\")", v[9],
-                  NULL);
+        rc = fail(x, n, "backoff must be 0 to 600 seconds (got \"%s\")", v[9]);
     else if (v[9])
         a->backoff_s = dv;
     for (int i = 0; i < 10; i++)
@@ -1057,7 +1056,7 @@ static int direction_attr(ctx_t *x, xmlNodePtr n, int *out)
             *out = CAMP_DIR_HIGHER + i;
     if (d && *out == CAMP_DIR_UNSET)
         rc = fail(x, n, "direction \"%s\": expected higher-is-better, "
-                  "lower-is-better or any", d, NULL);
+                  "lower-is-better or any", d);
     xmlFree(d);
     return rc;
 }
@@ -1074,12 +1073,11 @@ static int parse_regression(ctx_t *x, xmlNodePtr list)
         camp_threshold *t = &c->thresholds[c->nthresholds];
         const char *near = cmp_threshold_metric_suggest(m);
         if (c->nthresholds >= CAMP_MAXTHRESH)
-            rc = fail(x, n, "too many regression thresholds (at most 48)",
-                      NULL, NULL);
+            rc = fail(x, n, "too many regression thresholds (at most 48)");
         else if (!cmp_threshold_metric_known(m))
-            rc = fail(x, n, near ? "unknown threshold metric \"%s\"; did "
-                      "you mean \"%s\"?" : "unknown threshold metric \"%s\"",
-                      m, near);
+            rc = fail(x, n, "unknown threshold metric \"%s\"%s%s%s", m,
+                      near ? "; did you mean \"" : "", near ? near : "",
+                      near ? "\"?" : "");
         if (!rc) {
             memset(t, 0, sizeof *t);
             util_strlcpy(t->metric, m, sizeof t->metric);
@@ -1108,7 +1106,7 @@ static int check_budget(ctx_t *x, xmlNodePtr search)
         snprintf(msg, sizeof msg, "%s points but the budget is %s", a, b);
         return fail(x, search, "exhaustive search needs a budget of at least "
                     "the space size: the space has %s; raise the budget or "
-                    "use strategy=\"random\"", msg, NULL);
+                    "use strategy=\"random\"", msg);
     }
     return GD_OK;
 }
@@ -1150,7 +1148,7 @@ static int check_meaning(ctx_t *x, xmlNodePtr root)
         return fail(x, root, "campaign name \"%s\" is not a plain file name "
                     "(it names the run directory runs/NAME/): use letters, "
                     "digits, '_', '-' and '.', not first a '.' or '-'",
-                    x->c->name, NULL);
+                    x->c->name);
     const char *order[] = {"simulator", "workloads", "space", "objectives",
                            "search", "execution", "report", "agents",
                            "regression", "verify"};
