@@ -56,8 +56,10 @@ static void buf_reserve(util_buf *b, size_t extra)
     while (cap < b->len + extra + 1)
         cap *= 2;
     char *s = realloc(b->s, cap);
-    if (!s)
-        abort();  /* out of memory: nothing sensible to recover */
+    if (!s) {   /* README, "Conventions": never a text with a piece missing */
+        fputs("gpudse: out of memory\n", stderr);
+        abort();
+    }
     b->s = s;
     b->cap = cap;
 }

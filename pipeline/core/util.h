@@ -27,7 +27,10 @@ typedef struct {
 int gd_errf(gd_err *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Growable string buffer. */
+/* Growable string buffer. Out of memory while it grows ends gpudse
+ * (abort, after saying so): the one exception to returning GD_EENV, so
+ * that no message, identity, command line or file is ever built with a
+ * piece missing (README, "Conventions"). */
 typedef struct {
     char *s;
     size_t len, cap;

@@ -52,6 +52,10 @@ void rep_doc_new_page(rep_doc *d)
 
 int rep_doc_end(rep_doc *d, const char *path, gd_err *err)
 {
+    if (d->failed) {   /* a table lost rows: no report rather than that */
+        rep_doc_abandon(d);
+        return gd_errf(err, GD_EENV, "%s: out of memory", path);
+    }
     if (d->page == 0)
         rep_doc_new_page(d);
     doc_footer(d);

@@ -26,6 +26,7 @@ typedef struct {
     int measure;           /* 1: a layout pass — figures are not drawn */
     int ntoc;
     rep_toc_entry toc[REP_TOC_MAX];
+    int failed;            /* a table ran out of memory: rep_doc_end fails */
 } rep_doc;
 
 /* Start a document of pw × ph points. */

@@ -32,12 +32,13 @@ char (*rep_table_row(rep_table *t, int emph))[REP_CELL]
     if (t->nrows == t->cap) {
         size_t cap = t->cap ? 2 * t->cap : 16;
         void *c = realloc(t->cell, cap * (size_t)t->ncols * REP_CELL);
-        if (!c)
+        unsigned char *e = c ? realloc(t->emph, cap) : NULL;
+        if (c)
+            t->cell = c;
+        if (!e) {
+            t->failed = 1;   /* the document says so when it ends */
             return NULL;
-        t->cell = c;
-        unsigned char *e = realloc(t->emph, cap);
-        if (!e)
-            return NULL;
+        }
         t->emph = e;
         t->cap = cap;
     }
@@ -160,6 +161,7 @@ static void draw_top(rep_doc *d, const rep_table *t, const double *cw,
 void rep_table_draw(rep_doc *d, const rep_table *t)
 {
     double cw[REP_TABLE_MAXCOLS], caph;
+    d->failed |= t->failed;
     if (t->ncols == 0)
         return;
     column_widths(d, t, cw);

@@ -17,12 +17,14 @@ typedef struct {
     size_t nrows, cap;
     char (*cell)[REP_CELL];           /* nrows × ncols */
     unsigned char *emph;              /* per row: 1 = bold, shaded */
+    int failed;                       /* a row ran out of memory */
 } rep_table;
 
 void rep_table_init(rep_table *t, const char *caption);
 void rep_table_col(rep_table *t, const char *head, int align);
 /* Append a row; returns its cells (ncols of REP_CELL), NULL when out of
- * memory. */
+ * memory: the table is then marked failed, and the document that draws it
+ * ends with GD_EENV (no report with a row missing). */
 char (*rep_table_row(rep_table *t, int emph))[REP_CELL];
 void rep_table_free(rep_table *t);
 
