@@ -11,6 +11,7 @@
 #include "figures.h"
 #include "plots.h"
 #include "space.h"
+#include "table.h"
 #include "util.h"
 
 #define DIR "tests/tmp/charts"
@@ -447,6 +448,31 @@ START_TEST(run_figures)
 }
 END_TEST
 
+/* Out of memory while a table grows (README, "Conventions"): the table
+ * marks itself failed, and the document that draws it ends GD_EENV and
+ * writes nothing, rather than a report with a row missing. */
+START_TEST(a_table_that_lost_rows_fails_the_document)
+{
+    rep_doc d;
+    gd_err err = {0, ""};
+    const char *pdf = DIR "/lost-rows.pdf";
+    util_mkdirs(DIR, &err);
+    unlink(pdf);
+    ck_assert_int_eq(rep_doc_begin(&d, 595, 842, "t", "t", pdf, &err),
+                     GD_OK);
+    rep_table t;
+    rep_table_init(&t, "rows");
+    rep_table_col(&t, "a", CHART_LEFT);
+    util_strlcpy(rep_table_row(&t, 0)[0], "kept", REP_CELL);
+    t.failed = 1;   /* as rep_table_row leaves it when realloc fails */
+    rep_table_draw(&d, &t);
+    rep_table_free(&t);
+    ck_assert_int_eq(rep_doc_end(&d, pdf, &err), GD_EENV);
+    ck_assert_msg(strstr(err.msg, "out of memory"), "%s", err.msg);
+    ck_assert(access(pdf, F_OK) != 0);
+}
+END_TEST
+
 static Suite *charts_suite(void)
 {
     Suite *s = suite_create("charts");
@@ -459,6 +485,7 @@ static Suite *charts_suite(void)
     tcase_add_test(tc, linear_scale_is_1_2_5);
     tcase_add_test(tc, log_scale_ticks);
     tcase_add_loop_test(tc, run_figures, 0, R__N);
+    tcase_add_test(tc, a_table_that_lost_rows_fails_the_document);
     suite_add_tcase(s, tc);
     return s;
 }
