@@ -290,31 +290,27 @@ static int cmd_validate(int argc, char **argv)
     camp_campaign c;
     if (camp_load(argv[0], &c, &err) != GD_OK)
         return report_error(&err);
-    if (preflight_check(&c, NULL, &err) != GD_OK) {
-        camp_free(&c);
-        return report_error(&err);
-    }
     char rundir[4096];
     snprintf(rundir, sizeof rundir, "runs/%s", c.name);
     util_buf job;
     util_buf_init(&job);
-    if (preflight_first_job(&c, rundir, &job, &err) != GD_OK) {
-        util_buf_free(&job);
-        camp_free(&c);
-        return report_error(&err);
+    rc = preflight_check(&c, NULL, &err);
+    if (rc == GD_OK)
+        rc = preflight_first_job(&c, rundir, &job, &err);
+    if (rc == GD_OK) {
+        uint64_t size = space_size(&c.space);
+        uint64_t per = (uint64_t)c.budget < size ? (uint64_t)c.budget : size;
+        printf("%s: ok: campaign %s, backend %s, %d workload(s), %llu "
+               "points, %s search, %llu evaluations per workload, %d "
+               "objective(s)\n", argv[0], c.name, c.backend, c.nworkloads,
+               (unsigned long long)size, c.strategy, (unsigned long long)per,
+               c.nobjectives);
+        if (job.len)
+            fputs(job.s, stdout);
     }
-    uint64_t size = space_size(&c.space);
-    uint64_t per = (uint64_t)c.budget < size ? (uint64_t)c.budget : size;
-    printf("%s: ok: campaign %s, backend %s, %d workload(s), %llu points, "
-           "%s search, %llu evaluations per workload, %d objective(s)\n",
-           argv[0], c.name, c.backend, c.nworkloads,
-           (unsigned long long)size, c.strategy, (unsigned long long)per,
-           c.nobjectives);
-    if (job.len)
-        fputs(job.s, stdout);
     util_buf_free(&job);
     camp_free(&c);
-    return 0;
+    return rc == GD_OK ? 0 : report_error(&err);
 }
 
 /* The one run directory of analyze, report and annotate: 1 when argv[0..n)

@@ -974,20 +974,18 @@ int cmd_compare(int argc, char **argv)
         rc = n < 2 ? po_usage_error(&cmd, "needs two run directories, "
                                     "BASE_DIR and NEW_DIR")
                    : po_usage_error(&cmd, "extra argument \"%s\"", argv[2]);
-    if (n != 2) {
-        free(o);
-        return rc;
-    }
-    o->base_dir = argv[0];
-    o->new_dir = argv[1];
     util_buf out;
     util_buf_init(&out);
-    gd_err err = {0, ""};
-    rc = cmp_run(o, &out, &err);
-    if (out.s)
-        fputs(out.s, stdout);
-    if (rc != GD_OK && rc != GD_EJOBS)
-        fprintf(stderr, "gpudse compare: %s\n", err.msg);
+    if (n == 2) {
+        o->base_dir = argv[0];
+        o->new_dir = argv[1];
+        gd_err err = {0, ""};
+        rc = cmp_run(o, &out, &err);
+        if (out.s)
+            fputs(out.s, stdout);
+        if (rc != GD_OK && rc != GD_EJOBS)
+            fprintf(stderr, "gpudse compare: %s\n", err.msg);
+    }
     util_buf_free(&out);
     free(o);
     return rc;
