@@ -249,7 +249,7 @@ static int identity_line(char *name, char *value, void *arg, gd_err *err)
     return GD_OK;
 }
 
-static void add_simulator(cJSON *m, const camp_campaign *c)
+static int add_simulator(cJSON *m, const camp_campaign *c, gd_err *err)
 {
     if (c->verify_backend[0]) {
         cJSON_AddStringToObject(m, "verify_backend", c->verify_backend);
@@ -259,14 +259,13 @@ static void add_simulator(cJSON *m, const camp_campaign *c)
     }
     if (!c->sim_identity[0] && strcmp(c->backend, "command") != 0
         && !c->verify_backend[0])
-        return;
+        return GD_OK;
     cJSON *s = cJSON_AddObjectToObject(m, "simulator");
     cJSON_AddStringToObject(s, "backend", c->verify_backend[0]
                             ? c->verify_backend : c->backend);
     cJSON_AddStringToObject(s, "fingerprint", c->sim_fingerprint);
     cJSON *id = cJSON_AddObjectToObject(s, "identity");
-    gd_err ignore;   /* out of memory: the manifest goes without it */
-    util_kv_each(c->sim_identity, "\n", identity_line, id, &ignore);
+    return util_kv_each(c->sim_identity, "\n", identity_line, id, err);
 }
 
 static int write_manifest(run_t *r, const char *finished, uint64_t ok,
@@ -282,7 +281,7 @@ static int write_manifest(run_t *r, const char *finished, uint64_t ok,
     cJSON_AddStringToObject(m, "backend", r->be->name);
     cJSON_AddStringToObject(m, "backend_version", r->be->version());
     cJSON_AddStringToObject(m, "fidelity", r->be->fidelity);
-    add_simulator(m, &r->c);
+    int rc = add_simulator(m, &r->c, err);
     cJSON_AddStringToObject(m, "strategy", r->c.strategy);
     cJSON_AddNumberToObject(m, "budget", (double)r->c.budget);
     cJSON *bs = cJSON_AddArrayToObject(m, "budgets");
@@ -325,7 +324,8 @@ static int write_manifest(run_t *r, const char *finished, uint64_t ok,
     cJSON_AddNumberToObject(j, "torn_lines_dropped", (double)r->torn);
     char path[PATH_MAX];
     util_path_join(path, sizeof path, r->dir, "manifest.json");
-    int rc = util_write_json_atomic(path, m, err);
+    if (rc == GD_OK)
+        rc = util_write_json_atomic(path, m, err);
     cJSON_Delete(m);
     return rc;
 }
