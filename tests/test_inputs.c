@@ -7,8 +7,9 @@
  * hostile path in any quoting context; messages say what happened (journal
  * counts, budgets out of range); data is found beside the binary; derived
  * files are byte-identical across two runs with jobs=4 whatever order the
- * jobs finished in. */
+ * jobs finished in; the option tables parse and refuse command lines. */
 #include "testutil.h"
+#include "parseopt.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -457,6 +458,74 @@ START_TEST(derived_files_identical_with_four_workers)
 }
 END_TEST
 
+/* pipeline/core/parseopt: options anywhere among the positional
+ * arguments, which come back in order; `--name=value`; `--` ends the
+ * options; `-` is positional; an optional number is taken only when the
+ * next argument is one; a callback's message is the usage error's line. */
+static int even_only(void *value, const char *arg, gd_err *err)
+{
+    long v;
+    if (util_parse_long(arg, 0, 100, &v) != 0 || v % 2)
+        return gd_errf(err, GD_EINPUT, "--even wants an even number, not "
+                       "\"%s\"", arg);
+    *(long *)value = v;
+    return GD_OK;
+}
+
+START_TEST(option_table_parses_and_refuses)
+{
+    const char *o = NULL;
+    int q = 0;
+    long n = 0, even = 0;
+    double w = 0;
+    const po_option opts[] = {
+        PO_STRING("-o", "DIR", &o, "out"),
+        PO_FLAG("-q", &q, "quiet"),
+        PO_LONG("--count", "N", &n, 1, 9, NULL, "count"),
+        PO_OPTDOUBLE("--watch", "[S]", &w, 2, 0.5, 60, NULL, "watch"),
+        PO_CALLBACK("--even", "N", &even, even_only, "even"),
+        PO_END_OPTS,
+    };
+    const po_command cmd = {"t", "usage: gpudse t A B\n", NULL, opts, NULL};
+    char a1[] = "first", a2[] = "-o", a3[] = "d", a4[] = "--count=3",
+         a5[] = "--watch", a6[] = "second", a7[] = "-", a8[] = "--",
+         a9[] = "-q";
+    char *argv[] = {a1, a2, a3, a4, a5, a6, a7, a8, a9, NULL};
+    int rc, k = po_parse(&cmd, 9, argv, &rc);
+    ck_assert_int_eq(k, 4);
+    ck_assert_str_eq(argv[0], "first");
+    ck_assert_str_eq(argv[1], "second");   /* not --watch's value */
+    ck_assert_str_eq(argv[2], "-");
+    ck_assert_str_eq(argv[3], "-q");       /* after --: positional */
+    ck_assert_str_eq(o, "d");
+    ck_assert_int_eq(n, 3);
+    ck_assert_double_eq(w, 2);
+    ck_assert_int_eq(q, 0);
+    char b1[] = "--watch", b2[] = "7", b3[] = "--even", b4[] = "4";
+    char *bv[] = {b1, b2, b3, b4, NULL};
+    ck_assert_int_eq(po_parse(&cmd, 4, bv, &rc), 0);
+    ck_assert_double_eq(w, 7);
+    ck_assert_int_eq(even, 4);
+    /* refusals: exit code 2 each (the message goes to stderr) */
+    char c1[] = "--count", c2[] = "10", c3[] = "--even", c4[] = "3",
+         c5[] = "-o", c6[] = "-q=1", c7[] = "--watch=0.1";
+    char *bad[][3] = {{c1, c2, NULL}, {c3, c4, NULL}, {c5, NULL, NULL},
+                      {c6, NULL, NULL}, {c7, NULL, NULL}};
+    int nbad[] = {2, 2, 1, 1, 1};
+    for (int i = 0; i < 5; i++) {
+        rc = -1;
+        ck_assert_int_eq(po_parse(&cmd, nbad[i], bad[i], &rc), -1);
+        ck_assert_int_eq(rc, GD_EINPUT);
+    }
+    /* -h anywhere, even after a bad option: the help, exit 0 */
+    char h1[] = "--count", h2[] = "x", h3[] = "-h";
+    char *hv[] = {h1, h2, h3, NULL};
+    rc = -1;
+    ck_assert_int_eq(po_parse(&cmd, 3, hv, &rc), -1);
+    ck_assert_int_eq(rc, GD_OK);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("inputs");
@@ -464,6 +533,7 @@ static Suite *suite(void)
     tcase_add_checked_fixture(t, setup, NULL);
     tcase_set_timeout(t, 240);
     tcase_add_test(t, entity_bomb_refused_before_expansion);
+    tcase_add_test(t, option_table_parses_and_refuses);
     tcase_add_test(t, special_files_refused);
     tcase_add_test(t, foreign_directory_needs_force);
     tcase_add_test(t, campaign_name_is_a_plain_file_name);
