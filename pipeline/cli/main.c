@@ -1,5 +1,7 @@
-/* main: the gpudse command line — subcommands, usage text, signal handling
- * and the mapping of errors to exit codes. The only place that exits. */
+/* main: the gpudse command line — the list of commands and the global
+ * usage text, signal handling and the mapping of errors to exit codes. Each
+ * command parses its arguments and prints its own help from its option
+ * table (parseopt.h). The only place that exits. */
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -434,7 +436,7 @@ int main(int argc, char **argv)
     }
     if (help)
         cmd = argv[2];
-    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+    if (!help && (!strcmp(cmd, "--version") || !strcmp(cmd, "version"))) {
         printf("gpudse %s\n", GPUDSE_VERSION);
         return 0;
     }
