@@ -22,21 +22,33 @@ static const char *jstr(const cJSON *o, const char *k)
     return cJSON_IsString(v) ? v->valuestring : "";
 }
 
+/* The values of a canonical config, in knob order, into the
+ * config_values arg (util_kv_each's callback). */
+typedef struct {
+    char v[8][24];
+    int n;
+} config_values;
+
+static int config_value(char *knob, char *value, void *arg, gd_err *err)
+{
+    (void)knob;
+    (void)err;
+    config_values *c = arg;
+    if (c->n < 8 && value)
+        snprintf(c->v[c->n++], sizeof c->v[0], "%.23s", value);
+    return GD_OK;
+}
+
 /* "n_clusters=60,cores_per_cluster=1,..." as "60x1 m12 s32K gto/2 L1 16
  * L2 64" (clusters x cores, channels, shared memory, scheduler / per core,
- * L1 and L2 sets), to fit a cell. */
-static void short_config(const char *canon, char *out, size_t n)
+ * L1 and L2 sets), to fit a cell. Out of memory fails the document d. */
+static void short_config(rep_doc *d, const char *canon, char *out, size_t n)
 {
-    char v[8][24] = {{0}};
-    const char *p = canon;
-    for (int i = 0; i < 8 && p; i++) {
-        const char *eq = strchr(p, '='), *end = eq ? strchr(eq, ',') : NULL;
-        if (!eq)
-            break;
-        size_t len = end ? (size_t)(end - eq - 1) : strlen(eq + 1);
-        snprintf(v[i], sizeof v[i], "%.*s", (int)(len < 23 ? len : 23), eq + 1);
-        p = end ? end + 1 : NULL;
-    }
+    config_values c = {{{0}}, 0};
+    gd_err err;
+    if (util_kv_each(canon, ",", config_value, &c, &err) != GD_OK)
+        d->failed = 1;   /* rep_doc_end says so; no report with a gap */
+    char (*v)[24] = c.v;
     const char *sched = !strcmp(v[4], "two_level_active") ? "2lv" : v[4];
     int sh = 0;
     sscanf(v[3], "%d", &sh);
@@ -44,10 +56,11 @@ static void short_config(const char *canon, char *out, size_t n)
              sh / 1024, sched, v[5], v[6], v[7]);
 }
 
-static void number(const cJSON *v, const char *fmt, char *out)
+/* A number with digits decimals, or "absent" when there is none. */
+static void number(const cJSON *v, int digits, char *out)
 {
     if (cJSON_IsNumber(v) && isfinite(v->valuedouble))
-        snprintf(out, REP_CELL, fmt, v->valuedouble);
+        snprintf(out, REP_CELL, "%.*f", digits, v->valuedouble);
     else
         snprintf(out, REP_CELL, "absent");
 }
@@ -90,10 +103,10 @@ static void workload_table(rep_doc *d, const char *name, const cJSON *loop)
                                                                        bcfg));
             if (!c)
                 break;
-            number(jget(r, "round"), "%.0f", c[0]);
-            short_config(cfg, c[1], REP_CELL);
+            number(jget(r, "round"), 0, c[0]);
+            short_config(d, cfg, c[1], REP_CELL);
             why_short(jstr(p, "why"), c[2]);
-            number(jget(p, "predicted"), "%.1f", c[3]);
+            number(jget(p, "predicted"), 1, c[3]);
             const cJSON *lo = jget(p, "ipc_lo"), *hi = jget(p, "ipc_hi");
             if (cJSON_IsNumber(lo) && cJSON_IsNumber(hi)
                 && !strcmp(metric, "ipc"))
@@ -102,11 +115,11 @@ static void workload_table(rep_doc *d, const char *name, const cJSON *loop)
             else
                 snprintf(c[4], REP_CELL, "absent");
             if (cJSON_IsNumber(jget(p, "measured")))
-                number(jget(p, "measured"), "%.1f", c[5]);
+                number(jget(p, "measured"), 1, c[5]);
             else
                 snprintf(c[5], REP_CELL, "absent (%s)",
                          jstr(p, "measured_note"));
-            number(jget(p, "error_pct"), "%.1f", c[6]);
+            number(jget(p, "error_pct"), 1, c[6]);
         }
     }
     rep_table_draw(d, &t);
@@ -114,7 +127,7 @@ static void workload_table(rep_doc *d, const char *name, const cJSON *loop)
     char line[512], sc[64] = "none";
     const cJSON *sims = jget(loop, "simulations");
     if (bcfg[0])
-        short_config(bcfg, sc, sizeof sc);
+        short_config(d, bcfg, sc, sizeof sc);
     snprintf(line, sizeof line, "Best measured config (bold): %s, after %d "
              "simulation(s). The loop stopped: %s.", sc,
              cJSON_IsNumber(sims) ? sims->valueint : 0,
