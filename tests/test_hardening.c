@@ -302,9 +302,10 @@ START_TEST(usage_error_is_one_line_and_the_commands_usage)
     ck_assert_int_eq(run_sh("%s run x.xml -j", tu_bin()), 2);
     ck_assert_msg(!strncmp(outbuf, "gpudse run: -j needs a value (N)\n"
                            "usage: gpudse run ", 40), "%s", outbuf);
-    ck_assert_int_eq(run_sh("%s run x.xml -j 0", tu_bin()), 2);
-    ck_assert_msg(strstr(outbuf, "-j needs a number of workers from 1 to "
-                         "4096, not \"0\"\n"), "%s", outbuf);
+    ck_assert_int_eq(run_sh("%s run x.xml -j 5000", tu_bin()), 2);
+    ck_assert_msg(strstr(outbuf, "gpudse run: -j: jobs must be 0 (one per "
+                         "online core) to 4096, not \"5000\"\n"), "%s",
+                  outbuf);
     ck_assert_int_eq(run_sh("%s run x.xml --executor=pbs", tu_bin()), 2);
     ck_assert_msg(strstr(outbuf, "--executor is local or slurm, not \"pbs\""),
                   "%s", outbuf);
