@@ -184,10 +184,13 @@ static int run_calibrate(const cal_args *a, gd_err *err)
                     ref[m] = rows[i].ipc;
                     pred[m++] = pred[i];
                 }
-            if (!ref || m == 0 || calm_compute(ref, pred, m, &held) != 0)
+            if (!ref)   /* README "Conventions": never a silent 0 */
+                rc = gd_errf(err, GD_EENV, "out of memory");
+            else if (m == 0 || calm_compute(ref, pred, m, &held) != 0)
                 memset(&held, 0, sizeof held);
             free(ref);
-            rc = write_fitted(a, fit, w, n, &held, folds_txt, err);
+            if (rc == GD_OK)
+                rc = write_fitted(a, fit, w, n, &held, folds_txt, err);
             if (rc == GD_OK)
                 printf("wrote %s\n", a->out);
         }
