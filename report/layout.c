@@ -1,7 +1,8 @@
 /* layout: reads a report layout file (<report> with <title-page/>,
  * <contents/>, <workloads> of <figure kind=".." metrics=".."/>,
  * <table kind=".."/> and <annotations/>, then <strategy-study/>,
- * <calibration/>, <annotations/>, <failures/>) into a rep_layout, and
+ * <calibration/>, <annotations/>, <failures/> and figures across
+ * workloads, <figure kind="line" knob=".."/>) into a rep_layout, and
  * supplies the built-in default. */
 #include "layout.h"
 
@@ -12,6 +13,7 @@
 #include <libxml/tree.h>
 #include "figures.h"
 #include "metrics.h"
+#include "space.h"
 
 static const char *const table_kinds = "front, quality";
 
@@ -168,6 +170,130 @@ static int add_section(rep_layout *l, const xmlNode *n, int sec,
     return GD_OK;
 }
 
+/* ---- top-level figures across workloads ------------------------------- */
+
+static int cross_attrs_known(const xmlNode *n, const char *path, gd_err *err)
+{
+    static const char *const ok[] = { "kind", "knob", "metric", "at", "log",
+                                      "title" };
+    for (const xmlAttr *a = n->properties; a; a = a->next) {
+        size_t i = 0;
+        while (i < sizeof ok / sizeof ok[0]
+               && strcmp((const char *)a->name, ok[i]) != 0)
+            i++;
+        if (i == sizeof ok / sizeof ok[0])
+            return gd_errf(err, GD_EINPUT, "%s:%ld: unknown attribute "
+                           "%s= on <figure kind=\"line\"> (known: kind, "
+                           "knob, metric, at, log, title)", path,
+                           xmlGetLineNo(n), (const char *)a->name);
+    }
+    return GD_OK;
+}
+
+/* knob="n_clusters": a numeric knob of the design space. */
+static int cross_knob(const xmlNode *n, const char *knob, rep_cross_fig *f,
+                      const char *path, gd_err *err)
+{
+    if (!knob)
+        return gd_errf(err, GD_EINPUT, "%s:%ld: <figure kind=\"line\"> "
+                       "needs knob=\"...\" (the knob on the x axis)", path,
+                       xmlGetLineNo(n));
+    f->knob = space_knob_find(knob);
+    if (f->knob < 0) {
+        const char *s = space_knob_suggest(knob);
+        return gd_errf(err, GD_EINPUT, "%s:%ld: unknown knob '%s'%s%s%s",
+                       path, xmlGetLineNo(n), knob,
+                       s ? " (did you mean '" : "", s ? s : "",
+                       s ? "'?)" : "");
+    }
+    if (f->knob == KNOB_SCHEDULER)
+        return gd_errf(err, GD_EINPUT, "%s:%ld: knob '%s' is categorical; "
+                       "a line figure needs a numeric knob", path,
+                       xmlGetLineNo(n), knob);
+    return GD_OK;
+}
+
+static int cross_metric(const xmlNode *n, const char *metric,
+                        rep_cross_fig *f, const char *path, gd_err *err)
+{
+    if (!metric || strcmp(metric, "objectives") == 0)
+        return GD_OK;   /* "": the first objective */
+    if (strlen(metric) >= sizeof f->metric || !met_is_known(metric))
+        return gd_errf(err, GD_EINPUT, "%s:%ld: unknown metric '%s' in "
+                       "metric=\"%s\"", path, xmlGetLineNo(n), metric,
+                       metric);
+    util_strlcpy(f->metric, metric, sizeof f->metric);
+    return GD_OK;
+}
+
+/* at="baseline|best" and title="on|off". */
+static int cross_words(const xmlNode *n, const char *at, const char *title,
+                       rep_cross_fig *f, const char *path, gd_err *err)
+{
+    if (at && strcmp(at, "baseline") != 0 && strcmp(at, "best") != 0)
+        return gd_errf(err, GD_EINPUT, "%s:%ld: at=\"%s\": use baseline "
+                       "or best", path, xmlGetLineNo(n), at);
+    if (title && strcmp(title, "on") != 0 && strcmp(title, "off") != 0)
+        return gd_errf(err, GD_EINPUT, "%s:%ld: title=\"%s\": use on or "
+                       "off", path, xmlGetLineNo(n), title);
+    f->at_best = at && strcmp(at, "best") == 0;
+    f->no_title = title && strcmp(title, "off") == 0;
+    return GD_OK;
+}
+
+static int cross_fill(const xmlNode *n, rep_cross_fig *f, const char *path,
+                      gd_err *err)
+{
+    xmlChar *k = xmlGetProp(n, (const xmlChar *)"kind");
+    xmlChar *kn = xmlGetProp(n, (const xmlChar *)"knob");
+    xmlChar *m = xmlGetProp(n, (const xmlChar *)"metric");
+    xmlChar *at = xmlGetProp(n, (const xmlChar *)"at");
+    xmlChar *t = xmlGetProp(n, (const xmlChar *)"title");
+    int rc = GD_OK;
+    if (!k || strcmp((const char *)k, "line") != 0)
+        rc = gd_errf(err, GD_EINPUT, "%s:%ld: a <figure> outside "
+                     "<workloads> is a figure across workloads: kind="
+                     "\"%s\" is not one (known: line)", path,
+                     xmlGetLineNo(n), k ? (const char *)k : "");
+    if (!rc)
+        rc = cross_attrs_known(n, path, err);
+    if (!rc)
+        rc = cross_knob(n, (const char *)kn, f, path, err);
+    if (!rc)
+        rc = cross_metric(n, (const char *)m, f, path, err);
+    if (!rc)
+        rc = cross_words(n, (const char *)at, (const char *)t, f, path, err);
+    if (!rc) {
+        rep_item it;
+        rc = parse_log(n, &it, path, err);
+        f->log = it.log;
+    }
+    util_strlcpy(f->kind, "line", sizeof f->kind);
+    xmlFree(k);
+    xmlFree(kn);
+    xmlFree(m);
+    xmlFree(at);
+    xmlFree(t);
+    return rc;
+}
+
+static int add_cross(rep_layout *l, const xmlNode *n, const char *path,
+                     gd_err *err)
+{
+    if (l->ncross >= REP_CROSS_MAX)
+        return gd_errf(err, GD_EINPUT, "%s:%ld: more than %d figures "
+                       "across workloads", path, xmlGetLineNo(n),
+                       REP_CROSS_MAX);
+    rep_cross_fig *f = &l->cross[l->ncross];
+    memset(f, 0, sizeof *f);
+    int rc = cross_fill(n, f, path, err);
+    if (!rc)
+        rc = add_section(l, n, REP_SEC_FIGURE, path, err);
+    if (!rc)
+        l->section_fig[l->nsections - 1] = l->ncross++;
+    return rc;
+}
+
 static int parse_workloads(rep_layout *l, const xmlNode *n, const char *path,
                            gd_err *err)
 {
@@ -195,10 +321,13 @@ static int parse_child(rep_layout *l, const xmlNode *n, const char *path,
         return add_section(l, n, REP_SEC_ANNOTATIONS, path, err);
     else if (is_el(n, "failures"))
         return add_section(l, n, REP_SEC_FAILURES, path, err);
+    else if (is_el(n, "figure"))
+        return add_cross(l, n, path, err);
     else
         return gd_errf(err, GD_EINPUT, "%s:%ld: unknown element <%s> "
                        "(known: title-page, contents, workloads, "
-                       "strategy-study, calibration, annotations, failures)",
+                       "strategy-study, calibration, annotations, failures, "
+                       "figure)",
                        path, xmlGetLineNo(n), (const char *)n->name);
     return GD_OK;
 }

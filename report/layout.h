@@ -24,10 +24,26 @@ typedef struct {
     int log;               /* FIG_LOGX | FIG_LOGY from log="x|y|xy" */
 } rep_item;
 
+/* A figure across workloads, a top-level <figure> of the layout.
+ * kind "line": metric against one numeric knob, one line per workload,
+ * the other knobs at the workload's baseline (at_best = 0) or at its best
+ * configuration by the first objective (at_best = 1). */
+typedef struct {
+    char kind[16];         /* "line" */
+    char metric[64];
+    int knob;              /* space_knob */
+    int at_best;           /* at="best" */
+    int log;               /* FIG_LOGX | FIG_LOGY */
+    int no_title;          /* title="off": the file has no title or caption;
+                            * the report prints the caption under it */
+} rep_cross_fig;
+
+#define REP_CROSS_MAX 16
+
 /* Top-level parts after the title page and contents, in order. */
 typedef enum {
     REP_SEC_WORKLOADS, REP_SEC_STRATEGY, REP_SEC_CALIBRATION,
-    REP_SEC_ANNOTATIONS, REP_SEC_FAILURES
+    REP_SEC_ANNOTATIONS, REP_SEC_FAILURES, REP_SEC_FIGURE
 } rep_section;
 
 typedef struct {
@@ -35,6 +51,9 @@ typedef struct {
     int contents;          /* 1: table of contents with page numbers */
     int nsections;
     int section[REP_SECTIONS_MAX];   /* rep_section */
+    int section_fig[REP_SECTIONS_MAX];   /* REP_SEC_FIGURE: index in cross */
+    int ncross;
+    rep_cross_fig cross[REP_CROSS_MAX];
     int nitems;
     rep_item item[REP_LAYOUT_MAX];   /* drawn for every workload, in order */
 } rep_layout;

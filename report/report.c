@@ -11,6 +11,7 @@
 #include "csv.h"
 #include "doc.h"
 #include "figures.h"
+#include "figlines.h"
 #include "layout.h"
 #include "rundata.h"
 #include "sections.h"
@@ -513,6 +514,29 @@ static void workload_section(rep_doc *d, const rep_run *run, int wl,
     }
 }
 
+/* A figure across workloads on its own page; with title="off" the
+ * caption is printed under it. */
+static void cross_section(rep_doc *d, const rep_run *run,
+                          const rep_cross_fig *f)
+{
+    char head[160], cap[2048];
+    rep_doc_new_page(d);
+    snprintf(head, sizeof head, "%s against %s across workloads",
+             met_label(fig_line_metric(run, f)),
+             space_knob_get(f->knob)->name);
+    rep_doc_heading(d, head, 0);
+    double h = FIG_PAGE_H;
+    rep_doc_need(d, h);
+    if (!d->measure)
+        fig_line_draw(&d->cc, run, f, (chart_box){ rep_doc_left(d), d->y,
+                                                   rep_doc_width(d), h });
+    d->y += h + 10;
+    if (f->no_title) {
+        fig_line_caption(run, f, cap, sizeof cap);
+        rep_doc_text(d, cap, 9, CHART_REGULAR);
+    }
+}
+
 static void body(rep_doc *d, const rep_run *run, const rep_layout *lay)
 {
     rep_regression_page(d, run);   /* only when DIR/compare.json exists */
@@ -528,6 +552,9 @@ static void body(rep_doc *d, const rep_run *run, const rep_layout *lay)
         case REP_SEC_CALIBRATION:
             rep_study_calibration(d, run);
             rep_mfloop_page(d, run);
+            break;
+        case REP_SEC_FIGURE:
+            cross_section(d, run, &lay->cross[lay->section_fig[s]]);
             break;
         case REP_SEC_ANNOTATIONS:
             if (rep_sec_has_campaign_annotations(run))
@@ -641,6 +668,9 @@ static int write_figures(const rep_run *run, const rep_layout *lay,
         for (int i = 0; !rc && i < lay->nitems; i++)
             if (lay->item[i].kind == REP_ITEM_FIGURE)
                 rc = write_item_figures(run, w, &lay->item[i], err);
+    for (int i = 0; !rc && i < lay->ncross; i++)
+        rc = fig_line_write_files(run, &lay->cross[i], run->camp.formats,
+                                  err);
     if (!rc)
         rc = rep_study_write_figures(run, err);
     if (!rc)

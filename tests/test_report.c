@@ -674,6 +674,126 @@ START_TEST(layout_metrics_and_errors)
 }
 END_TEST
 
+/* Jobs that vary n_clusters alone around the baseline: every level but
+ * the baseline's, ipc growing with the level (faster for "sgemm"). */
+static int add_cluster_sweep(const char *dir, const char *wl, double slope)
+{
+    store *s = NULL;
+    gd_err err = { 0 };
+    const space_knob_def *k = space_knob_get(KNOB_N_CLUSTERS);
+    int added = 0;
+    ck_assert_msg(store_open(dir, &s, NULL, &err) == 0, "%s", err.msg);
+    for (int i = 0; i < k->nlevels; i++) {
+        if (k->levels[i] == k->baseline)
+            continue;
+        store_record r;
+        char seed[128];
+        memset(&r, 0, sizeof r);
+        snprintf(seed, sizeof seed, "%s/sweep/%d", wl, i);
+        util_sha256_hex(seed, strlen(seed), r.key);
+        util_strlcpy(r.workload, wl, sizeof r.workload);
+        util_strlcpy(r.backend, "analytic", sizeof r.backend);
+        util_strlcpy(r.fidelity, "modelled", sizeof r.fidelity);
+        r.cfg = space_baseline();
+        space_set(&r.cfg, KNOB_N_CLUSTERS, k->levels[i]);
+        r.status = ST_OK;
+        met_put(&r.metrics, "ipc", 1.0 + slope * k->levels[i]);
+        met_put(&r.metrics, "area_mm2", 50.0 + 10.0 * k->levels[i]);
+        ck_assert_msg(store_append(s, &r, &err) == 0, "%s", err.msg);
+        added++;
+    }
+    ck_assert_msg(store_close(s, &err) == 0, "%s", err.msg);
+    return added;
+}
+
+/* Issue 26.5: <figure kind="line"> across workloads — one line per
+ * workload, the caption says where the other knobs are held and which
+ * workloads have no line; title="off" moves the caption under the figure
+ * in the report; at="best" names its own file. */
+START_TEST(line_figure_across_workloads)
+{
+    char dir[512], path[600], fig[700], want[128];
+    size_t len;
+    gd_err err = { 0 };
+    wl_spec w[3] = { { "vecadd", 12, 0, 0 }, { "sgemm", 12, 0, 0 },
+                     { "broken", 3, 0, 1 } };
+    make_run("line", w, 3, "", dir, sizeof dir);
+    int n = add_cluster_sweep(dir, "vecadd", 0.05);
+    n += add_cluster_sweep(dir, "sgemm", 0.2);
+    ck_assert_msg(ana_run(dir, &err) == 0, "ana_run: %s", err.msg);
+    snprintf(path, sizeof path, "%s/lay.xml", dir);
+    tu_write(path, "<report>\n<workloads>\n<figure kind=\"pareto\"/>\n"
+                   "</workloads>\n<figure kind=\"line\" knob=\"n_clusters\" "
+                   "metric=\"ipc\"/>\n</report>\n");
+    render_ok(dir, path);
+    snprintf(fig, sizeof fig, "figures/line_n_clusters_ipc.svg");
+    assert_svg_parses(dir, fig);
+    char *svg1 = slurp(dir, fig, &len);
+    snprintf(path, sizeof path, "%s/report.pdf", dir);
+    char *text = pdf_text(path);
+    assert_contains(text, "IPC against n_clusters across workloads", "pdf");
+    assert_contains(text, "baseline configuration", "pdf");
+    assert_contains(text, "broken (no baseline)", "pdf");
+    /* the sweep plus each workload's baseline job (record 0) */
+    snprintf(want, sizeof want, "%d jobs", n + 2);
+    assert_contains(text, want, "pdf");
+    free(text);
+    snprintf(path, sizeof path, "%s/lay.xml", dir);
+    render_ok(dir, path);   /* byte-identical on a rerun */
+    char *svg2 = slurp(dir, fig, &len);
+    ck_assert_msg(strcmp(svg1, svg2) == 0, "line figure differs on rerun");
+    free(svg2);
+    tu_write(path, "<report>\n<figure kind=\"line\" knob=\"n_clusters\" "
+                   "title=\"off\"/>\n<figure kind=\"line\" knob=\"n_mem\" "
+                   "metric=\"area_mm2\" at=\"best\" log=\"y\"/>\n</report>\n");
+    render_ok(dir, path);
+    svg2 = slurp(dir, fig, &len);   /* same name (metric: 1st objective) */
+    ck_assert_msg(strcmp(svg1, svg2) != 0, "title=\"off\" changed nothing");
+    free(svg2);
+    assert_svg_parses(dir, "figures/line_n_mem_area_mm2_best.svg");
+    snprintf(path, sizeof path, "%s/report.pdf", dir);
+    text = pdf_text(path);
+    assert_contains(text, "the mean where a level ran", "pdf caption");
+    assert_contains(text, "best configuration by IPC", "pdf");
+    free(text);
+    free(svg1);
+}
+END_TEST
+
+/* Bad <figure kind="line"> attributes: FILE:LINE and what is wrong. */
+START_TEST(line_figure_layout_errors)
+{
+    static const struct { const char *fig, *want; } bad[] = {
+        { "<figure kind=\"line\"/>", "needs knob=" },
+        { "<figure kind=\"line\" knob=\"n_cluster\"/>", "did you mean" },
+        { "<figure kind=\"line\" knob=\"scheduler\"/>", "categorical" },
+        { "<figure kind=\"line\" knob=\"n_mem\" at=\"worst\"/>",
+          "at=\"worst\"" },
+        { "<figure kind=\"line\" knob=\"n_mem\" title=\"no\"/>",
+          "title=\"no\"" },
+        { "<figure kind=\"line\" knob=\"n_mem\" metric=\"bogus\"/>",
+          "bogus" },
+        { "<figure kind=\"line\" knob=\"n_mem\" knobs=\"x\"/>",
+          "unknown attribute knobs=" },
+        { "<figure kind=\"line\" knob=\"n_mem\" log=\"z\"/>", "log=" },
+        { "<figure kind=\"pareto\"/>", "known: line" },
+    };
+    char dir[512], path[600], xml[512];
+    wl_spec w = { "vecadd", 6, 0, 0 };
+    make_run("linebad", &w, 1, "", dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/lay.xml", dir);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gd_err err = { 0 };
+        snprintf(xml, sizeof xml, "<report>\n<failures/>\n%s\n</report>\n",
+                 bad[i].fig);
+        tu_write(path, xml);
+        ck_assert_int_eq(rep_render(dir, path, &err), GD_EINPUT);
+        assert_contains(err.msg, "lay.xml:3", bad[i].fig);
+        assert_contains(err.msg, bad[i].want, bad[i].fig);
+    }
+}
+END_TEST
+
 /* The quickstart's size renders (its speed is make bench's, bench_report:
  * a timed assertion here would only flake on a loaded or sanitized build). */
 START_TEST(quickstart_size_renders)
@@ -710,6 +830,8 @@ static Suite *report_suite(void)
     tcase_add_test(tc, annotations_tolerant);
     tcase_add_test(tc, single_column_figures);
     tcase_add_test(tc, layout_metrics_and_errors);
+    tcase_add_test(tc, line_figure_across_workloads);
+    tcase_add_test(tc, line_figure_layout_errors);
     suite_add_tcase(s, tc);
     return s;
 }
