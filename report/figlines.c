@@ -1,7 +1,7 @@
 /* figlines: the "line" figure across workloads — for every workload the
  * successful jobs whose knobs other than the x knob equal the workload's
  * baseline (or best) configuration, the metric's mean per level of the x
- * knob, one line with markers per workload — and its files. */
+ * knob, one line with markers per workload. */
 #include "figlines.h"
 
 #include <math.h>
@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "figstats.h"
+#include "figcross.h"
 #include "figures.h"
 #include "plots.h"
 
@@ -18,13 +19,6 @@ typedef struct {
     size_t jobs;                    /* jobs averaged into the line */
     const char *why;                /* no line: the reason */
 } wl_line;
-
-const char *fig_line_metric(const rep_run *run, const rep_cross_fig *f)
-{
-    if (f->metric[0] || run->nobj < 1)
-        return f->metric[0] ? f->metric : "ipc";
-    return run->obj[0].metric;
-}
 
 /* The point whose other knobs the line holds, or NULL. */
 static const rep_point *ref_point(const rep_run *run, int wl,
@@ -111,7 +105,7 @@ static const char *all_fidelity(const rep_run *run)
 static void caption_with(const rep_run *run, const rep_cross_fig *f,
                          const wl_line *lines, char *out, size_t n)
 {
-    const char *metric = fig_line_metric(run, f);
+    const char *metric = fig_cross_metric(run, f);
     const char *kn = space_knob_get(f->knob)->name;
     size_t jobs = 0;
     for (int w = 0; w < run->nwl; w++)
@@ -141,7 +135,7 @@ static wl_line *build_all(const rep_run *run, const rep_cross_fig *f)
     wl_line *lines = calloc((size_t)(run->nwl ? run->nwl : 1),
                             sizeof *lines);
     for (int w = 0; lines && w < run->nwl; w++)
-        build_line(run, w, f, fig_line_metric(run, f), &lines[w]);
+        build_line(run, w, f, fig_cross_metric(run, f), &lines[w]);
     return lines;
 }
 
@@ -161,7 +155,7 @@ void fig_line_draw(chart_ctx *cc, const rep_run *run,
                    const rep_cross_fig *f, chart_box box)
 {
     char title[256], note[2048], xt[96], yt[128];
-    const char *metric = fig_line_metric(run, f);
+    const char *metric = fig_cross_metric(run, f);
     wl_line *lines = build_all(run, f);
     plot_series *s = calloc((size_t)(run->nwl ? run->nwl : 1), sizeof *s);
     if (!lines || !s) {
@@ -174,8 +168,7 @@ void fig_line_draw(chart_ctx *cc, const rep_run *run,
         if (lines[w].n)
             s[ns++] = (plot_series){ run->wl[w].name, (size_t)lines[w].n,
                                      lines[w].x, lines[w].y, NULL, NULL };
-    snprintf(title, sizeof title, "%s against %s across workloads",
-             met_label(metric), space_knob_get(f->knob)->name);
+    fig_cross_title(run, f, title, sizeof title);
     caption_with(run, f, lines, note, sizeof note);
     fig_knob_title(f->knob, xt, sizeof xt);
     fig_axis_title(metric, yt, sizeof yt);
@@ -192,50 +185,4 @@ void fig_line_draw(chart_ctx *cc, const rep_run *run,
     plot_draw(cc, &p, box);
     free(s);
     free(lines);
-}
-
-void fig_line_stem(const rep_run *run, const rep_cross_fig *f, char *out,
-                   size_t n)
-{
-    snprintf(out, n, "line_%s_%s%s", space_knob_get(f->knob)->name,
-             fig_line_metric(run, f), f->at_best ? "_best" : "");
-    for (char *p = out; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')
-              || (*p >= '0' && *p <= '9') || *p == '_' || *p == '-'))
-            *p = '_';
-}
-
-typedef struct {
-    const rep_run *run;
-    const rep_cross_fig *f;
-} line_job;
-
-static void draw_job(chart_ctx *cc, chart_box page, const void *arg)
-{
-    const line_job *j = arg;
-    fig_line_draw(cc, j->run, j->f, page);
-}
-
-int fig_line_write_files(const rep_run *run, const rep_cross_fig *f,
-                         int formats, gd_err *err)
-{
-    char dir[4096], stem[160], name[200], path[4096];
-    double w, h;
-    line_job j = { run, f };
-    int rc = rep_run_path(run, "figures", dir, sizeof dir, err);
-    if (!rc)
-        rc = util_mkdirs(dir, err);
-    fig_line_stem(run, f, stem, sizeof stem);
-    fig_size(run->camp.figure_single, &w, &h);
-    for (int i = 0; !rc && i < 2; i++) {
-        int bit = i == 0 ? CAMP_FMT_SVG : CAMP_FMT_PDF;
-        if (!(formats & bit))
-            continue;
-        snprintf(name, sizeof name, "%s.%s", stem, i == 0 ? "svg" : "pdf");
-        if (util_path_join(path, sizeof path, dir, name) != GD_OK)
-            return gd_errf(err, GD_EENV, "%s/%s: path too long", dir, name);
-        rc = chart_write_file(i == 0 ? REP_OUT_SVG : REP_OUT_PDF, w, h, stem,
-                              path, draw_job, &j, err);
-    }
-    return rc;
 }

@@ -172,21 +172,107 @@ static int add_section(rep_layout *l, const xmlNode *n, int sec,
 
 /* ---- top-level figures across workloads ------------------------------- */
 
-static int cross_attrs_known(const xmlNode *n, const char *path, gd_err *err)
+static int cross_attrs_known(const xmlNode *n, int bars, const char *path,
+                             gd_err *err)
 {
-    static const char *const ok[] = { "kind", "knob", "metric", "at", "log",
-                                      "title" };
+    static const char *const line_ok[] = { "kind", "knob", "metric", "at",
+                                           "log", "title", NULL };
+    static const char *const bars_ok[] = { "kind", "metric", "configs",
+                                           "log", "title", NULL };
+    const char *const *ok = bars ? bars_ok : line_ok;
     for (const xmlAttr *a = n->properties; a; a = a->next) {
         size_t i = 0;
-        while (i < sizeof ok / sizeof ok[0]
-               && strcmp((const char *)a->name, ok[i]) != 0)
+        while (ok[i] && strcmp((const char *)a->name, ok[i]) != 0)
             i++;
-        if (i == sizeof ok / sizeof ok[0])
+        if (!ok[i])
             return gd_errf(err, GD_EINPUT, "%s:%ld: unknown attribute "
-                           "%s= on <figure kind=\"line\"> (known: kind, "
-                           "knob, metric, at, log, title)", path,
-                           xmlGetLineNo(n), (const char *)a->name);
+                           "%s= on <figure kind=\"%s\"> (known: %s)", path,
+                           xmlGetLineNo(n), (const char *)a->name,
+                           bars ? "bars" : "line", bars
+                           ? "kind, metric, configs, log, title"
+                           : "kind, knob, metric, at, log, title");
     }
+    return GD_OK;
+}
+
+/* One "knob=value" of a bars config. */
+static int conf_setting(const xmlNode *n, const char *set, gpu_config *c,
+                        const char *path, gd_err *err)
+{
+    char name[64];
+    const char *eq = strchr(set, '=');
+    size_t len = eq ? (size_t)(eq - set) : 0;
+    int v;
+    if (!eq || !len || len >= sizeof name)
+        return gd_errf(err, GD_EINPUT, "%s:%ld: configs: '%s' is not "
+                       "knob=value", path, xmlGetLineNo(n), set);
+    util_strlcpy(name, set, len + 1);
+    int k = space_knob_find(name);
+    if (k < 0)
+        return gd_errf(err, GD_EINPUT, "%s:%ld: configs: unknown knob "
+                       "'%s'", path, xmlGetLineNo(n), name);
+    if (space_value_parse(k, eq + 1, &v) != 0)
+        return gd_errf(err, GD_EINPUT, "%s:%ld: configs: '%s' is not a "
+                       "level of %s", path, xmlGetLineNo(n), eq + 1, name);
+    space_set(c, k, v);
+    return GD_OK;
+}
+
+/* One entry of configs: "best", or knob=value settings separated by
+ * commas (other knobs at the baseline). */
+static int conf_entry(const xmlNode *n, const char *text, rep_cross_fig *f,
+                      const char *path, gd_err *err)
+{
+    char set[96];
+    int i = f->nconf;
+    if (i >= REP_BARS_MAX)
+        return gd_errf(err, GD_EINPUT, "%s:%ld: configs: more than %d "
+                       "entries", path, xmlGetLineNo(n), REP_BARS_MAX);
+    if (strlen(text) >= sizeof f->label[i])
+        return gd_errf(err, GD_EINPUT, "%s:%ld: configs: '%s' is too long",
+                       path, xmlGetLineNo(n), text);
+    util_strlcpy(f->label[i], text, sizeof f->label[i]);
+    f->best[i] = strcmp(text, "best") == 0;
+    f->conf[i] = space_baseline();
+    for (const char *p = text; !f->best[i] && *p;) {
+        size_t len = strcspn(p, ",");
+        if (len >= sizeof set)
+            len = sizeof set - 1;
+        util_strlcpy(set, p, len + 1);
+        int rc = conf_setting(n, set, &f->conf[i], path, err);
+        if (rc)
+            return rc;
+        p += len + (p[len] == ',');
+    }
+    f->nconf++;
+    return GD_OK;
+}
+
+/* configs="best; n_clusters=60,n_mem=8" (default "best"). */
+static int cross_configs(const xmlNode *n, const char *list,
+                         rep_cross_fig *f, const char *path, gd_err *err)
+{
+    char entry[256];
+    if (!list)
+        list = "best";
+    for (const char *p = list; *p;) {
+        p += strspn(p, " \t\n;");
+        size_t len = strcspn(p, ";");
+        while (len && strchr(" \t\n", p[len - 1]))
+            len--;
+        if (!len)
+            break;
+        if (len >= sizeof entry)
+            len = sizeof entry - 1;
+        util_strlcpy(entry, p, len + 1);
+        int rc = conf_entry(n, entry, f, path, err);
+        if (rc)
+            return rc;
+        p += len;
+    }
+    if (!f->nconf)
+        return gd_errf(err, GD_EINPUT, "%s:%ld: configs=\"%s\" names no "
+                       "configuration", path, xmlGetLineNo(n), list);
     return GD_OK;
 }
 
@@ -249,16 +335,20 @@ static int cross_fill(const xmlNode *n, rep_cross_fig *f, const char *path,
     xmlChar *m = xmlGetProp(n, (const xmlChar *)"metric");
     xmlChar *at = xmlGetProp(n, (const xmlChar *)"at");
     xmlChar *t = xmlGetProp(n, (const xmlChar *)"title");
-    int rc = GD_OK;
-    if (!k || strcmp((const char *)k, "line") != 0)
+    xmlChar *cf = xmlGetProp(n, (const xmlChar *)"configs");
+    const char *ks = k ? (const char *)k : "";
+    int bars = strcmp(ks, "bars") == 0, rc = GD_OK;
+    if (!bars && strcmp(ks, "line") != 0)
         rc = gd_errf(err, GD_EINPUT, "%s:%ld: a <figure> outside "
                      "<workloads> is a figure across workloads: kind="
-                     "\"%s\" is not one (known: line)", path,
-                     xmlGetLineNo(n), k ? (const char *)k : "");
+                     "\"%s\" is not one (known: line, bars)", path,
+                     xmlGetLineNo(n), ks);
     if (!rc)
-        rc = cross_attrs_known(n, path, err);
-    if (!rc)
+        rc = cross_attrs_known(n, bars, path, err);
+    if (!rc && !bars)
         rc = cross_knob(n, (const char *)kn, f, path, err);
+    if (!rc && bars)
+        rc = cross_configs(n, (const char *)cf, f, path, err);
     if (!rc)
         rc = cross_metric(n, (const char *)m, f, path, err);
     if (!rc)
@@ -267,13 +357,17 @@ static int cross_fill(const xmlNode *n, rep_cross_fig *f, const char *path,
         rep_item it;
         rc = parse_log(n, &it, path, err);
         f->log = it.log;
+        if (!rc && bars && (it.log & FIG_LOGX))
+            rc = gd_errf(err, GD_EINPUT, "%s:%ld: bars have a log y axis "
+                         "only: use log=\"y\"", path, xmlGetLineNo(n));
     }
-    util_strlcpy(f->kind, "line", sizeof f->kind);
+    util_strlcpy(f->kind, bars ? "bars" : "line", sizeof f->kind);
     xmlFree(k);
     xmlFree(kn);
     xmlFree(m);
     xmlFree(at);
     xmlFree(t);
+    xmlFree(cf);
     return rc;
 }
 

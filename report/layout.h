@@ -8,6 +8,7 @@
 #define GPUDSE_LAYOUT_H
 
 #include "util.h"
+#include "space.h"
 
 #define REP_LAYOUT_MAX 32
 #define REP_SECTIONS_MAX 16
@@ -25,17 +26,27 @@ typedef struct {
 } rep_item;
 
 /* A figure across workloads, a top-level <figure> of the layout.
+ * kind "bars": see the bars fields below.
  * kind "line": metric against one numeric knob, one line per workload,
  * the other knobs at the workload's baseline (at_best = 0) or at its best
  * configuration by the first objective (at_best = 1). */
+#define REP_BARS_MAX 8
+
 typedef struct {
-    char kind[16];         /* "line" */
+    char kind[16];         /* "line" or "bars" */
     char metric[64];
     int knob;              /* space_knob */
     int at_best;           /* at="best" */
     int log;               /* FIG_LOGX | FIG_LOGY */
     int no_title;          /* title="off": the file has no title or caption;
                             * the report prints the caption under it */
+    /* bars: the metric's ratio to each workload's baseline for nconf
+     * configs (a group per workload, then the geomean); best[i]: each
+     * workload's best by the first objective, else conf[i]. */
+    int nconf;
+    int best[REP_BARS_MAX];
+    gpu_config conf[REP_BARS_MAX];
+    char label[REP_BARS_MAX][64];
 } rep_cross_fig;
 
 #define REP_CROSS_MAX 16

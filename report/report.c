@@ -11,7 +11,7 @@
 #include "csv.h"
 #include "doc.h"
 #include "figures.h"
-#include "figlines.h"
+#include "figcross.h"
 #include "layout.h"
 #include "rundata.h"
 #include "sections.h"
@@ -521,18 +521,16 @@ static void cross_section(rep_doc *d, const rep_run *run,
 {
     char head[160], cap[2048];
     rep_doc_new_page(d);
-    snprintf(head, sizeof head, "%s against %s across workloads",
-             met_label(fig_line_metric(run, f)),
-             space_knob_get(f->knob)->name);
+    fig_cross_title(run, f, head, sizeof head);
     rep_doc_heading(d, head, 0);
     double h = FIG_PAGE_H;
     rep_doc_need(d, h);
     if (!d->measure)
-        fig_line_draw(&d->cc, run, f, (chart_box){ rep_doc_left(d), d->y,
+        fig_cross_draw(&d->cc, run, f, (chart_box){ rep_doc_left(d), d->y,
                                                    rep_doc_width(d), h });
     d->y += h + 10;
     if (f->no_title) {
-        fig_line_caption(run, f, cap, sizeof cap);
+        fig_cross_caption(run, f, cap, sizeof cap);
         rep_doc_text(d, cap, 9, CHART_REGULAR);
     }
 }
@@ -669,7 +667,7 @@ static int write_figures(const rep_run *run, const rep_layout *lay,
             if (lay->item[i].kind == REP_ITEM_FIGURE)
                 rc = write_item_figures(run, w, &lay->item[i], err);
     for (int i = 0; !rc && i < lay->ncross; i++)
-        rc = fig_line_write_files(run, &lay->cross[i], run->camp.formats,
+        rc = fig_cross_write_files(run, &lay->cross[i], run->camp.formats,
                                   err);
     if (!rc)
         rc = rep_study_write_figures(run, err);

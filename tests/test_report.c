@@ -760,6 +760,42 @@ START_TEST(line_figure_across_workloads)
 }
 END_TEST
 
+/* Issue 26.5: grouped bars — each workload's ratio to its baseline for
+ * chosen configs, the geomean as the last group (in the caption too), and
+ * absent values said to be absent. The baselines' IPC is syn_ipc(0) = 0.5;
+ * n_clusters=60 gives 1 + 0.05 * 60 = 4 (vecadd) and 13 (sgemm): 8× and
+ * 26×, geomean sqrt(208) = 14.4×. */
+START_TEST(bars_figure_speedups)
+{
+    char dir[512], path[600];
+    wl_spec w[2] = { { "vecadd", 12, 0, 0 }, { "sgemm", 12, 0, 0 } };
+    gd_err err = { 0 };
+    make_run("bars", w, 2, "", dir, sizeof dir);
+    add_cluster_sweep(dir, "vecadd", 0.05);
+    add_cluster_sweep(dir, "sgemm", 0.2);
+    ck_assert_msg(ana_run(dir, &err) == 0, "ana_run: %s", err.msg);
+    snprintf(path, sizeof path, "%s/lay.xml", dir);
+    tu_write(path, "<report>\n<figure kind=\"bars\" metric=\"ipc\" "
+                   "configs=\"best; n_clusters=60; n_clusters=60,n_mem=8\"/>"
+                   "\n</report>\n");
+    render_ok(dir, path);
+    assert_svg_parses(dir, "figures/bars_ipc.svg");
+    size_t len;
+    char *a = slurp(dir, "figures/bars_ipc.svg", &len);
+    render_ok(dir, path);
+    char *b = slurp(dir, "figures/bars_ipc.svg", &len);
+    ck_assert_msg(strcmp(a, b) == 0, "bars figure differs on rerun");
+    free(a);
+    free(b);
+    snprintf(path, sizeof path, "%s/report.pdf", dir);
+    char *text = pdf_text(path);
+    assert_contains(text, "IPC relative to the baseline, per workload", "pdf");
+    assert_contains(text, "n_clusters=60 14.4×", "pdf geomean");
+    assert_contains(text, "vecadd × n_clusters=60,n_mem=8 (not run)", "pdf");
+    free(text);
+}
+END_TEST
+
 /* Bad <figure kind="line"> attributes: FILE:LINE and what is wrong. */
 START_TEST(line_figure_layout_errors)
 {
@@ -776,7 +812,16 @@ START_TEST(line_figure_layout_errors)
         { "<figure kind=\"line\" knob=\"n_mem\" knobs=\"x\"/>",
           "unknown attribute knobs=" },
         { "<figure kind=\"line\" knob=\"n_mem\" log=\"z\"/>", "log=" },
-        { "<figure kind=\"pareto\"/>", "known: line" },
+        { "<figure kind=\"pareto\"/>", "known: line, bars" },
+        { "<figure kind=\"bars\" configs=\"n_clusters=7\"/>",
+          "'7' is not a level of n_clusters" },
+        { "<figure kind=\"bars\" configs=\"best; cores=2\"/>",
+          "unknown knob 'cores'" },
+        { "<figure kind=\"bars\" configs=\"n_mem\"/>", "knob=value" },
+        { "<figure kind=\"bars\" configs=\" ; \"/>", "names no" },
+        { "<figure kind=\"bars\" log=\"x\"/>", "log y axis only" },
+        { "<figure kind=\"bars\" knob=\"n_mem\"/>",
+          "unknown attribute knob=" },
     };
     char dir[512], path[600], xml[512];
     wl_spec w = { "vecadd", 6, 0, 0 };
@@ -832,6 +877,7 @@ static Suite *report_suite(void)
     tcase_add_test(tc, layout_metrics_and_errors);
     tcase_add_test(tc, line_figure_across_workloads);
     tcase_add_test(tc, line_figure_layout_errors);
+    tcase_add_test(tc, bars_figure_speedups);
     suite_add_tcase(s, tc);
     return s;
 }
