@@ -203,17 +203,6 @@ static void caption_with(const rep_run *run, const rep_cross_fig *f,
                  d->absent);
 }
 
-void fig_bars_caption(const rep_run *run, const rep_cross_fig *f,
-                      char *out, size_t n)
-{
-    bars_data d;
-    if (bars_build(run, f, &d) == 0)
-        caption_with(run, f, &d, out, n);
-    else
-        snprintf(out, n, "(out of memory)");
-    bars_free(&d);
-}
-
 void fig_bars_draw(chart_ctx *cc, const rep_run *run,
                    const rep_cross_fig *f, chart_box box)
 {

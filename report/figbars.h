@@ -10,8 +10,6 @@
 #include "layout.h"
 #include "rundata.h"
 
-void fig_bars_caption(const rep_run *run, const rep_cross_fig *f,
-                      char *out, size_t n);
 void fig_bars_draw(chart_ctx *cc, const rep_run *run,
                    const rep_cross_fig *f, chart_box box);
 

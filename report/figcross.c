@@ -32,15 +32,6 @@ void fig_cross_title(const rep_run *run, const rep_cross_fig *f, char *out,
                  space_knob_get(f->knob)->name);
 }
 
-void fig_cross_caption(const rep_run *run, const rep_cross_fig *f,
-                       char *out, size_t n)
-{
-    if (is_bars(f))
-        fig_bars_caption(run, f, out, n);
-    else
-        fig_line_caption(run, f, out, n);
-}
-
 void fig_cross_draw(chart_ctx *cc, const rep_run *run,
                     const rep_cross_fig *f, chart_box box)
 {

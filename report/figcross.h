@@ -15,8 +15,6 @@ const char *fig_cross_metric(const rep_run *run, const rep_cross_fig *f);
  * workloads". */
 void fig_cross_title(const rep_run *run, const rep_cross_fig *f, char *out,
                      size_t n);
-void fig_cross_caption(const rep_run *run, const rep_cross_fig *f,
-                       char *out, size_t n);
 /* Draw into box; f->no_title leaves title and caption out. */
 void fig_cross_draw(chart_ctx *cc, const rep_run *run,
                     const rep_cross_fig *f, chart_box box);

@@ -139,18 +139,6 @@ static wl_line *build_all(const rep_run *run, const rep_cross_fig *f)
     return lines;
 }
 
-void fig_line_caption(const rep_run *run, const rep_cross_fig *f,
-                      char *out, size_t n)
-{
-    wl_line *lines = build_all(run, f);
-    if (!lines) {
-        snprintf(out, n, "(out of memory)");
-        return;
-    }
-    caption_with(run, f, lines, out, n);
-    free(lines);
-}
-
 void fig_line_draw(chart_ctx *cc, const rep_run *run,
                    const rep_cross_fig *f, chart_box box)
 {

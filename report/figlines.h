@@ -9,10 +9,6 @@
 #include "layout.h"
 #include "rundata.h"
 
-/* The caption: what is plotted, where the other knobs are held, which
- * workloads have no line and why. */
-void fig_line_caption(const rep_run *run, const rep_cross_fig *f,
-                      char *out, size_t n);
 /* Draw into box; f->no_title leaves title and caption out. */
 void fig_line_draw(chart_ctx *cc, const rep_run *run,
                    const rep_cross_fig *f, chart_box box);

@@ -20,12 +20,12 @@ static const char *const table_kinds = "front, quality";
 void rep_layout_default(rep_layout *l)
 {
     static const rep_item items[] = {
-        { REP_ITEM_FIGURE, "pareto", "", 0 },
-        { REP_ITEM_TABLE, "front", "", 0 },
-        { REP_ITEM_TABLE, "quality", "", 0 },
-        { REP_ITEM_FIGURE, "sensitivity", "", 0 },
-        { REP_ITEM_FIGURE, "heatmap", "", 0 },
-        { REP_ITEM_ANNOTATIONS, "annotations", "", 0 },
+        { REP_ITEM_FIGURE, "pareto", "", 0, 0, 0 },
+        { REP_ITEM_TABLE, "front", "", 0, 0, 0 },
+        { REP_ITEM_TABLE, "quality", "", 0, 0, 0 },
+        { REP_ITEM_FIGURE, "sensitivity", "", 0, 0, 0 },
+        { REP_ITEM_FIGURE, "heatmap", "", 0, 0, 0 },
+        { REP_ITEM_ANNOTATIONS, "annotations", "", 0, 0, 0 },
     };
     static const int secs[] = { REP_SEC_WORKLOADS, REP_SEC_STRATEGY,
                                 REP_SEC_CALIBRATION, REP_SEC_ANNOTATIONS,
@@ -125,6 +125,44 @@ static int check_kind(const xmlNode *n, int kind, const char *name,
     return GD_OK;
 }
 
+/* title="on|off" on a figure item. */
+static int parse_title(const xmlNode *n, rep_item *it, const char *path,
+                       gd_err *err)
+{
+    xmlChar *v = xmlGetProp(n, (const xmlChar *)"title");
+    const char *s = (const char *)v;
+    int rc = GD_OK;
+    if (v && it->kind != REP_ITEM_FIGURE)
+        rc = gd_errf(err, GD_EINPUT, "%s:%ld: title= applies to figures",
+                     path, xmlGetLineNo(n));
+    else if (v && strcmp(s, "on") != 0 && strcmp(s, "off") != 0)
+        rc = gd_errf(err, GD_EINPUT, "%s:%ld: title=\"%s\": use on or "
+                     "off", path, xmlGetLineNo(n), s);
+    it->no_title = v && strcmp(s, "off") == 0;
+    xmlFree(v);
+    return rc;
+}
+
+/* top="N" on <table kind="front">: a positive row count. */
+static int parse_top(const xmlNode *n, rep_item *it, const char *path,
+                     gd_err *err)
+{
+    xmlChar *v = xmlGetProp(n, (const xmlChar *)"top");
+    const char *s = (const char *)v;
+    char *end = NULL;
+    long top = v ? strtol(s, &end, 10) : 0;
+    int rc = GD_OK;
+    if (v && (it->kind != REP_ITEM_TABLE || strcmp(it->name, "front") != 0))
+        rc = gd_errf(err, GD_EINPUT, "%s:%ld: top= applies to <table "
+                     "kind=\"front\">", path, xmlGetLineNo(n));
+    else if (v && (end == s || *end || top < 1 || top > 100000))
+        rc = gd_errf(err, GD_EINPUT, "%s:%ld: top=\"%s\": use a row count "
+                     "from 1 to 100000", path, xmlGetLineNo(n), s);
+    it->top = rc ? 0 : (int)top;
+    xmlFree(v);
+    return rc;
+}
+
 static int add_item(rep_layout *l, const xmlNode *n, const char *path,
                     gd_err *err)
 {
@@ -153,6 +191,10 @@ static int add_item(rep_layout *l, const xmlNode *n, const char *path,
         rc = check_metrics(n, (const char *)m, it, path, err);
     if (!rc)
         rc = parse_log(n, it, path, err);
+    if (!rc)
+        rc = parse_title(n, it, path, err);
+    if (!rc)
+        rc = parse_top(n, it, path, err);
     if (!rc)
         l->nitems++;
     xmlFree(k);

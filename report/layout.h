@@ -23,6 +23,10 @@ typedef struct {
     char metrics[256];     /* per-metric figures: names, space separated;
                             * "" = the campaign's objectives */
     int log;               /* FIG_LOGX | FIG_LOGY from log="x|y|xy" */
+    int no_title;          /* title="off": figure files without title and
+                            * note (the report's pages keep them) */
+    int top;               /* table kind="front" top="N": the first N rows
+                            * (best first by objective 1); 0 = all */
 } rep_item;
 
 /* A figure across workloads, a top-level <figure> of the layout.
@@ -38,8 +42,8 @@ typedef struct {
     int knob;              /* space_knob */
     int at_best;           /* at="best" */
     int log;               /* FIG_LOGX | FIG_LOGY */
-    int no_title;          /* title="off": the file has no title or caption;
-                            * the report prints the caption under it */
+    int no_title;          /* title="off": the files have no title or
+                            * caption (the report's page keeps them) */
     /* bars: the metric's ratio to each workload's baseline for nconf
      * configs (a group per workload, then the geomean); best[i]: each
      * workload's best by the first objective, else conf[i]. */

@@ -750,6 +750,12 @@ START_TEST(line_figure_across_workloads)
     svg2 = slurp(dir, fig, &len);   /* same name (metric: 1st objective) */
     ck_assert_msg(strcmp(svg1, svg2) != 0, "title=\"off\" changed nothing");
     free(svg2);
+    snprintf(path, sizeof path, "%s/figures/line_n_clusters_ipc.pdf", dir);
+    text = pdf_text(path);   /* the file: no title, no caption */
+    ck_assert_msg(!strstr(text, "across workloads"), "title in file");
+    ck_assert_msg(!strstr(text, "baseline configuration"), "caption in file");
+    assert_contains(text, "n_clusters", "x axis title");
+    free(text);
     assert_svg_parses(dir, "figures/line_n_mem_area_mm2_best.svg");
     snprintf(path, sizeof path, "%s/report.pdf", dir);
     text = pdf_text(path);
@@ -793,6 +799,69 @@ START_TEST(bars_figure_speedups)
     assert_contains(text, "n_clusters=60 14.4×", "pdf geomean");
     assert_contains(text, "vecadd × n_clusters=60,n_mem=8 (not run)", "pdf");
     free(text);
+}
+END_TEST
+
+/* Issue 26.6: title="off" leaves the title out of the figure files but
+ * not the report; top="N" cuts the front table (and says so); the shmem
+ * column carries its unit. */
+START_TEST(figure_controls_title_top_units)
+{
+    char dir[512], path[600];
+    wl_spec w = { "vecadd", 40, 0, 0 };
+    make_run("controls", &w, 1, "", dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/lay.xml", dir);
+    tu_write(path, "<report>\n<workloads>\n<figure kind=\"pareto\" "
+                   "title=\"off\"/>\n<table kind=\"front\" top=\"2\"/>\n"
+                   "<figure kind=\"heatmap\" title=\"off\"/>\n"
+                   "</workloads>\n</report>\n");
+    render_ok(dir, path);
+    snprintf(path, sizeof path, "%s/figures/pareto_vecadd.pdf", dir);
+    char *text = pdf_text(path);
+    ck_assert_msg(!strstr(text, "vecadd: IPC vs"), "pareto title in file");
+    assert_contains(text, "successful jobs", "pareto legend");
+    free(text);
+    snprintf(path, sizeof path, "%s/figures/heatmap_vecadd_ipc.pdf", dir);
+    text = pdf_text(path);
+    ck_assert_msg(!strstr(text, "vecadd: mean"), "heatmap title in file");
+    free(text);
+    snprintf(path, sizeof path, "%s/report.pdf", dir);
+    text = pdf_text(path);
+    assert_contains(text, "vecadd: IPC vs", "report keeps the title");
+    assert_contains(text, "top 2 of", "front table caption");
+    assert_contains(text, "(bytes)", "shmem header unit");
+    free(text);
+    render_ok(dir, NULL);   /* default layout: the title is in the file */
+    snprintf(path, sizeof path, "%s/figures/pareto_vecadd.pdf", dir);
+    text = pdf_text(path);
+    assert_contains(text, "vecadd: IPC vs", "pareto title by default");
+    free(text);
+}
+END_TEST
+
+START_TEST(figure_controls_errors)
+{
+    static const struct { const char *item, *want; } bad[] = {
+        { "<table kind=\"front\" top=\"0\"/>", "top=\"0\"" },
+        { "<table kind=\"front\" top=\"3x\"/>", "top=\"3x\"" },
+        { "<table kind=\"quality\" top=\"3\"/>", "top= applies" },
+        { "<figure kind=\"pareto\" top=\"3\"/>", "top= applies" },
+        { "<figure kind=\"pareto\" title=\"none\"/>", "title=\"none\"" },
+        { "<table kind=\"front\" title=\"off\"/>", "title= applies" },
+    };
+    char dir[512], path[600], xml[512];
+    wl_spec w = { "vecadd", 6, 0, 0 };
+    make_run("ctlbad", &w, 1, "", dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/lay.xml", dir);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gd_err err = { 0 };
+        snprintf(xml, sizeof xml, "<report>\n<workloads>\n%s\n</workloads>"
+                 "\n</report>\n", bad[i].item);
+        tu_write(path, xml);
+        ck_assert_int_eq(rep_render(dir, path, &err), GD_EINPUT);
+        assert_contains(err.msg, "lay.xml:3", bad[i].item);
+        assert_contains(err.msg, bad[i].want, bad[i].item);
+    }
 }
 END_TEST
 
@@ -878,6 +947,8 @@ static Suite *report_suite(void)
     tcase_add_test(tc, line_figure_across_workloads);
     tcase_add_test(tc, line_figure_layout_errors);
     tcase_add_test(tc, bars_figure_speedups);
+    tcase_add_test(tc, figure_controls_title_top_units);
+    tcase_add_test(tc, figure_controls_errors);
     suite_add_tcase(s, tc);
     return s;
 }
