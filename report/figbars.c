@@ -225,6 +225,8 @@ void fig_bars_draw(chart_ctx *cc, const rep_run *run,
     p.xtitle = "Workload";
     p.ytitle = yt;
     p.ylog = (f->log & FIG_LOGY) != 0;
+    p.xrange = f->has_xrange ? f->xrange : NULL;
+    p.yrange = f->has_yrange ? f->yrange : NULL;
     p.u.bars = (plot_bars){ d.ng, d.ns, d.glab, d.slab, d.v, NULL, NULL,
                             NULL };
     plot_draw(cc, &p, box);

@@ -169,6 +169,8 @@ void fig_line_draw(chart_ctx *cc, const rep_run *run,
     p.ytitle = yt;
     p.xlog = (f->log & FIG_LOGX) != 0;
     p.ylog = (f->log & FIG_LOGY) != 0;
+    p.xrange = f->has_xrange ? f->xrange : NULL;
+    p.yrange = f->has_yrange ? f->yrange : NULL;
     p.u.lines = (plot_lines){ NULL, ns, s };
     plot_draw(cc, &p, box);
     free(s);

@@ -7,6 +7,7 @@
 #include "layout.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libxml/parser.h>
@@ -218,9 +219,10 @@ static int cross_attrs_known(const xmlNode *n, int bars, const char *path,
                              gd_err *err)
 {
     static const char *const line_ok[] = { "kind", "knob", "metric", "at",
-                                           "log", "title", NULL };
+                                           "log", "title", "xrange",
+                                           "yrange", NULL };
     static const char *const bars_ok[] = { "kind", "metric", "configs",
-                                           "log", "title", NULL };
+                                           "log", "title", "yrange", NULL };
     const char *const *ok = bars ? bars_ok : line_ok;
     for (const xmlAttr *a = n->properties; a; a = a->next) {
         size_t i = 0;
@@ -231,8 +233,9 @@ static int cross_attrs_known(const xmlNode *n, int bars, const char *path,
                            "%s= on <figure kind=\"%s\"> (known: %s)", path,
                            xmlGetLineNo(n), (const char *)a->name,
                            bars ? "bars" : "line", bars
-                           ? "kind, metric, configs, log, title"
-                           : "kind, knob, metric, at, log, title");
+                           ? "kind, metric, configs, log, title, yrange"
+                           : "kind, knob, metric, at, log, title, xrange, "
+                             "yrange");
     }
     return GD_OK;
 }
@@ -369,6 +372,30 @@ static int cross_words(const xmlNode *n, const char *at, const char *title,
     return GD_OK;
 }
 
+/* xrange="lo hi" / yrange="lo hi": finite, lo < hi, positive on a log
+ * axis. */
+static int cross_range(const xmlNode *n, const char *attr, int logax,
+                       int *has, double *r, const char *path, gd_err *err)
+{
+    xmlChar *v = xmlGetProp(n, (const xmlChar *)attr);
+    const char *s = (const char *)v;
+    char *e1 = NULL, *e2 = NULL;
+    int rc = GD_OK;
+    if (v) {
+        r[0] = strtod(s, &e1);
+        r[1] = strtod(e1, &e2);
+        if (e1 == s || e2 == e1 || e2[strspn(e2, " \t")] || !isfinite(r[0])
+            || !isfinite(r[1]) || !(r[0] < r[1]) || (logax && r[0] <= 0))
+            rc = gd_errf(err, GD_EINPUT, "%s:%ld: %s=\"%s\": use two "
+                         "finite numbers \"lo hi\" with lo < hi%s", path,
+                         xmlGetLineNo(n), attr, s,
+                         logax ? " and lo > 0 (log axis)" : "");
+        *has = !rc;
+    }
+    xmlFree(v);
+    return rc;
+}
+
 static int cross_fill(const xmlNode *n, rep_cross_fig *f, const char *path,
                       gd_err *err)
 {
@@ -403,6 +430,12 @@ static int cross_fill(const xmlNode *n, rep_cross_fig *f, const char *path,
             rc = gd_errf(err, GD_EINPUT, "%s:%ld: bars have a log y axis "
                          "only: use log=\"y\"", path, xmlGetLineNo(n));
     }
+    if (!rc)
+        rc = cross_range(n, "xrange", (f->log & FIG_LOGX) != 0,
+                         &f->has_xrange, f->xrange, path, err);
+    if (!rc)
+        rc = cross_range(n, "yrange", (f->log & FIG_LOGY) != 0,
+                         &f->has_yrange, f->yrange, path, err);
     util_strlcpy(f->kind, bars ? "bars" : "line", sizeof f->kind);
     xmlFree(k);
     xmlFree(kn);

@@ -44,6 +44,8 @@ typedef struct {
     int log;               /* FIG_LOGX | FIG_LOGY */
     int no_title;          /* title="off": the files have no title or
                             * caption (the report's page keeps them) */
+    int has_xrange, has_yrange;      /* xrange="lo hi", yrange="lo hi" */
+    double xrange[2], yrange[2];
     /* bars: the metric's ratio to each workload's baseline for nconf
      * configs (a group per workload, then the geomean); best[i]: each
      * workload's best by the first objective, else conf[i]. */

@@ -762,6 +762,19 @@ START_TEST(line_figure_across_workloads)
     assert_contains(text, "the mean where a level ran", "pdf caption");
     assert_contains(text, "best configuration by IPC", "pdf");
     free(text);
+    /* axis ranges on request: the x axis reaches 100 (data stop at 60) */
+    snprintf(path, sizeof path, "%s/figures/line_n_clusters_ipc.pdf", dir);
+    text = pdf_text(path);
+    ck_assert_msg(!strstr(text, "100"), "x axis fitted to the data");
+    free(text);
+    snprintf(path, sizeof path, "%s/lay.xml", dir);
+    tu_write(path, "<report>\n<figure kind=\"line\" knob=\"n_clusters\" "
+                   "xrange=\"0 100\" yrange=\"0 20\"/>\n</report>\n");
+    render_ok(dir, path);
+    snprintf(path, sizeof path, "%s/figures/line_n_clusters_ipc.pdf", dir);
+    text = pdf_text(path);
+    assert_contains(text, "100", "x axis to 100");
+    free(text);
     free(svg1);
 }
 END_TEST
@@ -891,6 +904,15 @@ START_TEST(line_figure_layout_errors)
         { "<figure kind=\"bars\" log=\"x\"/>", "log y axis only" },
         { "<figure kind=\"bars\" knob=\"n_mem\"/>",
           "unknown attribute knob=" },
+        { "<figure kind=\"bars\" xrange=\"0 1\"/>",
+          "unknown attribute xrange=" },
+        { "<figure kind=\"line\" knob=\"n_mem\" xrange=\"5 1\"/>",
+          "lo < hi" },
+        { "<figure kind=\"line\" knob=\"n_mem\" yrange=\"a b\"/>",
+          "yrange=\"a b\"" },
+        { "<figure kind=\"bars\" yrange=\"1 2 3\"/>", "yrange=" },
+        { "<figure kind=\"bars\" log=\"y\" yrange=\"0 9\"/>",
+          "log axis" },
     };
     char dir[512], path[600], xml[512];
     wl_spec w = { "vecadd", 6, 0, 0 };
