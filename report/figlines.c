@@ -78,19 +78,22 @@ static void build_line(const rep_run *run, int wl, const rep_cross_fig *f,
         l->why = f->at_best ? "no Pareto front" : "no baseline";
         return;
     }
+    size_t matched = 0;   /* jobs on the line, with or without metric */
     for (size_t i = 0; i < run->nrecs; i++) {
         const store_record *r = &run->recs[i];
         double v;
         if (r->status != ST_OK || strcmp(r->workload, run->wl[wl].name)
-            || met_get(&r->metrics, metric, &v) != 0 || !isfinite(v)
             || !holds_others(&r->cfg, p, f->knob))
             continue;
-        add_level(l, sum, cnt, space_get(&r->cfg, f->knob), v);
+        matched++;
+        if (met_get(&r->metrics, metric, &v) == 0 && isfinite(v))
+            add_level(l, sum, cnt, space_get(&r->cfg, f->knob), v);
     }
     for (int i = 0; i < l->n; i++)
         l->y[i] = sum[i] / (double)cnt[i];
     if (!l->n)
-        l->why = "no job varies only this knob";
+        l->why = matched ? "metric absent or not finite"
+                         : "no job varies only this knob";
 }
 
 static const char *all_fidelity(const rep_run *run)
