@@ -125,8 +125,8 @@ void fig_sensitivity(chart_ctx *cc, const rep_run *run, int wl,
     plot_spec p;
     memset(&p, 0, sizeof p);
     p.kind = PLOT_HBARS;
-    p.title = title;
-    p.note = note;
+    p.title = log & FIG_NOTITLE ? NULL : title;
+    p.note = log & FIG_NOTITLE ? NULL : note;
     p.xtitle = xt;
     p.ytitle = "Knob";
     p.xlog = (log & 1) != 0;   /* FIG_LOGX: effects on a log axis */
@@ -256,7 +256,7 @@ static int heat_build(const rep_run *run, int wl, const char *metric,
 void fig_heatmap(chart_ctx *cc, const rep_run *run, int wl,
                  const char *metric, int log, chart_box box)
 {
-    (void)log;   /* categorical axes */
+    /* categorical axes: only FIG_NOTITLE applies */
     heat_data h;
     char title[256], note[512], xt[96], yt[96], ct[160], mt[128];
     plot_spec p;
@@ -283,8 +283,8 @@ void fig_heatmap(chart_ctx *cc, const rep_run *run, int wl,
         xt[0] = yt[0] = '\0';
     }
     p.kind = PLOT_HEATMAP;
-    p.title = title;
-    p.note = note;
+    p.title = log & FIG_NOTITLE ? NULL : title;
+    p.note = log & FIG_NOTITLE ? NULL : note;
     p.xtitle = xt;
     p.ytitle = yt;
     p.u.heat = (plot_heatmap){ ok ? h.na : 0, ok ? h.nb : 0, h.xl, h.yl,

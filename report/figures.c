@@ -488,7 +488,8 @@ static void fig_pareto(chart_ctx *cc, const rep_run *run, int wl,
     }
     box = (chart_box){ box.x + FIG_PAD, box.y + FIG_PAD,
                        box.w - 2 * FIG_PAD, box.h - 2 * FIG_PAD };
-    double top = pareto_header(cc, run, wl, &d, box, 1);
+    double top = log & FIG_NOTITLE ? 0
+                 : pareto_header(cc, run, wl, &d, box, 1);
     int nleg = pareto_legend(&d, it, lbl);
     double legh = chart_legend(cc, it, nleg, box.x, 0, box.w, 0);
     pareto_scales(cc, &d, (chart_box){ 0, 0, box.w, box.h - top - legh },

@@ -8,8 +8,10 @@
 #include "chart.h"
 #include "rundata.h"
 
-/* Log axes requested by the layout (log="x", "y" or "xy"). */
-enum { FIG_LOGX = 1, FIG_LOGY = 2 };
+/* Log axes requested by the layout (log="x", "y" or "xy"); FIG_NOTITLE:
+ * title="off", the figure without its title and note (figure files; the
+ * report's pages keep them). */
+enum { FIG_LOGX = 1, FIG_LOGY = 2, FIG_NOTITLE = 4 };
 
 /* Draw figure `kind` for workload wl (and metric, for kinds drawn per
  * metric) into box; log: FIG_LOG* bits. */

@@ -1,29 +1,32 @@
 /* layout: reads a report layout file (<report> with <title-page/>,
  * <contents/>, <workloads> of <figure kind=".." metrics=".."/>,
  * <table kind=".."/> and <annotations/>, then <strategy-study/>,
- * <calibration/>, <annotations/>, <failures/>) into a rep_layout, and
+ * <calibration/>, <annotations/>, <failures/> and figures across
+ * workloads, <figure kind="line" knob=".."/>) into a rep_layout, and
  * supplies the built-in default. */
 #include "layout.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include "figures.h"
 #include "metrics.h"
+#include "space.h"
 
 static const char *const table_kinds = "front, quality";
 
 void rep_layout_default(rep_layout *l)
 {
     static const rep_item items[] = {
-        { REP_ITEM_FIGURE, "pareto", "", 0 },
-        { REP_ITEM_TABLE, "front", "", 0 },
-        { REP_ITEM_TABLE, "quality", "", 0 },
-        { REP_ITEM_FIGURE, "sensitivity", "", 0 },
-        { REP_ITEM_FIGURE, "heatmap", "", 0 },
-        { REP_ITEM_ANNOTATIONS, "annotations", "", 0 },
+        { REP_ITEM_FIGURE, "pareto", "", 0, 0, 0 },
+        { REP_ITEM_TABLE, "front", "", 0, 0, 0 },
+        { REP_ITEM_TABLE, "quality", "", 0, 0, 0 },
+        { REP_ITEM_FIGURE, "sensitivity", "", 0, 0, 0 },
+        { REP_ITEM_FIGURE, "heatmap", "", 0, 0, 0 },
+        { REP_ITEM_ANNOTATIONS, "annotations", "", 0, 0, 0 },
     };
     static const int secs[] = { REP_SEC_WORKLOADS, REP_SEC_STRATEGY,
                                 REP_SEC_CALIBRATION, REP_SEC_ANNOTATIONS,
@@ -123,6 +126,44 @@ static int check_kind(const xmlNode *n, int kind, const char *name,
     return GD_OK;
 }
 
+/* title="on|off" on a figure item. */
+static int parse_title(const xmlNode *n, rep_item *it, const char *path,
+                       gd_err *err)
+{
+    xmlChar *v = xmlGetProp(n, (const xmlChar *)"title");
+    const char *s = (const char *)v;
+    int rc = GD_OK;
+    if (v && it->kind != REP_ITEM_FIGURE)
+        rc = gd_errf(err, GD_EINPUT, "%s:%ld: title= applies to figures",
+                     path, xmlGetLineNo(n));
+    else if (v && strcmp(s, "on") != 0 && strcmp(s, "off") != 0)
+        rc = gd_errf(err, GD_EINPUT, "%s:%ld: title=\"%s\": use on or "
+                     "off", path, xmlGetLineNo(n), s);
+    it->no_title = v && strcmp(s, "off") == 0;
+    xmlFree(v);
+    return rc;
+}
+
+/* top="N" on <table kind="front">: a positive row count. */
+static int parse_top(const xmlNode *n, rep_item *it, const char *path,
+                     gd_err *err)
+{
+    xmlChar *v = xmlGetProp(n, (const xmlChar *)"top");
+    const char *s = (const char *)v;
+    char *end = NULL;
+    long top = v ? strtol(s, &end, 10) : 0;
+    int rc = GD_OK;
+    if (v && (it->kind != REP_ITEM_TABLE || strcmp(it->name, "front") != 0))
+        rc = gd_errf(err, GD_EINPUT, "%s:%ld: top= applies to <table "
+                     "kind=\"front\">", path, xmlGetLineNo(n));
+    else if (v && (end == s || *end || top < 1 || top > 100000))
+        rc = gd_errf(err, GD_EINPUT, "%s:%ld: top=\"%s\": use a row count "
+                     "from 1 to 100000", path, xmlGetLineNo(n), s);
+    it->top = rc ? 0 : (int)top;
+    xmlFree(v);
+    return rc;
+}
+
 static int add_item(rep_layout *l, const xmlNode *n, const char *path,
                     gd_err *err)
 {
@@ -152,6 +193,10 @@ static int add_item(rep_layout *l, const xmlNode *n, const char *path,
     if (!rc)
         rc = parse_log(n, it, path, err);
     if (!rc)
+        rc = parse_title(n, it, path, err);
+    if (!rc)
+        rc = parse_top(n, it, path, err);
+    if (!rc)
         l->nitems++;
     xmlFree(k);
     xmlFree(m);
@@ -166,6 +211,256 @@ static int add_section(rep_layout *l, const xmlNode *n, int sec,
                        xmlGetLineNo(n), REP_SECTIONS_MAX);
     l->section[l->nsections++] = sec;
     return GD_OK;
+}
+
+/* ---- top-level figures across workloads ------------------------------- */
+
+static int cross_attrs_known(const xmlNode *n, int bars, const char *path,
+                             gd_err *err)
+{
+    static const char *const line_ok[] = { "kind", "knob", "metric", "at",
+                                           "log", "title", "xrange",
+                                           "yrange", NULL };
+    static const char *const bars_ok[] = { "kind", "metric", "configs",
+                                           "log", "title", "yrange", NULL };
+    const char *const *ok = bars ? bars_ok : line_ok;
+    for (const xmlAttr *a = n->properties; a; a = a->next) {
+        size_t i = 0;
+        while (ok[i] && strcmp((const char *)a->name, ok[i]) != 0)
+            i++;
+        if (!ok[i])
+            return gd_errf(err, GD_EINPUT, "%s:%ld: unknown attribute "
+                           "%s= on <figure kind=\"%s\"> (known: %s)", path,
+                           xmlGetLineNo(n), (const char *)a->name,
+                           bars ? "bars" : "line", bars
+                           ? "kind, metric, configs, log, title, yrange"
+                           : "kind, knob, metric, at, log, title, xrange, "
+                             "yrange");
+    }
+    return GD_OK;
+}
+
+/* One "knob=value" of a bars config. */
+static int conf_setting(const xmlNode *n, const char *set, gpu_config *c,
+                        const char *path, gd_err *err)
+{
+    char name[64];
+    const char *eq = strchr(set, '=');
+    size_t len = eq ? (size_t)(eq - set) : 0;
+    int v;
+    if (!eq || !len || len >= sizeof name)
+        return gd_errf(err, GD_EINPUT, "%s:%ld: configs: '%s' is not "
+                       "knob=value", path, xmlGetLineNo(n), set);
+    util_strlcpy(name, set, len + 1);
+    int k = space_knob_find(name);
+    if (k < 0)
+        return gd_errf(err, GD_EINPUT, "%s:%ld: configs: unknown knob "
+                       "'%s'", path, xmlGetLineNo(n), name);
+    if (space_value_parse(k, eq + 1, &v) != 0)
+        return gd_errf(err, GD_EINPUT, "%s:%ld: configs: '%s' is not a "
+                       "level of %s", path, xmlGetLineNo(n), eq + 1, name);
+    space_set(c, k, v);
+    return GD_OK;
+}
+
+/* One entry of configs: "best", or knob=value settings separated by
+ * commas (other knobs at the baseline). */
+static int conf_entry(const xmlNode *n, const char *text, rep_cross_fig *f,
+                      const char *path, gd_err *err)
+{
+    char set[96];
+    int i = f->nconf;
+    if (i >= REP_BARS_MAX)
+        return gd_errf(err, GD_EINPUT, "%s:%ld: configs: more than %d "
+                       "entries", path, xmlGetLineNo(n), REP_BARS_MAX);
+    if (strlen(text) >= sizeof f->label[i])
+        return gd_errf(err, GD_EINPUT, "%s:%ld: configs: '%s' is too long",
+                       path, xmlGetLineNo(n), text);
+    util_strlcpy(f->label[i], text, sizeof f->label[i]);
+    f->best[i] = strcmp(text, "best") == 0;
+    f->conf[i] = space_baseline();
+    for (const char *p = text; !f->best[i] && *p;) {
+        size_t len = strcspn(p, ",");
+        if (len >= sizeof set)
+            len = sizeof set - 1;
+        util_strlcpy(set, p, len + 1);
+        int rc = conf_setting(n, set, &f->conf[i], path, err);
+        if (rc)
+            return rc;
+        p += len + (p[len] == ',');
+    }
+    f->nconf++;
+    return GD_OK;
+}
+
+/* configs="best; n_clusters=60,n_mem=8" (default "best"). */
+static int cross_configs(const xmlNode *n, const char *list,
+                         rep_cross_fig *f, const char *path, gd_err *err)
+{
+    char entry[256];
+    if (!list)
+        list = "best";
+    for (const char *p = list; *p;) {
+        p += strspn(p, " \t\n;");
+        size_t len = strcspn(p, ";");
+        while (len && strchr(" \t\n", p[len - 1]))
+            len--;
+        if (!len)
+            break;
+        if (len >= sizeof entry)
+            len = sizeof entry - 1;
+        util_strlcpy(entry, p, len + 1);
+        int rc = conf_entry(n, entry, f, path, err);
+        if (rc)
+            return rc;
+        p += len;
+    }
+    if (!f->nconf)
+        return gd_errf(err, GD_EINPUT, "%s:%ld: configs=\"%s\" names no "
+                       "configuration", path, xmlGetLineNo(n), list);
+    return GD_OK;
+}
+
+/* knob="n_clusters": a numeric knob of the design space. */
+static int cross_knob(const xmlNode *n, const char *knob, rep_cross_fig *f,
+                      const char *path, gd_err *err)
+{
+    if (!knob)
+        return gd_errf(err, GD_EINPUT, "%s:%ld: <figure kind=\"line\"> "
+                       "needs knob=\"...\" (the knob on the x axis)", path,
+                       xmlGetLineNo(n));
+    f->knob = space_knob_find(knob);
+    if (f->knob < 0) {
+        const char *s = space_knob_suggest(knob);
+        return gd_errf(err, GD_EINPUT, "%s:%ld: unknown knob '%s'%s%s%s",
+                       path, xmlGetLineNo(n), knob,
+                       s ? " (did you mean '" : "", s ? s : "",
+                       s ? "'?)" : "");
+    }
+    if (f->knob == KNOB_SCHEDULER)
+        return gd_errf(err, GD_EINPUT, "%s:%ld: knob '%s' is categorical; "
+                       "a line figure needs a numeric knob", path,
+                       xmlGetLineNo(n), knob);
+    return GD_OK;
+}
+
+static int cross_metric(const xmlNode *n, const char *metric,
+                        rep_cross_fig *f, const char *path, gd_err *err)
+{
+    if (!metric || strcmp(metric, "objectives") == 0)
+        return GD_OK;   /* "": the first objective */
+    if (strlen(metric) >= sizeof f->metric || !met_is_known(metric))
+        return gd_errf(err, GD_EINPUT, "%s:%ld: unknown metric '%s' in "
+                       "metric=\"%s\"", path, xmlGetLineNo(n), metric,
+                       metric);
+    util_strlcpy(f->metric, metric, sizeof f->metric);
+    return GD_OK;
+}
+
+/* at="baseline|best" and title="on|off". */
+static int cross_words(const xmlNode *n, const char *at, const char *title,
+                       rep_cross_fig *f, const char *path, gd_err *err)
+{
+    if (at && strcmp(at, "baseline") != 0 && strcmp(at, "best") != 0)
+        return gd_errf(err, GD_EINPUT, "%s:%ld: at=\"%s\": use baseline "
+                       "or best", path, xmlGetLineNo(n), at);
+    if (title && strcmp(title, "on") != 0 && strcmp(title, "off") != 0)
+        return gd_errf(err, GD_EINPUT, "%s:%ld: title=\"%s\": use on or "
+                       "off", path, xmlGetLineNo(n), title);
+    f->at_best = at && strcmp(at, "best") == 0;
+    f->no_title = title && strcmp(title, "off") == 0;
+    return GD_OK;
+}
+
+/* xrange="lo hi" / yrange="lo hi": finite, lo < hi, positive on a log
+ * axis. */
+static int cross_range(const xmlNode *n, const char *attr, int logax,
+                       int *has, double *r, const char *path, gd_err *err)
+{
+    xmlChar *v = xmlGetProp(n, (const xmlChar *)attr);
+    const char *s = (const char *)v;
+    char *e1 = NULL, *e2 = NULL;
+    int rc = GD_OK;
+    if (v) {
+        r[0] = strtod(s, &e1);
+        r[1] = strtod(e1, &e2);
+        if (e1 == s || e2 == e1 || e2[strspn(e2, " \t")] || !isfinite(r[0])
+            || !isfinite(r[1]) || !(r[0] < r[1]) || (logax && r[0] <= 0))
+            rc = gd_errf(err, GD_EINPUT, "%s:%ld: %s=\"%s\": use two "
+                         "finite numbers \"lo hi\" with lo < hi%s", path,
+                         xmlGetLineNo(n), attr, s,
+                         logax ? " and lo > 0 (log axis)" : "");
+        *has = !rc;
+    }
+    xmlFree(v);
+    return rc;
+}
+
+static int cross_fill(const xmlNode *n, rep_cross_fig *f, const char *path,
+                      gd_err *err)
+{
+    xmlChar *k = xmlGetProp(n, (const xmlChar *)"kind");
+    xmlChar *kn = xmlGetProp(n, (const xmlChar *)"knob");
+    xmlChar *m = xmlGetProp(n, (const xmlChar *)"metric");
+    xmlChar *at = xmlGetProp(n, (const xmlChar *)"at");
+    xmlChar *t = xmlGetProp(n, (const xmlChar *)"title");
+    xmlChar *cf = xmlGetProp(n, (const xmlChar *)"configs");
+    const char *ks = k ? (const char *)k : "";
+    int bars = strcmp(ks, "bars") == 0, rc = GD_OK;
+    if (!bars && strcmp(ks, "line") != 0)
+        rc = gd_errf(err, GD_EINPUT, "%s:%ld: a <figure> outside "
+                     "<workloads> is a figure across workloads: kind="
+                     "\"%s\" is not one (known: line, bars)", path,
+                     xmlGetLineNo(n), ks);
+    if (!rc)
+        rc = cross_attrs_known(n, bars, path, err);
+    if (!rc && !bars)
+        rc = cross_knob(n, (const char *)kn, f, path, err);
+    if (!rc && bars)
+        rc = cross_configs(n, (const char *)cf, f, path, err);
+    if (!rc)
+        rc = cross_metric(n, (const char *)m, f, path, err);
+    if (!rc)
+        rc = cross_words(n, (const char *)at, (const char *)t, f, path, err);
+    if (!rc) {
+        rep_item it;
+        rc = parse_log(n, &it, path, err);
+        f->log = it.log;
+        if (!rc && bars && (it.log & FIG_LOGX))
+            rc = gd_errf(err, GD_EINPUT, "%s:%ld: bars have a log y axis "
+                         "only: use log=\"y\"", path, xmlGetLineNo(n));
+    }
+    if (!rc)
+        rc = cross_range(n, "xrange", (f->log & FIG_LOGX) != 0,
+                         &f->has_xrange, f->xrange, path, err);
+    if (!rc)
+        rc = cross_range(n, "yrange", (f->log & FIG_LOGY) != 0,
+                         &f->has_yrange, f->yrange, path, err);
+    util_strlcpy(f->kind, bars ? "bars" : "line", sizeof f->kind);
+    xmlFree(k);
+    xmlFree(kn);
+    xmlFree(m);
+    xmlFree(at);
+    xmlFree(t);
+    xmlFree(cf);
+    return rc;
+}
+
+static int add_cross(rep_layout *l, const xmlNode *n, const char *path,
+                     gd_err *err)
+{
+    if (l->ncross >= REP_CROSS_MAX)
+        return gd_errf(err, GD_EINPUT, "%s:%ld: more than %d figures "
+                       "across workloads", path, xmlGetLineNo(n),
+                       REP_CROSS_MAX);
+    rep_cross_fig *f = &l->cross[l->ncross];
+    memset(f, 0, sizeof *f);
+    int rc = cross_fill(n, f, path, err);
+    if (!rc)
+        rc = add_section(l, n, REP_SEC_FIGURE, path, err);
+    if (!rc)
+        l->section_fig[l->nsections - 1] = l->ncross++;
+    return rc;
 }
 
 static int parse_workloads(rep_layout *l, const xmlNode *n, const char *path,
@@ -195,10 +490,13 @@ static int parse_child(rep_layout *l, const xmlNode *n, const char *path,
         return add_section(l, n, REP_SEC_ANNOTATIONS, path, err);
     else if (is_el(n, "failures"))
         return add_section(l, n, REP_SEC_FAILURES, path, err);
+    else if (is_el(n, "figure"))
+        return add_cross(l, n, path, err);
     else
         return gd_errf(err, GD_EINPUT, "%s:%ld: unknown element <%s> "
                        "(known: title-page, contents, workloads, "
-                       "strategy-study, calibration, annotations, failures)",
+                       "strategy-study, calibration, annotations, failures, "
+                       "figure)",
                        path, xmlGetLineNo(n), (const char *)n->name);
     return GD_OK;
 }

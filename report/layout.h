@@ -8,6 +8,7 @@
 #define GPUDSE_LAYOUT_H
 
 #include "util.h"
+#include "space.h"
 
 #define REP_LAYOUT_MAX 32
 #define REP_SECTIONS_MAX 16
@@ -22,12 +23,44 @@ typedef struct {
     char metrics[256];     /* per-metric figures: names, space separated;
                             * "" = the campaign's objectives */
     int log;               /* FIG_LOGX | FIG_LOGY from log="x|y|xy" */
+    int no_title;          /* title="off": figure files without title and
+                            * note (the report's pages keep them) */
+    int top;               /* table kind="front" top="N": the first N rows
+                            * (best first by objective 1); 0 = all */
 } rep_item;
+
+/* A figure across workloads, a top-level <figure> of the layout.
+ * kind "bars": see the bars fields below.
+ * kind "line": metric against one numeric knob, one line per workload,
+ * the other knobs at the workload's baseline (at_best = 0) or at its best
+ * configuration by the first objective (at_best = 1). */
+#define REP_BARS_MAX 8
+
+typedef struct {
+    char kind[16];         /* "line" or "bars" */
+    char metric[64];
+    int knob;              /* space_knob */
+    int at_best;           /* at="best" */
+    int log;               /* FIG_LOGX | FIG_LOGY */
+    int no_title;          /* title="off": the files have no title or
+                            * caption (the report's page keeps them) */
+    int has_xrange, has_yrange;      /* xrange="lo hi", yrange="lo hi" */
+    double xrange[2], yrange[2];
+    /* bars: the metric's ratio to each workload's baseline for nconf
+     * configs (a group per workload, then the geomean); best[i]: each
+     * workload's best by the first objective, else conf[i]. */
+    int nconf;
+    int best[REP_BARS_MAX];
+    gpu_config conf[REP_BARS_MAX];
+    char label[REP_BARS_MAX][64];
+} rep_cross_fig;
+
+#define REP_CROSS_MAX 16
 
 /* Top-level parts after the title page and contents, in order. */
 typedef enum {
     REP_SEC_WORKLOADS, REP_SEC_STRATEGY, REP_SEC_CALIBRATION,
-    REP_SEC_ANNOTATIONS, REP_SEC_FAILURES
+    REP_SEC_ANNOTATIONS, REP_SEC_FAILURES, REP_SEC_FIGURE
 } rep_section;
 
 typedef struct {
@@ -35,6 +68,9 @@ typedef struct {
     int contents;          /* 1: table of contents with page numbers */
     int nsections;
     int section[REP_SECTIONS_MAX];   /* rep_section */
+    int section_fig[REP_SECTIONS_MAX];   /* REP_SEC_FIGURE: index in cross */
+    int ncross;
+    rep_cross_fig cross[REP_CROSS_MAX];
     int nitems;
     rep_item item[REP_LAYOUT_MAX];   /* drawn for every workload, in order */
 } rep_layout;

@@ -11,6 +11,7 @@
 #include "csv.h"
 #include "doc.h"
 #include "figures.h"
+#include "figcross.h"
 #include "layout.h"
 #include "rundata.h"
 #include "sections.h"
@@ -383,23 +384,39 @@ static void front_row(rep_table *t, const rep_run *run, const rep_point *p,
     }
 }
 
-static void front_table(rep_doc *d, const rep_run *run, int wl)
+/* Knob column header: "shmem size (bytes)". */
+static void knob_head(int k, char *head, size_t n)
+{
+    snprintf(head, n, "%s%s", space_knob_get(k)->name,
+             k == KNOB_SHMEM_SIZE ? " (bytes)" : "");
+    for (char *p = head; *p; p++)
+        if (*p == '_')
+            *p = ' ';
+}
+
+/* top: the first top rows of the front (best first by objective 1), or
+ * all when 0. */
+static void front_table(rep_doc *d, const rep_run *run, int wl, int top)
 {
     rep_table t;
-    char cap[160], head[64];
+    char cap[200], head[64];
     int ndec[CAMP_MAXOBJ];
     const rep_wl *w = &run->wl[wl];
     front_decimals(run, w, ndec);
-    snprintf(cap, sizeof cap, "%s: Pareto front (%zu configuration%s, %s)",
-             w->name, w->nfront, w->nfront == 1 ? "" : "s",
-             rep_wl_fidelity(run, wl));
+    size_t rows = top > 0 && (size_t)top < w->nfront ? (size_t)top
+                                                     : w->nfront;
+    if (rows < w->nfront)
+        snprintf(cap, sizeof cap, "%s: Pareto front, top %zu of %zu "
+                 "configurations by %s (%s)", w->name, rows, w->nfront,
+                 met_label(run->obj[0].metric), rep_wl_fidelity(run, wl));
+    else
+        snprintf(cap, sizeof cap, "%s: Pareto front (%zu configuration%s, "
+                 "%s)", w->name, w->nfront, w->nfront == 1 ? "" : "s",
+                 rep_wl_fidelity(run, wl));
     rep_table_init(&t, cap);
     rep_table_col(&t, "#", CHART_RIGHT);
     for (int k = 0; k < SPACE_NKNOBS; k++) {
-        util_strlcpy(head, space_knob_get(k)->name, sizeof head);
-        for (char *p = head; *p; p++)
-            if (*p == '_')
-                *p = ' ';
+        knob_head(k, head, sizeof head);
         rep_table_col(&t, head, CHART_CENTER);
     }
     for (int o = 0; o < run->nobj && t.ncols < REP_TABLE_MAXCOLS; o++) {
@@ -409,7 +426,7 @@ static void front_table(rep_doc *d, const rep_run *run, int wl)
     if (w->has_baseline)
         front_row(&t, run, &w->baseline, ndec, "base", 1);
     size_t n_extra = 0;
-    for (size_t i = 0; i < w->nfront; i++) {
+    for (size_t i = 0; i < rows; i++) {
         /* a modelled point outside its descriptor's calibrated region
          * (docs/model.md, "Uncertainty") is marked with a star */
         double x;
@@ -508,9 +525,28 @@ static void workload_section(rep_doc *d, const rep_run *run, int wl,
         else if (strcmp(it->name, "quality") == 0)
             rep_sec_quality(d, run, wl);
         else
-            front_table(d, run, wl);
+            front_table(d, run, wl, it->top);
         rep_doc_space(d, 10);
     }
+}
+
+/* A figure across workloads on its own page, with its title and caption
+ * whatever title= says (that is for the figure files). */
+static void cross_section(rep_doc *d, const rep_run *run,
+                          const rep_cross_fig *f)
+{
+    char head[160];
+    rep_cross_fig shown = *f;   /* title="off" is for the files */
+    shown.no_title = 0;
+    rep_doc_new_page(d);
+    fig_cross_title(run, f, head, sizeof head);
+    rep_doc_heading(d, head, 0);
+    double h = FIG_PAGE_H;
+    rep_doc_need(d, h);
+    if (!d->measure)
+        fig_cross_draw(&d->cc, run, &shown, (chart_box){ rep_doc_left(d), d->y,
+                                                   rep_doc_width(d), h });
+    d->y += h + 10;
 }
 
 static void body(rep_doc *d, const rep_run *run, const rep_layout *lay)
@@ -528,6 +564,9 @@ static void body(rep_doc *d, const rep_run *run, const rep_layout *lay)
         case REP_SEC_CALIBRATION:
             rep_study_calibration(d, run);
             rep_mfloop_page(d, run);
+            break;
+        case REP_SEC_FIGURE:
+            cross_section(d, run, &lay->cross[lay->section_fig[s]]);
             break;
         case REP_SEC_ANNOTATIONS:
             if (rep_sec_has_campaign_annotations(run))
@@ -627,7 +666,8 @@ static int write_item_figures(const rep_run *run, int wl,
     for (int i = 0; !rc && i < n; i++) {
         const char *metric = k->per_metric ? m[i] : NULL;
         if (fig_available(k, run, wl, metric))
-            rc = fig_write_files(k, run, wl, metric, it->log,
+            rc = fig_write_files(k, run, wl, metric,
+                                 it->log | (it->no_title ? FIG_NOTITLE : 0),
                                  run->camp.formats, err);
     }
     return rc;
@@ -641,6 +681,9 @@ static int write_figures(const rep_run *run, const rep_layout *lay,
         for (int i = 0; !rc && i < lay->nitems; i++)
             if (lay->item[i].kind == REP_ITEM_FIGURE)
                 rc = write_item_figures(run, w, &lay->item[i], err);
+    for (int i = 0; !rc && i < lay->ncross; i++)
+        rc = fig_cross_write_files(run, &lay->cross[i], run->camp.formats,
+                                  err);
     if (!rc)
         rc = rep_study_write_figures(run, err);
     if (!rc)

@@ -674,6 +674,262 @@ START_TEST(layout_metrics_and_errors)
 }
 END_TEST
 
+/* Jobs that vary n_clusters alone around the baseline: every level but
+ * the baseline's, ipc growing with the level (faster for "sgemm"). */
+static int add_cluster_sweep(const char *dir, const char *wl, double slope)
+{
+    store *s = NULL;
+    gd_err err = { 0 };
+    const space_knob_def *k = space_knob_get(KNOB_N_CLUSTERS);
+    int added = 0;
+    ck_assert_msg(store_open(dir, &s, NULL, &err) == 0, "%s", err.msg);
+    for (int i = 0; i < k->nlevels; i++) {
+        if (k->levels[i] == k->baseline)
+            continue;
+        store_record r;
+        char seed[128];
+        memset(&r, 0, sizeof r);
+        snprintf(seed, sizeof seed, "%s/sweep/%d", wl, i);
+        util_sha256_hex(seed, strlen(seed), r.key);
+        util_strlcpy(r.workload, wl, sizeof r.workload);
+        util_strlcpy(r.backend, "analytic", sizeof r.backend);
+        util_strlcpy(r.fidelity, "modelled", sizeof r.fidelity);
+        r.cfg = space_baseline();
+        space_set(&r.cfg, KNOB_N_CLUSTERS, k->levels[i]);
+        r.status = ST_OK;
+        met_put(&r.metrics, "ipc", 1.0 + slope * k->levels[i]);
+        met_put(&r.metrics, "area_mm2", 50.0 + 10.0 * k->levels[i]);
+        ck_assert_msg(store_append(s, &r, &err) == 0, "%s", err.msg);
+        added++;
+    }
+    ck_assert_msg(store_close(s, &err) == 0, "%s", err.msg);
+    return added;
+}
+
+/* Issue 26.5: <figure kind="line"> across workloads — one line per
+ * workload, the caption says where the other knobs are held and which
+ * workloads have no line; title="off" moves the caption under the figure
+ * in the report; at="best" names its own file. */
+START_TEST(line_figure_across_workloads)
+{
+    char dir[512], path[600], fig[700], want[128];
+    size_t len;
+    gd_err err = { 0 };
+    wl_spec w[3] = { { "vecadd", 12, 0, 0 }, { "sgemm", 12, 0, 0 },
+                     { "broken", 3, 0, 1 } };
+    make_run("line", w, 3, "", dir, sizeof dir);
+    int n = add_cluster_sweep(dir, "vecadd", 0.05);
+    n += add_cluster_sweep(dir, "sgemm", 0.2);
+    ck_assert_msg(ana_run(dir, &err) == 0, "ana_run: %s", err.msg);
+    snprintf(path, sizeof path, "%s/lay.xml", dir);
+    tu_write(path, "<report>\n<workloads>\n<figure kind=\"pareto\"/>\n"
+                   "</workloads>\n<figure kind=\"line\" knob=\"n_clusters\" "
+                   "metric=\"ipc\"/>\n</report>\n");
+    render_ok(dir, path);
+    snprintf(fig, sizeof fig, "figures/line_n_clusters_ipc.svg");
+    assert_svg_parses(dir, fig);
+    char *svg1 = slurp(dir, fig, &len);
+    snprintf(path, sizeof path, "%s/report.pdf", dir);
+    char *text = pdf_text(path);
+    assert_contains(text, "IPC against n_clusters across workloads", "pdf");
+    assert_contains(text, "baseline configuration", "pdf");
+    assert_contains(text, "broken (no baseline)", "pdf");
+    /* the sweep plus each workload's baseline job (record 0) */
+    snprintf(want, sizeof want, "%d jobs", n + 2);
+    assert_contains(text, want, "pdf");
+    free(text);
+    snprintf(path, sizeof path, "%s/lay.xml", dir);
+    render_ok(dir, path);   /* byte-identical on a rerun */
+    char *svg2 = slurp(dir, fig, &len);
+    ck_assert_msg(strcmp(svg1, svg2) == 0, "line figure differs on rerun");
+    free(svg2);
+    tu_write(path, "<report>\n<figure kind=\"line\" knob=\"n_clusters\" "
+                   "title=\"off\"/>\n<figure kind=\"line\" knob=\"n_mem\" "
+                   "metric=\"area_mm2\" at=\"best\" log=\"y\"/>\n</report>\n");
+    render_ok(dir, path);
+    svg2 = slurp(dir, fig, &len);   /* same name (metric: 1st objective) */
+    ck_assert_msg(strcmp(svg1, svg2) != 0, "title=\"off\" changed nothing");
+    free(svg2);
+    snprintf(path, sizeof path, "%s/figures/line_n_clusters_ipc.pdf", dir);
+    text = pdf_text(path);   /* the file: no title, no caption */
+    ck_assert_msg(!strstr(text, "across workloads"), "title in file");
+    ck_assert_msg(!strstr(text, "baseline configuration"), "caption in file");
+    assert_contains(text, "n_clusters", "x axis title");
+    free(text);
+    assert_svg_parses(dir, "figures/line_n_mem_area_mm2_best.svg");
+    snprintf(path, sizeof path, "%s/report.pdf", dir);
+    text = pdf_text(path);
+    assert_contains(text, "the mean where a level ran", "pdf caption");
+    assert_contains(text, "best configuration by IPC", "pdf");
+    free(text);
+    /* axis ranges on request: the x axis reaches 100 (data stop at 60) */
+    snprintf(path, sizeof path, "%s/figures/line_n_clusters_ipc.pdf", dir);
+    text = pdf_text(path);
+    ck_assert_msg(!strstr(text, "100"), "x axis fitted to the data");
+    free(text);
+    snprintf(path, sizeof path, "%s/lay.xml", dir);
+    tu_write(path, "<report>\n<figure kind=\"line\" knob=\"n_clusters\" "
+                   "xrange=\"0 100\" yrange=\"0 20\"/>\n</report>\n");
+    render_ok(dir, path);
+    snprintf(path, sizeof path, "%s/figures/line_n_clusters_ipc.pdf", dir);
+    text = pdf_text(path);
+    assert_contains(text, "100", "x axis to 100");
+    free(text);
+    free(svg1);
+}
+END_TEST
+
+/* Issue 26.5: grouped bars — each workload's ratio to its baseline for
+ * chosen configs, the geomean as the last group (in the caption too), and
+ * absent values said to be absent. The baselines' IPC is syn_ipc(0) = 0.5;
+ * n_clusters=60 gives 1 + 0.05 * 60 = 4 (vecadd) and 13 (sgemm): 8× and
+ * 26×, geomean sqrt(208) = 14.4×. */
+START_TEST(bars_figure_speedups)
+{
+    char dir[512], path[600];
+    wl_spec w[2] = { { "vecadd", 12, 0, 0 }, { "sgemm", 12, 0, 0 } };
+    gd_err err = { 0 };
+    make_run("bars", w, 2, "", dir, sizeof dir);
+    add_cluster_sweep(dir, "vecadd", 0.05);
+    add_cluster_sweep(dir, "sgemm", 0.2);
+    ck_assert_msg(ana_run(dir, &err) == 0, "ana_run: %s", err.msg);
+    snprintf(path, sizeof path, "%s/lay.xml", dir);
+    tu_write(path, "<report>\n<figure kind=\"bars\" metric=\"ipc\" "
+                   "configs=\"best; n_clusters=60; n_clusters=60,n_mem=8\"/>"
+                   "\n</report>\n");
+    render_ok(dir, path);
+    assert_svg_parses(dir, "figures/bars_ipc.svg");
+    size_t len;
+    char *a = slurp(dir, "figures/bars_ipc.svg", &len);
+    render_ok(dir, path);
+    char *b = slurp(dir, "figures/bars_ipc.svg", &len);
+    ck_assert_msg(strcmp(a, b) == 0, "bars figure differs on rerun");
+    free(a);
+    free(b);
+    snprintf(path, sizeof path, "%s/report.pdf", dir);
+    char *text = pdf_text(path);
+    assert_contains(text, "IPC relative to the baseline, per workload", "pdf");
+    assert_contains(text, "n_clusters=60 14.4×", "pdf geomean");
+    assert_contains(text, "vecadd × n_clusters=60,n_mem=8 (not run)", "pdf");
+    free(text);
+}
+END_TEST
+
+/* Issue 26.6: title="off" leaves the title out of the figure files but
+ * not the report; top="N" cuts the front table (and says so); the shmem
+ * column carries its unit. */
+START_TEST(figure_controls_title_top_units)
+{
+    char dir[512], path[600];
+    wl_spec w = { "vecadd", 40, 0, 0 };
+    make_run("controls", &w, 1, "", dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/lay.xml", dir);
+    tu_write(path, "<report>\n<workloads>\n<figure kind=\"pareto\" "
+                   "title=\"off\"/>\n<table kind=\"front\" top=\"2\"/>\n"
+                   "<figure kind=\"heatmap\" title=\"off\"/>\n"
+                   "</workloads>\n</report>\n");
+    render_ok(dir, path);
+    snprintf(path, sizeof path, "%s/figures/pareto_vecadd.pdf", dir);
+    char *text = pdf_text(path);
+    ck_assert_msg(!strstr(text, "vecadd: IPC vs"), "pareto title in file");
+    assert_contains(text, "successful jobs", "pareto legend");
+    free(text);
+    snprintf(path, sizeof path, "%s/figures/heatmap_vecadd_ipc.pdf", dir);
+    text = pdf_text(path);
+    ck_assert_msg(!strstr(text, "vecadd: mean"), "heatmap title in file");
+    free(text);
+    snprintf(path, sizeof path, "%s/report.pdf", dir);
+    text = pdf_text(path);
+    assert_contains(text, "vecadd: IPC vs", "report keeps the title");
+    assert_contains(text, "top 2 of", "front table caption");
+    assert_contains(text, "(bytes)", "shmem header unit");
+    free(text);
+    render_ok(dir, NULL);   /* default layout: the title is in the file */
+    snprintf(path, sizeof path, "%s/figures/pareto_vecadd.pdf", dir);
+    text = pdf_text(path);
+    assert_contains(text, "vecadd: IPC vs", "pareto title by default");
+    free(text);
+}
+END_TEST
+
+START_TEST(figure_controls_errors)
+{
+    static const struct { const char *item, *want; } bad[] = {
+        { "<table kind=\"front\" top=\"0\"/>", "top=\"0\"" },
+        { "<table kind=\"front\" top=\"3x\"/>", "top=\"3x\"" },
+        { "<table kind=\"quality\" top=\"3\"/>", "top= applies" },
+        { "<figure kind=\"pareto\" top=\"3\"/>", "top= applies" },
+        { "<figure kind=\"pareto\" title=\"none\"/>", "title=\"none\"" },
+        { "<table kind=\"front\" title=\"off\"/>", "title= applies" },
+    };
+    char dir[512], path[600], xml[512];
+    wl_spec w = { "vecadd", 6, 0, 0 };
+    make_run("ctlbad", &w, 1, "", dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/lay.xml", dir);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gd_err err = { 0 };
+        snprintf(xml, sizeof xml, "<report>\n<workloads>\n%s\n</workloads>"
+                 "\n</report>\n", bad[i].item);
+        tu_write(path, xml);
+        ck_assert_int_eq(rep_render(dir, path, &err), GD_EINPUT);
+        assert_contains(err.msg, "lay.xml:3", bad[i].item);
+        assert_contains(err.msg, bad[i].want, bad[i].item);
+    }
+}
+END_TEST
+
+/* Bad <figure kind="line"> attributes: FILE:LINE and what is wrong. */
+START_TEST(line_figure_layout_errors)
+{
+    static const struct { const char *fig, *want; } bad[] = {
+        { "<figure kind=\"line\"/>", "needs knob=" },
+        { "<figure kind=\"line\" knob=\"n_cluster\"/>", "did you mean" },
+        { "<figure kind=\"line\" knob=\"scheduler\"/>", "categorical" },
+        { "<figure kind=\"line\" knob=\"n_mem\" at=\"worst\"/>",
+          "at=\"worst\"" },
+        { "<figure kind=\"line\" knob=\"n_mem\" title=\"no\"/>",
+          "title=\"no\"" },
+        { "<figure kind=\"line\" knob=\"n_mem\" metric=\"bogus\"/>",
+          "bogus" },
+        { "<figure kind=\"line\" knob=\"n_mem\" knobs=\"x\"/>",
+          "unknown attribute knobs=" },
+        { "<figure kind=\"line\" knob=\"n_mem\" log=\"z\"/>", "log=" },
+        { "<figure kind=\"pareto\"/>", "known: line, bars" },
+        { "<figure kind=\"bars\" configs=\"n_clusters=7\"/>",
+          "'7' is not a level of n_clusters" },
+        { "<figure kind=\"bars\" configs=\"best; cores=2\"/>",
+          "unknown knob 'cores'" },
+        { "<figure kind=\"bars\" configs=\"n_mem\"/>", "knob=value" },
+        { "<figure kind=\"bars\" configs=\" ; \"/>", "names no" },
+        { "<figure kind=\"bars\" log=\"x\"/>", "log y axis only" },
+        { "<figure kind=\"bars\" knob=\"n_mem\"/>",
+          "unknown attribute knob=" },
+        { "<figure kind=\"bars\" xrange=\"0 1\"/>",
+          "unknown attribute xrange=" },
+        { "<figure kind=\"line\" knob=\"n_mem\" xrange=\"5 1\"/>",
+          "lo < hi" },
+        { "<figure kind=\"line\" knob=\"n_mem\" yrange=\"a b\"/>",
+          "yrange=\"a b\"" },
+        { "<figure kind=\"bars\" yrange=\"1 2 3\"/>", "yrange=" },
+        { "<figure kind=\"bars\" log=\"y\" yrange=\"0 9\"/>",
+          "log axis" },
+    };
+    char dir[512], path[600], xml[512];
+    wl_spec w = { "vecadd", 6, 0, 0 };
+    make_run("linebad", &w, 1, "", dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/lay.xml", dir);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gd_err err = { 0 };
+        snprintf(xml, sizeof xml, "<report>\n<failures/>\n%s\n</report>\n",
+                 bad[i].fig);
+        tu_write(path, xml);
+        ck_assert_int_eq(rep_render(dir, path, &err), GD_EINPUT);
+        assert_contains(err.msg, "lay.xml:3", bad[i].fig);
+        assert_contains(err.msg, bad[i].want, bad[i].fig);
+    }
+}
+END_TEST
+
 /* The quickstart's size renders (its speed is make bench's, bench_report:
  * a timed assertion here would only flake on a loaded or sanitized build). */
 START_TEST(quickstart_size_renders)
@@ -710,6 +966,11 @@ static Suite *report_suite(void)
     tcase_add_test(tc, annotations_tolerant);
     tcase_add_test(tc, single_column_figures);
     tcase_add_test(tc, layout_metrics_and_errors);
+    tcase_add_test(tc, line_figure_across_workloads);
+    tcase_add_test(tc, line_figure_layout_errors);
+    tcase_add_test(tc, bars_figure_speedups);
+    tcase_add_test(tc, figure_controls_title_top_units);
+    tcase_add_test(tc, figure_controls_errors);
     suite_add_tcase(s, tc);
     return s;
 }

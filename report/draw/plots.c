@@ -298,6 +298,14 @@ static void draw_lines(chart_ctx *cc, const plot_spec *p, chart_box box)
                   CHART_SQUARE, chart_colour(CHART_BLACK, 0.18),
                   chart_colour(CHART_BLACK, 0.18), 0);
     frame_layout(cc, p, &f);
+    if (p->xrange && isfinite(xr[0])) {
+        xr[0] = p->xrange[0];
+        xr[1] = p->xrange[1];
+    }
+    if (p->yrange && isfinite(yr[0])) {
+        yr[0] = p->yrange[0];
+        yr[1] = p->yrange[1];
+    }
     fit_axes(cc, &ax, f.area, xr, yr, p->xlog, p->ylog);
     chart_axes_draw(cc, &ax, txt(p->xtitle), txt(p->ytitle));
     if (!isfinite(xr[0]) || !isfinite(yr[0]))
@@ -418,6 +426,10 @@ static void draw_bars(chart_ctx *cc, const plot_spec *p, chart_box box)
     int ng = b->ngroups > 0 && b->nseries > 0 ? b->ngroups : 0;
     if (ng)
         bars_range(p, yr, &f.hidden);
+    if (ng && p->yrange && isfinite(yr[0])) {
+        yr[0] = p->yrange[0];
+        yr[1] = p->yrange[1];
+    }
     for (int s = 0; ng && b->series && s < b->nseries; s++)
         frame_leg(&f, txt(b->series[s]), CHART_SQUARE,
                   plot_series_colour(s, 1), chart_colour(CHART_BLACK, 1), 0);
@@ -437,7 +449,11 @@ static void draw_bars(chart_ctx *cc, const plot_spec *p, chart_box box)
         chart_cat_labels(cc, &ax, ng, b->group, 0, slotw);
     if (!ng || !isfinite(yr[0]))
         empty_msg(cc, &ax, ng ? "no plottable values" : "no data");
-    else
+    else if (p->yrange) {   /* bars beyond a requested range are cut */
+        clip_plot(cc->cr, &ax);
+        bars_marks(cc, p, &ax);
+        cairo_restore(cc->cr);
+    } else
         bars_marks(cc, p, &ax);
     frame_legend(cc, &f);
 }

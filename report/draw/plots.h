@@ -73,6 +73,9 @@ typedef struct {
     const char *note;          /* smaller text under the title, or NULL */
     const char *xtitle, *ytitle;   /* with units: "Area (mm²)" */
     int xlog, ylog;            /* log axes on request (positive data) */
+    /* {lo, hi} axis ranges on request (lines: x and y; bars: y), or NULL:
+     * fit to the data. Marks outside are clipped. */
+    const double *xrange, *yrange;
     union {
         plot_lines lines;
         plot_bars bars;

@@ -1,0 +1,234 @@
+/* figbars: grouped bars across workloads — for each workload and chosen
+ * configuration the metric divided by the workload's baseline value (the
+ * speedup, for IPC), and the geometric mean over the workloads as the last
+ * group (absent unless every workload has the configuration). */
+#include "figbars.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "figcross.h"
+#include "figures.h"
+#include "plots.h"
+
+typedef struct {
+    int ng, ns;                 /* groups: workloads + geomean; series */
+    double *v;                  /* v[g * ns + s]: ratio, NAN absent */
+    const char **glab, **slab;
+    char slab_text[REP_BARS_MAX][96];
+    char absent[1024];          /* "wl × config (why)", comma separated */
+} bars_data;
+
+/* The configuration of a point of analysis.json; -1 when a knob is
+ * missing or not a level. */
+static int point_config(const rep_point *p, gpu_config *c)
+{
+    for (int k = 0; k < SPACE_NKNOBS; k++) {
+        int v;
+        if (space_value_parse(k, p->knob[k], &v) != 0)
+            return -1;
+        space_set(c, k, v);
+    }
+    return 0;
+}
+
+static int same_config(const gpu_config *a, const gpu_config *b)
+{
+    for (int k = 0; k < SPACE_NKNOBS; k++)
+        if (space_get(a, k) != space_get(b, k))
+            return 0;
+    return 1;
+}
+
+/* Mean of metric over the workload's successful jobs at c; NAN when none. */
+static double mean_at(const rep_run *run, int wl, const gpu_config *c,
+                      const char *metric)
+{
+    double sum = 0, v;
+    size_t n = 0;
+    for (size_t i = 0; i < run->nrecs; i++) {
+        const store_record *r = &run->recs[i];
+        if (r->status != ST_OK || strcmp(r->workload, run->wl[wl].name)
+            || !same_config(&r->cfg, c)
+            || met_get(&r->metrics, metric, &v) != 0 || !isfinite(v))
+            continue;
+        sum += v;
+        n++;
+    }
+    return n ? sum / (double)n : NAN;
+}
+
+/* The value of configuration s on workload wl, or NAN with why set. */
+static double config_value(const rep_run *run, int wl,
+                           const rep_cross_fig *f, int s, const char *metric,
+                           const char **why)
+{
+    const rep_wl *w = &run->wl[wl];
+    double v = NAN;
+    if (f->best[s]) {
+        if (!w->nfront)
+            *why = "no front";
+        else if (met_get(&w->front[0].metrics, metric, &v) != 0
+                 || !isfinite(v))
+            *why = "metric absent";
+        return v;
+    }
+    v = mean_at(run, wl, &f->conf[s], metric);
+    if (!isfinite(v))
+        *why = "not run";
+    return v;
+}
+
+static double base_value(const rep_run *run, int wl, const char *metric)
+{
+    const rep_wl *w = &run->wl[wl];
+    gpu_config c;
+    double v;
+    if (!w->has_baseline)
+        return NAN;
+    if (met_get(&w->baseline.metrics, metric, &v) == 0 && isfinite(v))
+        return v;
+    return point_config(&w->baseline, &c) == 0 ? mean_at(run, wl, &c, metric)
+                                               : NAN;
+}
+
+static void note_absent(bars_data *d, const char *wl, const char *conf,
+                        const char *why)
+{
+    size_t l = strlen(d->absent);
+    snprintf(d->absent + l, sizeof d->absent - l, "%s%s × %s (%s)",
+             l ? ", " : "", wl, conf, why);
+}
+
+static void fill_workload(const rep_run *run, const rep_cross_fig *f,
+                          const char *metric, int wl, bars_data *d)
+{
+    double base = base_value(run, wl, metric);
+    for (int s = 0; s < d->ns; s++) {
+        const char *why = NULL;
+        double v = config_value(run, wl, f, s, metric, &why);
+        if (!(base > 0) || !isfinite(base))
+            why = "no baseline value";
+        d->v[wl * d->ns + s] = why ? NAN : v / base;
+        if (why)
+            note_absent(d, run->wl[wl].name, d->slab[s], why);
+    }
+}
+
+/* Geometric mean per series, only over a full set of positive ratios. */
+static void fill_geomean(bars_data *d)
+{
+    int g = d->ng - 1;
+    for (int s = 0; s < d->ns; s++) {
+        double lsum = 0;
+        int ok = g > 0;
+        for (int w = 0; w < g && ok; w++) {
+            double r = d->v[w * d->ns + s];
+            ok = isfinite(r) && r > 0;
+            lsum += ok ? log(r) : 0;
+        }
+        d->v[g * d->ns + s] = ok ? exp(lsum / g) : NAN;
+    }
+}
+
+static int bars_build(const rep_run *run, const rep_cross_fig *f,
+                      bars_data *d)
+{
+    const char *metric = fig_cross_metric(run, f);
+    memset(d, 0, sizeof *d);
+    d->ng = run->nwl + 1;
+    d->ns = f->nconf;
+    d->v = calloc((size_t)(d->ng * d->ns), sizeof *d->v);
+    d->glab = calloc((size_t)d->ng, sizeof *d->glab);
+    d->slab = calloc((size_t)(d->ns ? d->ns : 1), sizeof *d->slab);
+    if (!d->v || !d->glab || !d->slab)
+        return -1;
+    for (int s = 0; s < d->ns; s++) {
+        if (f->best[s])
+            snprintf(d->slab_text[s], sizeof d->slab_text[s], "best by %s",
+                     run->nobj ? met_label(run->obj[0].metric) : "objective");
+        else
+            util_strlcpy(d->slab_text[s], f->label[s], sizeof d->slab_text[s]);
+        d->slab[s] = d->slab_text[s];
+    }
+    for (int w = 0; w < run->nwl; w++) {
+        d->glab[w] = run->wl[w].name;
+        fill_workload(run, f, metric, w, d);
+    }
+    d->glab[run->nwl] = "geomean";
+    fill_geomean(d);
+    return 0;
+}
+
+static void bars_free(bars_data *d)
+{
+    free(d->v);
+    free(d->glab);
+    free(d->slab);
+}
+
+static void caption_with(const rep_run *run, const rep_cross_fig *f,
+                         const bars_data *d, char *out, size_t n)
+{
+    const char *m = met_label(fig_cross_metric(run, f));
+    int named = 0, best = 0;
+    for (int s = 0; s < f->nconf; s++)
+        f->best[s] ? best++ : named++;
+    snprintf(out, n, "%s of each configuration divided by the workload's "
+             "baseline %s (%s results; above 1: higher than the baseline). ",
+             m, m, run->nwl ? rep_wl_fidelity(run, 0) : "modelled");
+    if (best)
+        snprintf(out + strlen(out), n - strlen(out), "\"best by %s\": each "
+                 "workload's own best configuration (row 1 of its front "
+                 "table). ", run->nobj ? met_label(run->obj[0].metric)
+                                       : "objective");
+    if (named)
+        snprintf(out + strlen(out), n - strlen(out), "Named configurations "
+                 "hold the other knobs at the baseline; the mean over their "
+                 "jobs. ");
+    snprintf(out + strlen(out), n - strlen(out), "Last group: the geometric "
+             "mean over the %d workloads (absent where a workload lacks the "
+             "configuration).", run->nwl);
+    for (int s = 0, k = 0; s < d->ns; s++) {
+        double g = d->v[(d->ng - 1) * d->ns + s];
+        if (isfinite(g))
+            snprintf(out + strlen(out), n - strlen(out), "%s%s %.3g×",
+                     k++ ? ", " : " Geomean: ", d->slab[s], g);
+        if (s == d->ns - 1 && k)
+            snprintf(out + strlen(out), n - strlen(out), ".");
+    }
+    if (d->absent[0])
+        snprintf(out + strlen(out), n - strlen(out), " Absent: %s.",
+                 d->absent);
+}
+
+void fig_bars_draw(chart_ctx *cc, const rep_run *run,
+                   const rep_cross_fig *f, chart_box box)
+{
+    char title[256], note[2048], yt[160];
+    bars_data d;
+    if (bars_build(run, f, &d) != 0) {
+        bars_free(&d);
+        return;
+    }
+    fig_cross_title(run, f, title, sizeof title);
+    caption_with(run, f, &d, note, sizeof note);
+    snprintf(yt, sizeof yt, "%s / baseline %s (×)",
+             met_label(fig_cross_metric(run, f)),
+             met_label(fig_cross_metric(run, f)));
+    plot_spec p;
+    memset(&p, 0, sizeof p);
+    p.kind = PLOT_BARS;
+    p.title = f->no_title ? NULL : title;
+    p.note = f->no_title ? NULL : note;
+    p.xtitle = "Workload";
+    p.ytitle = yt;
+    p.ylog = (f->log & FIG_LOGY) != 0;
+    p.xrange = f->has_xrange ? f->xrange : NULL;
+    p.yrange = f->has_yrange ? f->yrange : NULL;
+    p.u.bars = (plot_bars){ d.ng, d.ns, d.glab, d.slab, d.v, NULL, NULL,
+                            NULL };
+    plot_draw(cc, &p, box);
+    bars_free(&d);
+}

@@ -1,0 +1,28 @@
+/* figcross: figures across workloads named at the top level of a layout
+ * (kinds "line" in figlines.c and "bars" in figbars.c): their metric,
+ * heading, caption and drawing by kind, and their files
+ * figures/line_KNOB_METRIC[_best].* and figures/bars_METRIC.*. */
+#ifndef GPUDSE_FIGCROSS_H
+#define GPUDSE_FIGCROSS_H
+
+#include "chart.h"
+#include "layout.h"
+#include "rundata.h"
+
+/* The metric the figure shows: its own, else the first objective. */
+const char *fig_cross_metric(const rep_run *run, const rep_cross_fig *f);
+/* Page heading and figure title: "IPC against n_clusters across
+ * workloads". */
+void fig_cross_title(const rep_run *run, const rep_cross_fig *f, char *out,
+                     size_t n);
+/* Draw into box; f->no_title leaves title and caption out. */
+void fig_cross_draw(chart_ctx *cc, const rep_run *run,
+                    const rep_cross_fig *f, chart_box box);
+/* File stem: "line_KNOB_METRIC[_best]" or "bars_METRIC". */
+void fig_cross_stem(const rep_run *run, const rep_cross_fig *f, char *out,
+                    size_t n);
+/* Write DIR/figures/STEM.svg and/or .pdf as the CAMP_FMT_* bits say. */
+int fig_cross_write_files(const rep_run *run, const rep_cross_fig *f,
+                          int formats, gd_err *err);
+
+#endif

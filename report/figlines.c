@@ -1,0 +1,181 @@
+/* figlines: the "line" figure across workloads — for every workload the
+ * successful jobs whose knobs other than the x knob equal the workload's
+ * baseline (or best) configuration, the metric's mean per level of the x
+ * knob, one line with markers per workload. */
+#include "figlines.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "figstats.h"
+#include "figcross.h"
+#include "figures.h"
+#include "plots.h"
+
+typedef struct {
+    int n;                          /* levels with a value */
+    double x[SPACE_MAXLEVELS], y[SPACE_MAXLEVELS];
+    size_t jobs;                    /* jobs averaged into the line */
+    const char *why;                /* no line: the reason */
+} wl_line;
+
+/* The point whose other knobs the line holds, or NULL. */
+static const rep_point *ref_point(const rep_run *run, int wl,
+                                  const rep_cross_fig *f)
+{
+    const rep_wl *w = &run->wl[wl];
+    if (f->at_best)
+        return w->nfront ? &w->front[0] : NULL;
+    return w->has_baseline ? &w->baseline : NULL;
+}
+
+/* 1 when every knob but the x knob has the reference point's value. */
+static int holds_others(const gpu_config *c, const rep_point *p, int knob)
+{
+    char buf[REP_VALLEN];
+    for (int k = 0; k < SPACE_NKNOBS; k++) {
+        if (k == knob)
+            continue;
+        space_value_str(k, space_get(c, k), buf, sizeof buf);
+        if (strcmp(buf, p->knob[k]) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+static void add_level(wl_line *l, double *sum, size_t *cnt, double x,
+                      double v)
+{
+    int i = 0;
+    while (i < l->n && l->x[i] < x)
+        i++;
+    if (i == l->n || l->x[i] != x) {
+        if (l->n >= SPACE_MAXLEVELS)
+            return;
+        for (int j = l->n++; j > i; j--) {
+            l->x[j] = l->x[j - 1];
+            sum[j] = sum[j - 1];
+            cnt[j] = cnt[j - 1];
+        }
+        l->x[i] = x;
+        sum[i] = 0;
+        cnt[i] = 0;
+    }
+    sum[i] += v;
+    cnt[i]++;
+    l->jobs++;
+}
+
+static void build_line(const rep_run *run, int wl, const rep_cross_fig *f,
+                       const char *metric, wl_line *l)
+{
+    double sum[SPACE_MAXLEVELS];
+    size_t cnt[SPACE_MAXLEVELS];
+    memset(l, 0, sizeof *l);
+    const rep_point *p = ref_point(run, wl, f);
+    if (!p) {
+        l->why = f->at_best ? "no Pareto front" : "no baseline";
+        return;
+    }
+    size_t matched = 0;   /* jobs on the line, with or without metric */
+    for (size_t i = 0; i < run->nrecs; i++) {
+        const store_record *r = &run->recs[i];
+        double v;
+        if (r->status != ST_OK || strcmp(r->workload, run->wl[wl].name)
+            || !holds_others(&r->cfg, p, f->knob))
+            continue;
+        matched++;
+        if (met_get(&r->metrics, metric, &v) == 0 && isfinite(v))
+            add_level(l, sum, cnt, space_get(&r->cfg, f->knob), v);
+    }
+    for (int i = 0; i < l->n; i++)
+        l->y[i] = sum[i] / (double)cnt[i];
+    if (!l->n)
+        l->why = matched ? "metric absent or not finite"
+                         : "no job varies only this knob";
+}
+
+static const char *all_fidelity(const rep_run *run)
+{
+    const char *fid = run->nwl ? rep_wl_fidelity(run, 0) : "modelled";
+    for (int w = 1; w < run->nwl; w++)
+        if (strcmp(rep_wl_fidelity(run, w), fid) != 0)
+            return "mixed";
+    return fid;
+}
+
+static void caption_with(const rep_run *run, const rep_cross_fig *f,
+                         const wl_line *lines, char *out, size_t n)
+{
+    const char *metric = fig_cross_metric(run, f);
+    const char *kn = space_knob_get(f->knob)->name;
+    size_t jobs = 0;
+    for (int w = 0; w < run->nwl; w++)
+        jobs += lines[w].jobs;
+    snprintf(out, n, "%s against %s, one line per workload (%s results, "
+             "%zu jobs; the mean where a level ran more than once). The "
+             "other knobs are held at ", met_label(metric), kn,
+             all_fidelity(run), jobs);
+    if (f->at_best)
+        snprintf(out + strlen(out), n - strlen(out), "each workload's best "
+                 "configuration by %s (row 1 of its front table).",
+                 run->nobj ? met_label(run->obj[0].metric) : "the objective");
+    else
+        snprintf(out + strlen(out), n - strlen(out), "each workload's "
+                 "baseline configuration.");
+    for (int w = 0, k = 0; w < run->nwl; w++)
+        if (lines[w].why)
+            snprintf(out + strlen(out), n - strlen(out), "%s%s (%s)",
+                     k++ ? ", " : " No line: ", run->wl[w].name,
+                     lines[w].why);
+    if (out[strlen(out) - 1] == ')')
+        snprintf(out + strlen(out), n - strlen(out), ".");
+}
+
+static wl_line *build_all(const rep_run *run, const rep_cross_fig *f)
+{
+    wl_line *lines = calloc((size_t)(run->nwl ? run->nwl : 1),
+                            sizeof *lines);
+    for (int w = 0; lines && w < run->nwl; w++)
+        build_line(run, w, f, fig_cross_metric(run, f), &lines[w]);
+    return lines;
+}
+
+void fig_line_draw(chart_ctx *cc, const rep_run *run,
+                   const rep_cross_fig *f, chart_box box)
+{
+    char title[256], note[2048], xt[96], yt[128];
+    const char *metric = fig_cross_metric(run, f);
+    wl_line *lines = build_all(run, f);
+    plot_series *s = calloc((size_t)(run->nwl ? run->nwl : 1), sizeof *s);
+    if (!lines || !s) {
+        free(lines);
+        free(s);
+        return;
+    }
+    int ns = 0;
+    for (int w = 0; w < run->nwl; w++)
+        if (lines[w].n)
+            s[ns++] = (plot_series){ run->wl[w].name, (size_t)lines[w].n,
+                                     lines[w].x, lines[w].y, NULL, NULL };
+    fig_cross_title(run, f, title, sizeof title);
+    caption_with(run, f, lines, note, sizeof note);
+    fig_knob_title(f->knob, xt, sizeof xt);
+    fig_axis_title(metric, yt, sizeof yt);
+    plot_spec p;
+    memset(&p, 0, sizeof p);
+    p.kind = PLOT_LINES;
+    p.title = f->no_title ? NULL : title;
+    p.note = f->no_title ? NULL : note;
+    p.xtitle = xt;
+    p.ytitle = yt;
+    p.xlog = (f->log & FIG_LOGX) != 0;
+    p.ylog = (f->log & FIG_LOGY) != 0;
+    p.xrange = f->has_xrange ? f->xrange : NULL;
+    p.yrange = f->has_yrange ? f->yrange : NULL;
+    p.u.lines = (plot_lines){ NULL, ns, s };
+    plot_draw(cc, &p, box);
+    free(s);
+    free(lines);
+}
