@@ -14,7 +14,10 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <cjson/cJSON.h>
-#include "agents/agents.h"
+#include "agents.h"
+#include "agents_llm.h"
+#include "agents_propose.h"
+#include "annotate.h"
 
 #define TMP "tests/tmp/agents"
 #define KEY "sk-gpudse-test-7f3a9c-SECRET"

@@ -12,6 +12,8 @@
 #include <curl/curl.h>
 
 #include "agents.h"
+#include "agents_llm.h"
+#include "annotate.h"
 #include "store.h"
 
 #define MAX_PICKS 3   /* front points annotated per workload */
