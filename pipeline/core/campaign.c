@@ -36,7 +36,7 @@ static const struct {
                   "regression", NULL}},
     {"regression", {"threshold", NULL}},
     {"workloads", {"workload", NULL}},
-    {"search", {"study", NULL}},
+    {"search", {"study", "agents", NULL}},
     {"workload", {"command", "env", NULL}},
     {"simulator", {"command", "file", "metric", NULL}},
     {"verify", {"command", "file", "metric", NULL}},

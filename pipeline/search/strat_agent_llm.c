@@ -491,7 +491,7 @@ static void put_space(const strat *st, util_buf *b)
 /* The user message of round l->round; *base the config whose values the
  * knobs a proposal leaves out keep. */
 static char *build_facts(const strat *st, agent_llm *l, size_t want,
-                         gpu_config *base)
+                         const long *last, size_t nlast, gpu_config *base)
 {
     util_buf b;
     util_buf_init(&b);
@@ -510,15 +510,9 @@ static char *build_facts(const strat *st, agent_llm *l, size_t want,
         *base = l->pts[knee].p.cfg;
         diagnose(st, l, "front", &l->pts[knee].p, &b);
     }
-    /* the last round's results that came back */
-    int shown = 0;
-    for (size_t i = 0; i < l->nslots && shown < MAX_LAST; i++) {
-        long at = st->obs_at[l->slots[i].idx];
-        if (at < 0 || at == knee || (size_t)at >= l->npts || !l->pts[at].ok)
-            continue;
-        diagnose(st, l, "last", &l->pts[at].p, &b);
-        shown++;
-    }
+    for (size_t i = 0; i < nlast; i++)   /* the last round's results */
+        if (last[i] != knee)
+            diagnose(st, l, "last", &l->pts[last[i]].p, &b);
     char canon[256];
     space_config_canon(base, canon, sizeof canon);
     util_buf_printf(&b, "Current configuration (knobs you leave out keep "
@@ -635,11 +629,18 @@ size_t agent_llm_round(strat *st, agent_llm *l, gpu_config *out,
                        size_t max)
 {
     close_round(st, l);
+    long last[MAX_LAST];   /* the last round's results that came back */
+    size_t nlast = 0;
+    for (size_t i = 0; i < l->nslots && nlast < MAX_LAST; i++) {
+        long at = st->obs_at[l->slots[i].idx];
+        if (at >= 0 && (size_t)at < l->npts && l->pts[at].ok)
+            last[nlast++] = at;
+    }
     size_t want = (size_t)l->batch < max ? (size_t)l->batch : max;
     int was_down = l->client.down;
     open_round(l, l->round + 1, "llm");
     gpu_config base;
-    char *facts = build_facts(st, l, want, &base);
+    char *facts = build_facts(st, l, want, last, nlast, &base);
     if (was_down) {
         l->source = "rules";
         snprintf(l->error, sizeof l->error, "the provider failed earlier; "
