@@ -316,6 +316,15 @@ START_TEST(hostile_proposals_are_rejected)
     }
     cJSON_Delete(log);
     ck_assert_int_eq(access(TMP "/pwned", F_OK), -1);
+    /* the report's Exploration log: the chart and the verdicts */
+    ck_assert_int_eq(shf("pdftotext " TMP "/hostile/report.pdf - | tr -s "
+                         "' \\n' '  ' > " TMP "/hostile.txt"), 0);
+    ck_assert_int_eq(shf("grep -q 'Exploration log: dct8x8' " TMP
+                         "/hostile.txt"), 0);
+    ck_assert_int_eq(shf("grep -q 'and the best so far' " TMP
+                         "/hostile.txt"), 0);
+    ck_assert_int_eq(shf("grep -q 'rejected: n_clusters=99 is outside the' "
+                         TMP "/hostile.txt"), 0);
     for (int i = 0; i < 4; i++)
         free(body[i]);
     assert_no_key("hostile");
@@ -424,6 +433,8 @@ START_TEST(agents_in_search_is_checked)
                    "<agents provider=\"rules\"/>");
     ck_assert_int_eq(run_campaign("rules", ""), 0);
     ck_assert_int_eq(access(TMP "/rules/agent-log.jsonl", F_OK), -1);
+    ck_assert_int_eq(shf("pdftotext " TMP "/rules/report.pdf - | grep -q "
+                         "'Exploration log'"), 1);
 }
 END_TEST
 
