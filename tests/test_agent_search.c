@@ -140,6 +140,18 @@ static int count_by(const cJSON *log, const char *by)
     return n;
 }
 
+/* Configs of the start design (round 0). */
+static size_t start_size(const char *name)
+{
+    cJSON *log = transcript(name);
+    cJSON *r0 = cJSON_GetArrayItem(log, 0);
+    ck_assert_int_eq(cJSON_GetObjectItem(r0, "round")->valueint, 0);
+    size_t n = (size_t)cJSON_GetArraySize(cJSON_GetObjectItem(r0,
+                                                              "configs"));
+    cJSON_Delete(log);
+    return n;
+}
+
 /* ---- (a) valid proposals are the next configs run, in order -------------- */
 
 static void valid_run(const char *provider, int anthropic)
@@ -407,6 +419,65 @@ START_TEST(echoed_key_reaches_no_file)
 }
 END_TEST
 
+/* ---- every backend: command, and analytic screening with <verify> ------ */
+
+#define SIM_CMD "<command>{campaign_dir}/sim.sh {n_clusters} " \
+    "{cores_per_cluster} {n_mem}</command>" \
+    "<metric name=\"ipc\" regex=\"IPC = ([0-9]+)\"/>" \
+    "<metric name=\"area_mm2\" regex=\"area = ([0-9]+)\"/>"
+
+START_TEST(command_backend_and_verify)
+{
+    tu_write(TMP "/sim.sh", "#!/bin/sh\n# a stand-in simulator\n"
+             "echo \"IPC = $(($1 * $2 * 7 + $3))\"\n"
+             "echo \"area = $(($1 * $2 * 10 + $3 * 3))\"\n");
+    ck_assert_int_eq(shf("chmod +x " TMP "/sim.sh"), 0);
+    char *b1 = openai_body("CONFIG: n_clusters=30, cores_per_cluster=4, "
+                           "n_mem=8\n");
+    char *b2 = openai_body("CONFIG: n_clusters=60, cores_per_cluster=1, "
+                           "n_mem=12\n");
+    reply_t script[2] = {{200, "", b1, 0}, {200, "", b2, 0}};
+    setenv(KEYVAR, KEY, 1);
+    const char *backend[2] = {
+        "<simulator backend=\"command\">" SIM_CMD "</simulator>",
+        "<simulator backend=\"analytic\"/><verify backend=\"command\" "
+        "top=\"2\">" SIM_CMD "</verify>"};
+    const char *name[2] = {"cmd", "verify"};
+    for (int k = 0; k < 2; k++) {
+        server_t s = server_start(name[k], script, 2, &script[1], NULL);
+        char el[512];
+        agents_elem(el, sizeof el, "openai-compatible", s.port, "");
+        write_campaign(name[k], backend[k], 5, el);
+        ck_assert_int_eq(run_campaign(name[k], ""), 0);
+        server_stop(&s);
+        size_t n, screened = 0, measured = 0, s0 = start_size(name[k]);
+        ck_assert_uint_ge(s0, 2);
+        store_record *r = journal(name[k], &n);
+        assert_cfg(&r[s0], 30, 4, 8);
+        assert_cfg(&r[s0 + 1], 60, 1, 12);
+        for (size_t i = 0; i < n; i++) {
+            screened += !strcmp(r[i].backend, k ? "analytic" : "command");
+            measured += !strcmp(r[i].backend, "command");
+            if (!strcmp(r[i].backend, "command")) {
+                double ipc;
+                ck_assert(met_get(&r[i].metrics, "ipc", &ipc) == 0);
+                ck_assert_double_eq(ipc, r[i].cfg.n_clusters
+                                    * r[i].cfg.cores_per_cluster * 7
+                                    + r[i].cfg.n_mem);
+            }
+        }
+        ck_assert_uint_eq(screened, 5);
+        ck_assert_uint_eq(measured, k ? 2 : 5);   /* top 2 verified */
+        free(r);
+        cJSON *log = transcript(name[k]);
+        ck_assert_int_eq(count_by(log, "llm"), 2);
+        cJSON_Delete(log);
+    }
+    free(b1);
+    free(b2);
+}
+END_TEST
+
 /* ---- the element ------------------------------------------------------------- */
 
 START_TEST(agents_in_search_is_checked)
@@ -451,6 +522,7 @@ int main(void)
     tcase_add_test(t, hostile_proposals_are_rejected);
     tcase_add_test(t, provider_failures_fall_back_to_rules);
     tcase_add_test(t, echoed_key_reaches_no_file);
+    tcase_add_test(t, command_backend_and_verify);
     tcase_add_test(t, agents_in_search_is_checked);
     suite_add_tcase(s, t);
     return tu_run_suite(s);
