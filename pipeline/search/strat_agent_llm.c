@@ -271,18 +271,23 @@ static void close_round(const strat *st, agent_llm *l)
 typedef struct {
     char workload[64];
     int round;
+    size_t at;             /* position in the file */
     char *line;
 } log_line;
 
+/* (workload, round), then file order. */
 static int cmp_line(const void *a, const void *b)
 {
     const log_line *x = a, *y = b;
     int c = strcmp(x->workload, y->workload);
-    return c ? c : (x->round > y->round) - (x->round < y->round);
+    if (c)
+        return c;
+    if (x->round != y->round)
+        return x->round < y->round ? -1 : 1;
+    return (x->at > y->at) - (x->at < y->at);
 }
 
-/* Parse the transcript's lines; the last one of each (workload, round)
- * wins (a resumed run replays its rounds from the cache). */
+/* The transcript's lines with a workload and a round, in file order. */
 static size_t read_lines(char *data, log_line **out)
 {
     size_t n = 0, cap = 0;
@@ -293,13 +298,7 @@ static size_t read_lines(char *data, log_line **out)
         cJSON *w = cJSON_GetObjectItemCaseSensitive(j, "workload");
         cJSON *r = cJSON_GetObjectItemCaseSensitive(j, "round");
         if (cJSON_IsString(w) && cJSON_IsNumber(r)) {
-            log_line x = {"", r->valueint, s};
-            util_strlcpy(x.workload, w->valuestring, sizeof x.workload);
-            size_t i = 0;
-            while (i < n && (strcmp(v[i].workload, x.workload)
-                             || v[i].round != x.round))
-                i++;
-            if (i == n && n == cap) {
+            if (n == cap) {
                 cap = cap ? cap * 2 : 64;
                 log_line *nv = realloc(v, cap * sizeof *nv);
                 if (!nv) {
@@ -308,8 +307,9 @@ static size_t read_lines(char *data, log_line **out)
                 }
                 v = nv;
             }
-            v[i] = x;
-            n += i == n;
+            v[n] = (log_line){"", r->valueint, n, s};
+            util_strlcpy(v[n].workload, w->valuestring, sizeof v[n].workload);
+            n++;
         }
         cJSON_Delete(j);
     }
@@ -317,6 +317,8 @@ static size_t read_lines(char *data, log_line **out)
     return n;
 }
 
+/* Rewrite the transcript in (workload, round) order, the last line of each
+ * pair kept (a resumed run replays its rounds from the cache). */
 static void canonical_log(const agent_llm *l)
 {
     char *data = NULL;
@@ -331,7 +333,9 @@ static void canonical_log(const agent_llm *l)
     util_buf b;
     util_buf_init(&b);
     for (size_t i = 0; i < n; i++)
-        util_buf_printf(&b, "%s\n", v[i].line);
+        if (i + 1 == n || strcmp(v[i].workload, v[i + 1].workload)
+            || v[i].round != v[i + 1].round)
+            util_buf_printf(&b, "%s\n", v[i].line);
     if (b.s && util_write_file_atomic(l->log_path, b.s, b.len, &e) != GD_OK)
         fprintf(stderr, "gpudse: %s\n", e.msg);
     util_buf_free(&b);
@@ -567,7 +571,8 @@ static int judge_text(strat *st, const char *text, const gpu_config *base,
     if (i < 0 || st->seen[i]) {
         char canon[256];
         space_config_canon(&cfg, canon, sizeof canon);
-        snprintf(p->reason, sizeof p->reason, "%s was already tried", canon);
+        snprintf(p->reason, sizeof p->reason, "%s was already evaluated or "
+                 "proposed", canon);
         return -1;
     }
     st->seen[i] = 1;
