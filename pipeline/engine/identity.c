@@ -83,7 +83,8 @@ cJSON *ident_identity(const camp_campaign *c, const char *backend_version,
     else
         put(o, "strategy", "%s", c->strategy);
     /* an LLM-driven agent search proposes what its model answers */
-    if (strcmp(c->search_agents.provider, "rules"))
+    if (c->search_agents.provider[0]
+        && strcmp(c->search_agents.provider, "rules"))
         put(o, "search_agents", "%s %s %s batch %d",
             c->search_agents.provider, c->search_agents.endpoint,
             c->search_agents.model, c->search_batch);

@@ -463,8 +463,8 @@ void strat_observe(strat *st, const gpu_config *c, const store_record *r)
 int strat_check_agents(const char *strategy, const camp_agents *a,
                        char *why, size_t n)
 {
-    if (strcmp(a->provider, "rules") != 0 && (!strategy
-                                              || strcmp(strategy, "agent")))
+    if (a->provider[0] && strcmp(a->provider, "rules") != 0
+        && (!strategy || strcmp(strategy, "agent")))
         return snprintf(why, n, "an <agents> element in <search> drives only "
                         "strategy=\"agent\" (this search is \"%s\"); move "
                         "it out of <search> to annotate results",
@@ -475,8 +475,8 @@ int strat_check_agents(const char *strategy, const camp_agents *a,
 int strat_set_agents(strat *st, const camp_agents *a, int batch,
                      const char *rundir, const char *workload, gd_err *err)
 {
-    if (strcmp(a->provider, "rules") == 0)
-        return GD_OK;
+    if (!a->provider[0] || strcmp(a->provider, "rules") == 0)
+        return GD_OK;   /* "" = a campaign built without defaults */
     char why[256];
     if (strat_check_agents(st->kind->name, a, why, sizeof why) != 0)
         return gd_errf(err, GD_EINPUT, "%s", why);
