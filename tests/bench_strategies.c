@@ -138,7 +138,7 @@ static int drive_with_llm(const world *W, strat *st, char *dir, gd_err *e)
     a.timeout_s = 30;
     if (!mkdtemp(dir))
         return gd_errf(e, GD_EENV, "mkdtemp failed");
-    return strat_set_agents(st, &a, 8, dir, W->w->name, e);
+    return strat_set_agents(st, &a, 8, 0, dir, W->w->name, e);
 }
 
 /* Run one strategy; ratio[e] = HV ratio after e+1 evaluations, ipc[e] the

@@ -278,6 +278,43 @@ START_TEST(batch_of_two_per_round)
 }
 END_TEST
 
+/* specialists="llm": the LLM writes the diagnoses the orchestrator reads */
+START_TEST(llm_specialists_write_the_diagnoses)
+{
+    char *b = openai_body("Misses are slow; more clusters hide them.\n"
+                          "STATUS: RED\nCONFIG: n_clusters=30, "
+                          "cores_per_cluster=2, n_mem=6\n");
+    reply_t ok = {200, "", b, 0};
+    setenv(KEYVAR, KEY, 1);
+    server_t s = server_start("spec", NULL, 0, &ok, NULL);
+    char el[512];
+    agents_elem(el, sizeof el, "openai-compatible", s.port,
+                "specialists=\"llm\"");
+    write_campaign("spec", "<simulator backend=\"analytic\"/>", 3, el);
+    ck_assert_int_eq(run_campaign("spec", ""), 0);
+    int asked = server_stop(&s);
+    cJSON *log = transcript("spec");
+    cJSON *r1 = cJSON_GetArrayItem(log, 1);
+    cJSON *dg = cJSON_GetObjectItem(r1, "diagnoses"), *d;
+    int nd = cJSON_GetArraySize(dg);
+    ck_assert_int_ge(nd, 1);
+    ck_assert_int_eq(asked, 3 * nd + 1);   /* 3 specialists each, then one */
+    cJSON_ArrayForEach(d, dg) {
+        ck_assert_str_eq(str_of(d, "source"), "llm");
+        ck_assert_str_eq(str_of(d, "memory"), "RED");
+        ck_assert_str_eq(str_of(d, "bottleneck"), "RED");
+    }
+    ck_assert_int_eq(count_by(log, "llm"), 1);
+    cJSON_Delete(log);
+    /* the orchestrator read the LLM's notes */
+    ck_assert_int_eq(shf("grep -lq 'memory (RED): Misses are slow; more "
+                         "clusters hide them.' " TMP "/spec/agents-cache/"
+                         "*.json"), 0);
+    assert_no_key("spec");
+    free(b);
+}
+END_TEST
+
 /* ---- (b) hostile proposals: rejected with reasons, rules moves instead -- */
 
 START_TEST(hostile_proposals_are_rejected)
@@ -522,6 +559,7 @@ int main(void)
     tcase_add_test(t, openai_proposals_run_in_order);
     tcase_add_test(t, anthropic_proposals_run_in_order);
     tcase_add_test(t, batch_of_two_per_round);
+    tcase_add_test(t, llm_specialists_write_the_diagnoses);
     tcase_add_test(t, hostile_proposals_are_rejected);
     tcase_add_test(t, provider_failures_fall_back_to_rules);
     tcase_add_test(t, echoed_key_reaches_no_file);

@@ -1056,13 +1056,15 @@ static int parse_agents(ctx_t *x, xmlNodePtr n)
  * may drive is the strategy's to say (strat_check_agents). */
 static int parse_search_agents(ctx_t *x, xmlNodePtr n)
 {
-    char *b = attr(n, "batch"), why[256];
+    char *b = attr(n, "batch"), *sp = attr(n, "specialists"), why[256];
     long batch = 1;
     int rc = parse_agents_into(x, n, &x->c->search_agents);
     if (!rc && b && util_parse_long(b, 1, 4096, &batch))
         rc = fail(x, n, "agents batch must be 1 to 4096 configs per round "
                   "(got \"%s\")", b);
+    x->c->search_llm_specialists = sp && strcmp(sp, "llm") == 0;
     xmlFree(b);
+    xmlFree(sp);
     x->c->search_batch = (int)batch;
     if (!rc && strat_check_agents(x->c->strategy, &x->c->search_agents,
                                   why, sizeof why) != 0)

@@ -146,6 +146,7 @@ typedef struct {
      * the search (provider "rules" when absent) and its configs per round */
     camp_agents search_agents;
     int search_batch;      /* default 1 */
+    int search_llm_specialists; /* specialists="llm": diagnoses by the LLM */
 
     int jobs;              /* parallel workers, 0 = number of cores */
     double timeout_s;      /* per external job */

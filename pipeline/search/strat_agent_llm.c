@@ -24,6 +24,7 @@
 
 #include "agents.h"
 #include "agents_llm.h"
+#include "agents_prompt.h"
 #include "agents_propose.h"
 
 #define REPLY_CAP 2000     /* bytes of the reply kept in the transcript */
@@ -56,6 +57,9 @@ struct agent_llm {
     char workload[64];
     char log_path[4200];
     char *system;          /* propose.txt */
+    char *tpl[AGENTS_NPROMPTS];   /* the specialists' prompts, when the
+                                   * LLM writes the diagnoses */
+    int llm_specialists;
     obs_pt *pts;           /* by observation position */
     size_t npts, cappts;
     /* the open round */
@@ -81,8 +85,8 @@ size_t agent_llm_start_size(const strat *st)
 }
 
 int agent_llm_new(strat *st, const camp_agents *a, int batch,
-                  const char *rundir, const char *workload, agent_llm **out,
-                  gd_err *err)
+                  int llm_specialists, const char *rundir,
+                  const char *workload, agent_llm **out, gd_err *err)
 {
     char dir[4096], path[4300], cache[4200];
     size_t len;
@@ -96,10 +100,16 @@ int agent_llm_new(strat *st, const camp_agents *a, int batch,
     if (!rc && util_read_file(path, &l->system, &len, err) != GD_OK)
         rc = gd_errf(err, GD_EENV, "%s: agent prompt template missing "
                      "(check GPUDSE_DATA or the installation)", path);
+    if (!rc && llm_specialists)
+        rc = agents_prompts_read(l->tpl, err);
     if (rc) {
+        for (int i = 0; i < AGENTS_NPROMPTS; i++)
+            free(l->tpl[i]);
+        free(l->system);
         free(l);
         return rc;
     }
+    l->llm_specialists = llm_specialists;
     util_path_join(cache, sizeof cache, rundir, "agents-cache");
     util_path_join(l->log_path, sizeof l->log_path, rundir,
                    "agent-log.jsonl");
@@ -355,6 +365,8 @@ void agent_llm_free(strat *st, agent_llm *l)
     free(l->props);
     free(l->pts);
     free(l->system);
+    for (int i = 0; i < AGENTS_NPROMPTS; i++)
+        free(l->tpl[i]);
     free(l);
     curl_global_cleanup();
 }
@@ -371,20 +383,54 @@ static const agents_point *baseline_point(const strat *st,
            ? &l->pts[at].p : NULL;
 }
 
+/* The LLM's notes in place of the rules' where it answers; how many it
+ * wrote. The first failure's reason goes to the diagnosis. */
+static int llm_notes(agent_llm *l, const char *scope, const agents_point *p,
+                     const agents_point *base, agents_note *n, cJSON *d)
+{
+    util_buf f;
+    util_buf_init(&f);
+    agents_point_facts(&f, "point", p);
+    if (base)
+        agents_point_facts(&f, "baseline", base);
+    int got = 0;
+    for (int a = 0; a < 3 && !l->client.down; a++) {
+        agents_note ln;
+        gd_err e = {0, ""};
+        if (agents_llm_note(&l->client, l->tpl, a, l->workload, scope,
+                            f.s ? f.s : "", &n[a], &ln, &e) == GD_OK) {
+            n[a] = ln;
+            got++;
+        } else if (!cJSON_GetObjectItemCaseSensitive(d, "error")) {
+            char *red = agents_llm_redact(&l->client, e.msg);
+            cJSON_AddStringToObject(d, "error", red);
+            free(red);
+        }
+    }
+    util_buf_free(&f);
+    return got;
+}
+
 /* The specialists on point p: their notes into the prompt, their statuses
  * into the round's diagnoses. */
 static void diagnose(const strat *st, agent_llm *l, const char *scope,
                      const agents_point *p, util_buf *facts)
 {
     agents_note n[3];
+    const agents_point *base = baseline_point(st, l);
     agents_rules_memory(p, &n[0]);
     agents_rules_warp(p, &n[1]);
-    agents_rules_bottleneck(p, baseline_point(st, l), &n[2]);
+    agents_rules_bottleneck(p, base, &n[2]);
     char canon[256];
     space_config_canon(&p->cfg, canon, sizeof canon);
     cJSON *d = cJSON_CreateObject();
     cJSON_AddStringToObject(d, "scope", scope);
     cJSON_AddStringToObject(d, "config", canon);
+    if (l->llm_specialists) {
+        int got = llm_notes(l, scope, p, base, n, d);
+        cJSON_AddStringToObject(d, "source", got == 3 ? "llm" : got == 0
+                                ? "rules" : "mixed");
+    }
     util_buf_printf(facts, "[%s] %s\n", scope, canon);
     for (int a = 0; a < 3; a++) {
         cJSON_AddStringToObject(d, agents_agent_name(a),

@@ -95,8 +95,8 @@ typedef struct agent_llm agent_llm;
 /* The LLM loop of one workload (strat_set_agents); NULL-safe free, which
  * closes the open round into the transcript. */
 int agent_llm_new(strat *st, const camp_agents *a, int batch,
-                  const char *rundir, const char *workload, agent_llm **out,
-                  gd_err *err);
+                  int llm_specialists, const char *rundir,
+                  const char *workload, agent_llm **out, gd_err *err);
 void agent_llm_free(strat *st, agent_llm *l);
 /* The start design of an LLM-driven search: the baseline and a small
  * Latin hypercube (budget/5, 2..8 points). */

@@ -473,7 +473,8 @@ int strat_check_agents(const char *strategy, const camp_agents *a,
 }
 
 int strat_set_agents(strat *st, const camp_agents *a, int batch,
-                     const char *rundir, const char *workload, gd_err *err)
+                     int llm_specialists, const char *rundir,
+                     const char *workload, gd_err *err)
 {
     if (!a->provider[0] || strcmp(a->provider, "rules") == 0)
         return GD_OK;   /* "" = a campaign built without defaults */
@@ -483,7 +484,8 @@ int strat_set_agents(strat *st, const camp_agents *a, int batch,
     agent_llm **slot = strat_agent_llm_slot(st);
     if (*slot)
         return GD_OK;
-    return agent_llm_new(st, a, batch, rundir, workload, slot, err);
+    return agent_llm_new(st, a, batch, llm_specialists, rundir, workload,
+                         slot, err);
 }
 
 void strat_free(strat *st)
