@@ -7,6 +7,7 @@
  * the run to the rules; an echoed API key reaches no file; <agents> in
  * <search> is checked. */
 #include "testutil.h"
+#include <limits.h>
 #include <cjson/cJSON.h>
 #include "store.h"
 
@@ -34,20 +35,28 @@ static int shf(const char *fmt, ...)
 }
 
 /* A campaign NAME at TMP/NAME.xml whose search is the agent strategy with
- * budget evaluations and agents (an <agents .../> element or ""). */
-static void write_campaign(const char *name, const char *backend_xml,
-                           long budget, const char *agents)
+ * budget evaluations and agents (an <agents .../> element or ""), over
+ * the workload element wl. */
+static void write_campaign_wl(const char *name, const char *backend_xml,
+                              const char *wl, long budget, const char *agents)
 {
     char path[256], xml[4096];
     snprintf(path, sizeof path, TMP "/%s.xml", name);
     snprintf(xml, sizeof xml, "<campaign name=\"%s\" seed=\"3\">%s"
-             "<workloads><workload name=\"dct8x8\"/></workloads>" SPACE
+             "<workloads>%s</workloads>" SPACE
              "<objectives><maximize metric=\"ipc\"/><minimize "
              "metric=\"area_mm2\"/></objectives>"
              "<search strategy=\"agent\" budget=\"%ld\">%s</search>"
              "<execution jobs=\"1\"/><report formats=\"svg\"/></campaign>\n",
-             name, backend_xml, budget, agents);
+             name, backend_xml, wl, budget, agents);
     tu_write(path, xml);
+}
+
+static void write_campaign(const char *name, const char *backend_xml,
+                           long budget, const char *agents)
+{
+    write_campaign_wl(name, backend_xml, "<workload name=\"dct8x8\"/>",
+                      budget, agents);
 }
 
 static void agents_elem(char *out, size_t n, const char *provider, int port,
@@ -459,7 +468,7 @@ START_TEST(echoed_key_reaches_no_file)
 }
 END_TEST
 
-/* ---- every backend: command, and analytic screening with <verify> ------ */
+/* ---- every backend: command, gpgpusim, analytic screening + <verify> --- */
 
 #define SIM_CMD "<command>{campaign_dir}/sim.sh {n_clusters} " \
     "{cores_per_cluster} {n_mem}</command>" \
@@ -478,16 +487,31 @@ START_TEST(command_backend_and_verify)
                            "n_mem=12\n");
     reply_t script[2] = {{200, "", b1, 0}, {200, "", b2, 0}};
     setenv(KEYVAR, KEY, 1);
-    const char *backend[2] = {
+    /* the fake GPGPU-Sim (tests/fakesim) replays one log for every
+     * config; its root needs only a stand-in libcudart */
+    char cwd[PATH_MAX], gs[PATH_MAX + 64], wl[3 * PATH_MAX];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    ck_assert_int_eq(shf("mkdir -p " TMP "/gsroot/lib/gcc-9.4.0/cuda-11000/"
+                         "release && echo stand-in > " TMP "/gsroot/lib/"
+                         "gcc-9.4.0/cuda-11000/release/libcudart.so"), 0);
+    snprintf(gs, sizeof gs, "<simulator backend=\"gpgpusim\" root=\"%s/"
+             TMP "/gsroot\"/>", cwd);
+    snprintf(wl, sizeof wl, "<workload name=\"replay\"><command>%s/tests/"
+             "fakesim/fakesim.sh replay %s/tests/data/gpgpusim/"
+             "vecadd-baseline.log.gz</command></workload>", cwd, cwd);
+    const char *backend[3] = {
         "<simulator backend=\"command\">" SIM_CMD "</simulator>",
         "<simulator backend=\"analytic\"/><verify backend=\"command\" "
-        "top=\"2\">" SIM_CMD "</verify>"};
-    const char *name[2] = {"cmd", "verify"};
-    for (int k = 0; k < 2; k++) {
+        "top=\"2\">" SIM_CMD "</verify>", gs};
+    const char *name[3] = {"cmd", "verify", "gpgpusim"};
+    for (int k = 0; k < 3; k++) {
         server_t s = server_start(name[k], script, 2, &script[1], NULL);
         char el[512];
         agents_elem(el, sizeof el, "openai-compatible", s.port, "");
-        write_campaign(name[k], backend[k], 5, el);
+        if (k == 2)
+            write_campaign_wl(name[k], backend[k], wl, 5, el);
+        else
+            write_campaign(name[k], backend[k], 5, el);
         ck_assert_int_eq(run_campaign(name[k], ""), 0);
         server_stop(&s);
         size_t n, screened = 0, measured = 0, s0 = start_size(name[k]);
@@ -496,8 +520,12 @@ START_TEST(command_backend_and_verify)
         assert_cfg(&r[s0], 30, 4, 8);
         assert_cfg(&r[s0 + 1], 60, 1, 12);
         for (size_t i = 0; i < n; i++) {
-            screened += !strcmp(r[i].backend, k ? "analytic" : "command");
-            measured += !strcmp(r[i].backend, "command");
+            static const char *const first[3] = {"command", "analytic",
+                                                 "gpgpusim"};
+            screened += !strcmp(r[i].backend, first[k]);
+            measured += !strcmp(r[i].fidelity, "measured");
+            ck_assert_msg(r[i].status == ST_OK, "%s: %s", name[k],
+                          r[i].reason);
             if (!strcmp(r[i].backend, "command")) {
                 double ipc;
                 ck_assert(met_get(&r[i].metrics, "ipc", &ipc) == 0);
@@ -507,7 +535,7 @@ START_TEST(command_backend_and_verify)
             }
         }
         ck_assert_uint_eq(screened, 5);
-        ck_assert_uint_eq(measured, k ? 2 : 5);   /* top 2 verified */
+        ck_assert_uint_eq(measured, k == 1 ? 2 : 5);   /* top 2 verified */
         free(r);
         cJSON *log = transcript(name[k]);
         ck_assert_int_eq(count_by(log, "llm"), 2);

@@ -441,22 +441,38 @@ static void diagnose(const strat *st, agent_llm *l, const char *scope,
     cJSON_AddItemToArray(l->diag, d);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* The front's balanced point ("knee"), by observation position; -1 when
- * nothing succeeded yet. */
+ * nothing succeeded yet. The front is taken in space order, so ties do
+ * not depend on the order results came back in. */
 static long knee_of(const strat *st, const agent_llm *l)
 {
     size_t *pos = malloc((st->nobs ? st->nobs : 1) * sizeof *pos);
+    uint64_t *ix = malloc((st->nobs ? st->nobs : 1) * sizeof *ix);
     agents_point *fp = malloc((st->nobs ? st->nobs : 1) * sizeof *fp);
     long best = -1;
-    if (pos && fp) {
+    if (pos && ix && fp) {
         size_t nf = strat_front(st, pos), m = 0;
         for (size_t i = 0; i < nf; i++)
-            if (pos[i] < l->npts)
-                pos[m] = pos[i], fp[m++] = l->pts[pos[i]].p;
+            ix[i] = st->obs[pos[i]].idx;
+        qsort(ix, nf, sizeof *ix, cmp_u64);
+        for (size_t i = 0; i < nf; i++) {
+            size_t at = (size_t)st->obs_at[ix[i]];
+            if (at < l->npts) {
+                pos[m] = at;
+                fp[m++] = l->pts[at].p;
+            }
+        }
         int k = agents_pick_knee(fp, (int)m, st->obj, st->nobj);
         best = k >= 0 ? (long)pos[k] : -1;
     }
     free(pos);
+    free(ix);
     free(fp);
     return best;
 }
@@ -480,12 +496,6 @@ static void put_result(const strat *st, const agent_llm *l, size_t at,
         util_buf_printf(b, " %s=%.6g", st->obj[j].metric, v);
     }
     util_buf_puts(b, "\n");
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
 }
 
 /* The evaluated configs: the front first, then the others, each part in
