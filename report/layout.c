@@ -1,8 +1,9 @@
 /* layout: reads a report layout file (<report> with <title-page/>,
  * <contents/>, <workloads> of <figure kind=".." metrics=".."/>,
- * <table kind=".."/> and <annotations/>, then <strategy-study/>,
- * <calibration/>, <annotations/>, <failures/> and figures across
- * workloads, <figure kind="line" knob=".."/>) into a rep_layout, and
+ * <table kind=".."/> and <annotations/>, then <exploration-log/>,
+ * <strategy-study/>, <calibration/>, <annotations/>, <failures/> and
+ * figures across workloads, <figure kind="line" knob=".."/>) into a
+ * rep_layout, and
  * supplies the built-in default. */
 #include "layout.h"
 
@@ -28,7 +29,8 @@ void rep_layout_default(rep_layout *l)
         { REP_ITEM_FIGURE, "heatmap", "", 0, 0, 0 },
         { REP_ITEM_ANNOTATIONS, "annotations", "", 0, 0, 0 },
     };
-    static const int secs[] = { REP_SEC_WORKLOADS, REP_SEC_STRATEGY,
+    static const int secs[] = { REP_SEC_WORKLOADS, REP_SEC_EXPLORATION,
+                                REP_SEC_STRATEGY,
                                 REP_SEC_CALIBRATION, REP_SEC_ANNOTATIONS,
                                 REP_SEC_FAILURES };
     memset(l, 0, sizeof *l);
@@ -482,6 +484,8 @@ static int parse_child(rep_layout *l, const xmlNode *n, const char *path,
         l->contents = 1;
     else if (is_el(n, "workloads"))
         return parse_workloads(l, n, path, err);
+    else if (is_el(n, "exploration-log"))
+        return add_section(l, n, REP_SEC_EXPLORATION, path, err);
     else if (is_el(n, "strategy-study"))
         return add_section(l, n, REP_SEC_STRATEGY, path, err);
     else if (is_el(n, "calibration"))
@@ -495,8 +499,8 @@ static int parse_child(rep_layout *l, const xmlNode *n, const char *path,
     else
         return gd_errf(err, GD_EINPUT, "%s:%ld: unknown element <%s> "
                        "(known: title-page, contents, workloads, "
-                       "strategy-study, calibration, annotations, failures, "
-                       "figure)",
+                       "exploration-log, strategy-study, calibration, "
+                       "annotations, failures, figure)",
                        path, xmlGetLineNo(n), (const char *)n->name);
     return GD_OK;
 }

@@ -60,7 +60,8 @@ typedef struct {
 /* Top-level parts after the title page and contents, in order. */
 typedef enum {
     REP_SEC_WORKLOADS, REP_SEC_STRATEGY, REP_SEC_CALIBRATION,
-    REP_SEC_ANNOTATIONS, REP_SEC_FAILURES, REP_SEC_FIGURE
+    REP_SEC_ANNOTATIONS, REP_SEC_FAILURES, REP_SEC_FIGURE,
+    REP_SEC_EXPLORATION
 } rep_section;
 
 typedef struct {

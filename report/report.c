@@ -14,6 +14,7 @@
 #include "figcross.h"
 #include "layout.h"
 #include "rundata.h"
+#include "exploration.h"
 #include "sections.h"
 #include "split_report.h"
 #include "regression.h"
@@ -557,6 +558,9 @@ static void body(rep_doc *d, const rep_run *run, const rep_layout *lay)
         case REP_SEC_WORKLOADS:
             for (int w = 0; w < run->nwl; w++)
                 workload_section(d, run, w, lay);
+            break;
+        case REP_SEC_EXPLORATION:
+            rep_exploration_pages(d, run);
             break;
         case REP_SEC_STRATEGY:
             rep_study_strategy(d, run);

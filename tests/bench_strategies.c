@@ -7,7 +7,10 @@
  * and print the median (and min..max) ratio of its hypervolume to the
  * exhaustive one, the median evaluations to reach 95% and 99% at budget
  * 300, the median ADRS against the exhaustive front (normalised
- * objectives, %) and the CPU time the strategy itself took (all runs). Usage: bench_strategies [workload...] */
+ * objectives, %), the median best IPC found after 10 and 30 evaluations
+ * and the CPU time the strategy itself took (all runs). "agent+llm" is the
+ * agent strategy driven by a scripted stand-in LLM (scriptllm.h) over
+ * loopback, 8 configs per round. Usage: bench_strategies [workload...] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +23,7 @@
 #include "pareto.h"
 #include "strategy.h"
 #include "workload.h"
+#include "scriptllm.h"
 
 #define NSEEDS 5
 #define NSPACE 15552
@@ -32,6 +36,7 @@ typedef struct {
     double lo[2], hi[2], hv_full;
     size_t nfront;
     double *front;      /* nfront x 2, normalised */
+    int llm_port;       /* the scripted LLM's; 0 none */
 } world;
 
 static void record_of(const wl_workload *w, const gpu_config *c,
@@ -117,15 +122,37 @@ static double adrs_of(const world *W, const double *rows, size_t n)
     return a;
 }
 
-/* Run one strategy; ratio[e] = HV ratio after e+1 evaluations, *adrs of
- * the final front. */
+/* "agent+llm": the agent strategy driven by the scripted LLM, its cache
+ * and transcript in a fresh folder dir (removed by the caller). */
+static int drive_with_llm(const world *W, strat *st, char *dir, gd_err *e)
+{
+    camp_agents a;
+    memset(&a, 0, sizeof a);
+    util_strlcpy(a.provider, "openai-compatible", sizeof a.provider);
+    snprintf(a.endpoint, sizeof a.endpoint, "http://127.0.0.1:%d/v1",
+             W->llm_port);
+    util_strlcpy(a.model, "scripted", sizeof a.model);
+    util_strlcpy(a.key_env, "GPUDSE_BENCH_NO_KEY", sizeof a.key_env);
+    a.max_tokens = 400;
+    a.max_requests = 1000000;
+    a.timeout_s = 30;
+    if (!mkdtemp(dir))
+        return gd_errf(e, GD_EENV, "mkdtemp failed");
+    return strat_set_agents(st, &a, 8, 0, dir, W->w->name, e);
+}
+
+/* Run one strategy; ratio[e] = HV ratio after e+1 evaluations, ipc[e] the
+ * best IPC so far, *adrs of the final front. */
 static int run_strategy(const world *W, const char *name, long budget,
-                        uint64_t seed, double *ratio, double *adrs,
-                        double *secs)
+                        uint64_t seed, double *ratio, double *ipc,
+                        double *adrs, double *secs)
 {
     strat *st;
     gd_err e = {0, ""};
-    if (strat_new(name, &W->s, budget, seed, &st, &e) != 0) {
+    int llm = strcmp(name, "agent+llm") == 0;
+    char dir[] = "/tmp/gpudse-bench-llm.XXXXXX";
+    if (strat_new(llm ? "agent" : name, &W->s, budget, seed, &st, &e) != 0
+        || (llm && drive_with_llm(W, st, dir, &e) != 0)) {
         fprintf(stderr, "bench: %s\n", e.msg);
         return -1;
     }
@@ -151,15 +178,27 @@ static int run_strategy(const world *W, const char *name, long budget,
             strat_time += (double)(clock() - a);
             done++;
             ratio[done - 1] = hv_of(W, rows, done) / W->hv_full;
+            double best = done > 1 ? ipc[done - 2] : -INFINITY;
+            ipc[done - 1] = isfinite(rows[2 * done - 2])
+                            && -rows[2 * done - 2] > best
+                            ? -rows[2 * done - 2] : best;
         }
     }
     (void)t0;
-    for (size_t i = done; i < (size_t)budget; i++)
+    for (size_t i = done; i < (size_t)budget; i++) {
         ratio[i] = done ? ratio[done - 1] : 0;
+        ipc[i] = done ? ipc[done - 1] : NAN;
+    }
     *secs = strat_time / CLOCKS_PER_SEC;
     *adrs = adrs_of(W, rows, done);
     free(rows);
     strat_free(st);
+    if (llm) {
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "bench: cannot remove %s\n", dir);
+    }
     return 0;
 }
 
@@ -186,24 +225,29 @@ static double evals_to(const double *ratio, long budget, double target)
 static void bench_workload(const world *W)
 {
     static const char *const names[] = {"random", "lhs", "nsga2", "surrogate",
-                                        "agent"};
+                                        "agent", "agent+llm"};
     printf("%s: exhaustive front %zu points, hypervolume %.4f (normalised "
            "to the front's ideal..nadir, reference point 1.1)\n", W->w->name,
            W->nfront, W->hv_full);
-    printf("  %-10s %22s %22s %7s %7s %8s %8s %6s\n", "strategy",
+    printf("  %-10s %22s %22s %7s %7s %8s %8s %7s %7s %6s\n", "strategy",
            "HV@100 med [min..max]", "HV@300 med [min..max]", "n->95%",
-           "n->99%", "ADRS@100", "ADRS@300", "cpu s");
+           "n->99%", "ADRS@100", "ADRS@300", "IPC@10", "IPC@30", "cpu s");
     for (size_t s = 0; s < sizeof names / sizeof names[0]; s++) {
         double r100[NSEEDS], r300[NSEEDS], n95[NSEEDS], n99[NSEEDS];
         double a100[NSEEDS], a300[NSEEDS], ratio[300], secs = 0, t;
+        double ipc[300], i10[NSEEDS], i30[NSEEDS];
+        if (!strcmp(names[s], "agent+llm") && !W->llm_port)
+            continue;
         for (int seed = 0; seed < NSEEDS; seed++) {
             if (run_strategy(W, names[s], 100, (uint64_t)seed + 1, ratio,
-                             &a100[seed], &t))
+                             ipc, &a100[seed], &t))
                 return;
             r100[seed] = ratio[99];
+            i10[seed] = ipc[9];
+            i30[seed] = ipc[29];
             secs += t;
             if (run_strategy(W, names[s], 300, (uint64_t)seed + 1, ratio,
-                             &a300[seed], &t))
+                             ipc, &a300[seed], &t))
                 return;
             r300[seed] = ratio[299];
             n95[seed] = evals_to(ratio, 300, 0.95);
@@ -212,11 +256,12 @@ static void bench_workload(const world *W)
         }
         double m100 = median(r100, NSEEDS), m300 = median(r300, NSEEDS);
         printf("  %-10s %6.2f%% [%5.1f..%5.1f] %6.2f%% [%5.1f..%5.1f] %7.0f "
-               "%7.0f %7.2f%% %7.2f%% %6.2f\n", names[s], 100 * m100,
-               100 * r100[0], 100 * r100[NSEEDS - 1], 100 * m300,
+               "%7.0f %7.2f%% %7.2f%% %7.1f %7.1f %6.2f\n", names[s],
+               100 * m100, 100 * r100[0], 100 * r100[NSEEDS - 1], 100 * m300,
                100 * r300[0], 100 * r300[NSEEDS - 1], median(n95, NSEEDS),
                median(n99, NSEEDS), 100 * median(a100, NSEEDS),
-               100 * median(a300, NSEEDS), secs);
+               100 * median(a300, NSEEDS), median(i10, NSEEDS),
+               median(i30, NSEEDS), secs);
     }
 }
 
@@ -230,20 +275,29 @@ int main(int argc, char **argv)
     printf("strategy study on the embedded model (modelled), full space of "
            "%d configs, %d seeds, maximize ipc / minimize area_mm2\n",
            NSPACE, NSEEDS);
+    int port = 0;
+    pid_t llm = sl_start(&port);
+    if (llm < 0)
+        fprintf(stderr, "bench: no loopback socket; agent+llm left out\n");
     for (int i = 0; i < n; i++) {
         wl_workload w;
         gd_err e = {0, ""};
         if (wl_load_builtin(names[i], &w, &e) != 0) {
             fprintf(stderr, "bench: %s\n", e.msg);
+            sl_stop(llm);
             return 2;
         }
         world W;
-        if (build_world(&W, &w) != 0)
+        if (build_world(&W, &w) != 0) {
+            sl_stop(llm);
             return 3;
+        }
+        W.llm_port = port;
         bench_workload(&W);
         free(W.y);
         free(W.rec);
         free(W.front);
     }
+    sl_stop(llm);
     return 0;
 }

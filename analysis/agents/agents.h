@@ -1,8 +1,9 @@
-/* agents: the annotators of a run — Memory, Warp and Bottleneck specialists
- * per design point and an Orchestrator per workload and per campaign — with
- * the offline `rules` provider, LLM providers over HTTP (Anthropic Messages,
- * OpenAI-compatible chat completions) cached by content hash, and the
- * validator of LLM-proposed configs. Thresholds: docs/agents.md. */
+/* agents: the agents' shared vocabulary — statuses, the design point as the
+ * specialists see it, their notes — and the offline `rules` provider: Memory,
+ * Warp and Bottleneck specialists per design point and an Orchestrator per
+ * workload and per campaign. Thresholds: docs/agents.md. The LLM client is
+ * agents_llm.h, the proposal validator agents_propose.h, the annotate stage
+ * annotate.h. */
 #ifndef GPUDSE_AGENTS_H
 #define GPUDSE_AGENTS_H
 
@@ -77,77 +78,5 @@ void agents_rules_orch_campaign(const char *metric_label,
  * the earlier point. -1 when n is 0. */
 int agents_pick_knee(const agents_point *front, int n,
                      const camp_objective *obj, int nobj);
-
-/* ---- LLM providers ---------------------------------------------------- */
-
-/* A client for one annotate (or strategy) session. The key is read from the
- * environment per request and never written anywhere. */
-typedef struct {
-    camp_agents cfg;
-    char cache_dir[4096];  /* DIR/agents-cache; "" = no cache */
-    long requests;         /* network requests made (the spending cap) */
-    int down;              /* the provider failed hard; callers fall back */
-    int bad_answers;       /* malformed answers in a row (3 = down) */
-} agents_llm;
-
-void agents_llm_init(agents_llm *l, const camp_agents *cfg,
-                     const char *cache_dir);
-/* Ask system+user; *reply (malloc'd, caller frees) is the model's text.
- * A cached answer is used without the network (*cached = 1). Retries on
- * 429, 5xx, timeouts and connection failures with backoff, honouring
- * Retry-After. On failure returns GD_EENV (GD_EINPUT for a malformed
- * answer) with a key-free reason in err. */
-int agents_llm_ask(agents_llm *l, const char *system, const char *user,
-                   char **reply, int *cached, gd_err *err);
-
-/* Copy of s with every occurrence of key replaced by "[redacted]"
- * (malloc'd); key NULL or "" copies s. */
-char *agents_redact(const char *s, const char *key);
-
-/* agents_redact with the key this client's provider reads. */
-char *agents_llm_redact(const agents_llm *l, const char *s);
-
-/* Split an LLM reply into its analysis text (sanitised: control characters
- * become spaces, at most outsz-1 bytes) and the status of its last
- * "STATUS: X" line. -1 when no status line is found. */
-int agents_parse_reply(const char *reply, char *text, size_t outsz,
-                       int *status);
-
-/* ---- proposals (the `agent` search strategy) --------------------------- */
-
-/* Parse an LLM's proposed config and validate it: the reply must hold one
- * line "CONFIG: knob=value, knob=value, ..." (or be only such a list); every
- * name a knob, every value one of the knob's levels (space_value_parse) and
- * within the campaign's space s, no knob twice, nothing but knob=value
- * syntax; knobs not named keep their value from base. The config must not
- * be one of tried[0..ntried). Returns GD_OK and *out, or GD_EINPUT with the
- * reason in reason (never containing more than a short sanitised excerpt of
- * the reply). */
-int agents_proposal_parse(const char *reply, const space_def *s,
-                          const gpu_config *base, const gpu_config *tried,
-                          size_t ntried, gpu_config *out, char *reason,
-                          size_t reasonsz);
-
-/* Ask the provider for the next config: templates/agents/propose.txt (under
- * datadir, util_datadir) as the system prompt, facts (objectives, allowed
- * values, tried configs and their results) as the user message, and the
- * reply through agents_proposal_parse. GD_OK and *out; GD_EINPUT when the
- * reply was rejected (reason says why); GD_EENV when the provider could not
- * answer (err says why). Either way the caller's rules proposer steps in. */
-int agents_llm_propose(agents_llm *l, const char *datadir, const char *facts,
-                       const space_def *s, const gpu_config *base,
-                       const gpu_config *tried, size_t ntried,
-                       gpu_config *out, char *reason, size_t reasonsz,
-                       gd_err *err);
-
-/* ---- the annotate stage -------------------------------------------------- */
-
-/* Read DIR/campaign.xml, DIR/results.jsonl and DIR/analysis.json; write
- * DIR/annotations.json (atomically). Provider failures are recorded in the
- * file and fall back to rules; only bad inputs or I/O fail. */
-int agents_annotate(const char *rundir, gd_err *err);
-
-/* `gpudse annotate DIR` */
-int cmd_annotate(int argc, char **argv);
 
 #endif

@@ -12,6 +12,9 @@
 #include <curl/curl.h>
 
 #include "agents.h"
+#include "agents_llm.h"
+#include "annotate.h"
+#include "agents_prompt.h"
 #include "store.h"
 
 #define MAX_PICKS 3   /* front points annotated per workload */
@@ -205,75 +208,6 @@ static int load_analysis(ctx_t *x, gd_err *err)
 
 /* ---- one note: rules, or the LLM with rules as fall-back ------------------- */
 
-static void put_point_facts(util_buf *b, const char *label,
-                            const agents_point *p)
-{
-    char canon[256];
-    space_config_canon(&p->cfg, canon, sizeof canon);
-    util_buf_printf(b, "%s: config %s; limit %s; bottleneck %s; metrics", label,
-                    canon, p->limit[0] ? p->limit : "unknown",
-                    p->bottleneck[0] ? p->bottleneck : "unknown");
-    for (int i = 0; i < p->m.n; i++)
-        if (isfinite(p->m.val[i]))
-            util_buf_printf(b, " %s=%.6g", p->m.name[i], p->m.val[i]);
-    /* what the record lacks is not measured, never 0 */
-    int first = 1;
-    for (int k = 0; k < met_known_count(); k++) {
-        double v;
-        const char *name = met_known_name(k);
-        if (met_get(&p->m, name, &v) == 0 && isfinite(v))
-            continue;
-        if (first)
-            util_buf_puts(b, "; not measured (unknown, not 0):");
-        util_buf_printf(b, " %s", name);
-        first = 0;
-    }
-    util_buf_puts(b, "\n");
-}
-
-/* Template text with {{workload}}, {{scope}}, {{facts}}, {{rules}} filled. */
-static char *fill_template(const char *tpl, const char *const *names,
-                           const char *const *vals, int n)
-{
-    util_buf b;
-    util_buf_init(&b);
-    for (const char *p = tpl; *p;) {
-        int done = 0;
-        for (int i = 0; i < n && !done; i++) {
-            size_t nl = strlen(names[i]);
-            if (strncmp(p, "{{", 2) == 0 && strncmp(p + 2, names[i], nl) == 0
-                && strncmp(p + 2 + nl, "}}", 2) == 0) {
-                util_buf_puts(&b, vals[i]);
-                p += nl + 4;
-                done = 1;
-            }
-        }
-        if (!done)
-            util_buf_add(&b, p++, 1);
-    }
-    util_buf_add(&b, "", 0);
-    return b.s;
-}
-
-/* The prompt templates, read once before any request. */
-static int read_templates(ctx_t *x, gd_err *err)
-{
-    char dir[4096];
-    int rc = util_datadir(dir, sizeof dir, err);
-    for (int i = 0; i < 5 && !rc; i++) {
-        char path[4300], file[64];
-        size_t len;
-        snprintf(file, sizeof file, "agents/%s.txt",
-                 i < 4 ? agents_agent_name(i) : "user");
-        util_path_join(path, sizeof path, dir, file);
-        rc = util_read_file(path, &x->tpl[i], &len, err);
-        if (rc)   /* a broken install, not bad input */
-            rc = gd_errf(err, GD_EENV, "%s: agent prompt template missing "
-                         "(check GPUDSE_DATA or the installation)", path);
-    }
-    return rc;
-}
-
 static void record_failure(ctx_t *x, const char *workload, int agent,
                            const char *scope, const char *reason)
 {
@@ -287,28 +221,6 @@ static void record_failure(ctx_t *x, const char *workload, int agent,
     cJSON_AddItemToArray(x->failures, f);
 }
 
-/* Ask the LLM for one annotation; GD_OK and *out on a usable answer. */
-static int llm_note(ctx_t *x, int agent, const char *workload,
-                    const char *scope, const char *facts,
-                    const agents_note *rules, agents_note *out, gd_err *err)
-{
-    char *reply = NULL;
-    const char *names[] = {"workload", "scope", "facts", "rules"};
-    const char *vals[] = {workload ? workload : "(campaign)", scope, facts,
-                          rules->text};
-    char *user = fill_template(x->tpl[4], names, vals, 4);
-    int cached;
-    int rc = agents_llm_ask(&x->llm, x->tpl[agent], user, &reply, &cached,
-                            err);
-    if (!rc && agents_parse_reply(reply, out->text, sizeof out->text,
-                                  &out->status) != 0)
-        rc = gd_errf(err, GD_EINPUT, "agents: the answer has no analysis "
-                     "text or no final STATUS: GREEN|AMBER|RED line");
-    free(user);
-    free(reply);
-    return rc;
-}
-
 static void add_note(ctx_t *x, cJSON *arr, int agent, const char *workload,
                      const char *scope, const gpu_config *cfg,
                      const char *facts, const agents_note *rules,
@@ -319,7 +231,8 @@ static void add_note(ctx_t *x, cJSON *arr, int agent, const char *workload,
     if (x->use_llm) {
         gd_err e = {0, ""};
         agents_note ln;
-        int rc = llm_note(x, agent, workload, scope, facts, rules, &ln, &e);
+        int rc = agents_llm_note(&x->llm, x->tpl, agent, workload, scope,
+                                 facts, rules, &ln, &e);
         if (rc == GD_OK) {
             n = ln;
             source = "llm";
@@ -352,9 +265,9 @@ static void specialists(ctx_t *x, cJSON *arr, const wl_data *d,
     snprintf(scope, sizeof scope, "%s:%s", kind, p->key);
     util_buf f;
     util_buf_init(&f);
-    put_point_facts(&f, "point", p);
+    agents_point_facts(&f, "point", p);
     if (d->has_baseline)
-        put_point_facts(&f, "baseline", &d->baseline);
+        agents_point_facts(&f, "baseline", &d->baseline);
     agents_note r;
     agents_rules_memory(p, &r);
     add_note(x, arr, AGENTS_MEMORY, d->name, scope, &p->cfg, f.s, &r, NULL);
@@ -433,9 +346,9 @@ static void annotate_workload(ctx_t *x, const wl_data *d, cJSON *arr,
                         c->obj[j].maximize ? "maximize" : "minimize",
                         c->obj[j].metric, v.front_lo[j], v.front_hi[j]);
     if (v.pick)
-        put_point_facts(&f, "recommended", v.pick);
+        agents_point_facts(&f, "recommended", v.pick);
     if (v.baseline)
-        put_point_facts(&f, "baseline", v.baseline);
+        agents_point_facts(&f, "baseline", v.baseline);
     agents_note r, fin;
     agents_rules_orch_workload(&v, &r);
     add_note(x, arr, AGENTS_ORCHESTRATOR, d->name, "workload", NULL,
@@ -534,7 +447,7 @@ static int run(ctx_t *x, gd_err *err)
         return rc;
     x->use_llm = strcmp(x->camp.agents.provider, "rules") != 0;
     if (x->use_llm) {
-        rc = read_templates(x, err);
+        rc = agents_prompts_read(x->tpl, err);
         if (rc)
             return rc;
         char cache[4200];

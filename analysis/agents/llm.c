@@ -16,6 +16,7 @@
 #include <curl/curl.h>
 
 #include "agents.h"
+#include "agents_llm.h"
 
 #define MAX_ANSWER (4u << 20)   /* bytes of one HTTP answer */
 #define MAX_WAIT_S 60.0         /* longest single retry wait */

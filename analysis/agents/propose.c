@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agents.h"
+#include "agents_propose.h"
 
 #define MAX_LIST 1024
 
@@ -142,6 +142,30 @@ static int parse_item(char *item, const space_def *s, gpu_config *cfg,
     }
     space_set(cfg, k, v);
     return GD_OK;
+}
+
+size_t agents_proposal_lines(const char *reply, const char **start,
+                             size_t *len, size_t max)
+{
+    size_t n = 0;
+    for (const char *p = reply; p && *p && n < max;) {
+        const char *q = p, *e = strchr(p, '\n');
+        while (*q == ' ' || *q == '\t' || *q == '`' || *q == '*')
+            q++;
+        if (strncmp(q, "CONFIG:", 7) == 0) {
+            const char *b = q + 7, *end = e ? e : b + strlen(b);
+            while (b < end && (isspace((unsigned char)*b) || *b == '`'
+                               || *b == '*'))
+                b++;
+            while (end > b && (isspace((unsigned char)end[-1])
+                               || end[-1] == '`' || end[-1] == '*'))
+                end--;
+            start[n] = b;
+            len[n++] = (size_t)(end - b);
+        }
+        p = e ? e + 1 : NULL;
+    }
+    return n;
 }
 
 int agents_proposal_parse(const char *reply, const space_def *s,

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agents/agents.h"
+#include "annotate.h"
 #include "analysis.h"
 #include "campaign.h"
 #include "engine.h"

@@ -36,7 +36,7 @@ static const struct {
                   "regression", NULL}},
     {"regression", {"threshold", NULL}},
     {"workloads", {"workload", NULL}},
-    {"search", {"study", NULL}},
+    {"search", {"study", "agents", NULL}},
     {"workload", {"command", "env", NULL}},
     {"simulator", {"command", "file", "metric", NULL}},
     {"verify", {"command", "file", "metric", NULL}},
@@ -771,6 +771,8 @@ static int parse_study(ctx_t *x, xmlNodePtr n)
     return rc;
 }
 
+static int parse_search_agents(ctx_t *x, xmlNodePtr n);
+
 static int parse_search(ctx_t *x, xmlNodePtr n)
 {
     char *s = attr(n, "strategy"), *b = attr(n, "budget");
@@ -795,6 +797,8 @@ static int parse_search(ctx_t *x, xmlNodePtr n)
     for (xmlNodePtr st = n->children; !rc && st; st = st->next)
         if (is_elem(st, "study"))
             rc = parse_study(x, st);
+        else if (is_elem(st, "agents"))
+            rc = parse_search_agents(x, st);
     return rc;
 }
 
@@ -987,10 +991,10 @@ static int parse_report(ctx_t *x, xmlNodePtr n)
     return rc;
 }
 
-/* <agents>: provider and its limits; meaning checks beyond the schema. */
-static int parse_agents(ctx_t *x, xmlNodePtr n)
+/* <agents> (or <search>'s): provider and its limits; meaning checks beyond
+ * the schema. */
+static int parse_agents_into(ctx_t *x, xmlNodePtr n, camp_agents *a)
 {
-    camp_agents *a = &x->c->agents;
     static const char *const names[] = {"provider", "endpoint", "model",
         "key-env", "max-tokens", "temperature", "max-requests", "timeout",
         "retries", "backoff"};
@@ -1040,6 +1044,31 @@ static int parse_agents(ctx_t *x, xmlNodePtr n)
         a->backoff_s = dv;
     for (int i = 0; i < 10; i++)
         xmlFree(v[i]);
+    return rc;
+}
+
+static int parse_agents(ctx_t *x, xmlNodePtr n)
+{
+    return parse_agents_into(x, n, &x->c->agents);
+}
+
+/* <search>'s <agents batch=...>: the LLM of the agent strategy; what it
+ * may drive is the strategy's to say (strat_check_agents). */
+static int parse_search_agents(ctx_t *x, xmlNodePtr n)
+{
+    char *b = attr(n, "batch"), *sp = attr(n, "specialists"), why[256];
+    long batch = 1;
+    int rc = parse_agents_into(x, n, &x->c->search_agents);
+    if (!rc && b && util_parse_long(b, 1, 4096, &batch))
+        rc = fail(x, n, "agents batch must be 1 to 4096 configs per round "
+                  "(got \"%s\")", b);
+    x->c->search_llm_specialists = sp && strcmp(sp, "llm") == 0;
+    xmlFree(b);
+    xmlFree(sp);
+    x->c->search_batch = (int)batch;
+    if (!rc && strat_check_agents(x->c->strategy, &x->c->search_agents,
+                                  why, sizeof why) != 0)
+        rc = fail(x, n, "%s", why);
     return rc;
 }
 
@@ -1133,6 +1162,8 @@ static void defaults(camp_campaign *c)
     c->agents.timeout_s = 60;
     c->agents.retries = 3;
     c->agents.backoff_s = 1;
+    c->search_agents = c->agents;
+    c->search_batch = 1;
 }
 
 /* Walk the validated tree: simulator first (objectives depend on it). */

@@ -142,6 +142,11 @@ typedef struct {
     int nstudy;            /* <study>: strategies compared, 0 = no study */
     char study[CAMP_MAXSTUDY][32];
     int study_seeds;       /* seeds per strategy: seed, seed+1, ... */
+    /* <search strategy="agent"><agents .../></search>: the LLM that drives
+     * the search (provider "rules" when absent) and its configs per round */
+    camp_agents search_agents;
+    int search_batch;      /* default 1 */
+    int search_llm_specialists; /* specialists="llm": diagnoses by the LLM */
 
     int jobs;              /* parallel workers, 0 = number of cores */
     double timeout_s;      /* per external job */

@@ -25,7 +25,7 @@
 #include <cjson/cJSON.h>
 
 #include "analysis.h"
-#include "agents/agents.h"
+#include "annotate.h"
 #include "backend.h"
 #include "campaign.h"
 #include "identity.h"

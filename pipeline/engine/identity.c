@@ -82,6 +82,13 @@ cJSON *ident_identity(const camp_campaign *c, const char *backend_version,
         put(o, "strategy", "%s budget %ld", c->strategy, c->budget);
     else
         put(o, "strategy", "%s", c->strategy);
+    /* an LLM-driven agent search proposes what its model answers */
+    if (c->search_agents.provider[0]
+        && strcmp(c->search_agents.provider, "rules"))
+        put(o, "search_agents", "%s %s %s batch %d specialists %s",
+            c->search_agents.provider, c->search_agents.endpoint,
+            c->search_agents.model, c->search_batch,
+            c->search_llm_specialists ? "llm" : "rules");
     b.len = 0;
     for (int i = 0; i < c->nstudy; i++)
         util_buf_printf(&b, "%s%s", i ? " " : "", c->study[i]);

@@ -53,6 +53,13 @@ int jobsrc_init(jobsrc *s, const batch_opts *o, batch_counts *n, size_t cap,
             return rc;
         /* adaptive strategies propose rounds that keep every worker busy */
         strat_set_batch(s->st[i], (size_t)(o->workers > 0 ? o->workers : 1));
+        /* <search strategy="agent"><agents .../>: the LLM drives it */
+        rc = strat_set_agents(s->st[i], &o->c->search_agents,
+                              o->c->search_batch,
+                              o->c->search_llm_specialists, o->rundir,
+                              o->c->workloads[i].name, err);
+        if (rc)
+            return rc;
     }
     return GD_OK;
 }

@@ -10,7 +10,11 @@
  * then every member's second-best — so a round spreads along the front; a
  * move already tried is never repeated; when no one-knob move is left,
  * two-knob moves, then random points. The start is the baseline and a
- * Latin hypercube of budget/5 points (8..32). */
+ * Latin hypercube of budget/5 points (8..32).
+ *
+ * With <search>'s <agents> naming an LLM, the rounds are the LLM's
+ * (strat_agent_llm.c): this file's moves then replace the proposals it
+ * rejects, and the start is smaller (budget/5, 2..8 points). */
 #include "strat_impl.h"
 
 #include <math.h>
@@ -21,6 +25,7 @@
 
 typedef struct {
     int started;
+    agent_llm *llm;        /* NULL: rules only */
 } agent;
 
 /* A proposed move: its config, its leverage, the crowding of the front
@@ -39,7 +44,22 @@ static int init(strat *st)
 
 static void free_impl(strat *st)
 {
+    agent *a = st->impl;
+    if (a)
+        agent_llm_free(st, a->llm);
     free(st->impl);
+}
+
+agent_llm **strat_agent_llm_slot(strat *st)
+{
+    return &((agent *)st->impl)->llm;
+}
+
+static void observed(strat *st, size_t pos, const store_record *r)
+{
+    agent *a = st->impl;
+    if (a->llm)
+        agent_llm_observed(st, a->llm, pos, r);
 }
 
 /* Leverage of moving knob k by dir (+1 more resource, -1 less) for a
@@ -95,8 +115,11 @@ static void start(strat *st)
     size_t n = 0;
     if (bi >= 0)
         v[n++] = (uint64_t)bi;
+    agent *a = st->impl;
     size_t m = st->cap / 5;
     m = m < 8 ? 8 : m > 32 ? 32 : m;
+    if (a->llm)
+        m = agent_llm_start_size(st);
     size_t base = n, got = strat_lhs(st, m, v + base);
     for (size_t i = 0; i < got; i++) {     /* the baseline only once */
         uint64_t x = v[base + i];
@@ -104,6 +127,8 @@ static void start(strat *st)
             v[n++] = x;
     }
     strat_queue(st, v, n);
+    if (a->llm)
+        agent_llm_started(a->llm, v, n < st->cap ? n : (size_t)st->cap);
 }
 
 /* Crowding distance of the front members (normalised; extremes large). */
@@ -111,8 +136,8 @@ static void front_crowding(const strat *st, const size_t *pos, size_t nf,
                            double *crowd)
 {
     size_t k = (size_t)st->nobj;
-    double *pts = malloc((nf ? nf : 1) * k * sizeof *pts);
-    size_t *mem = malloc((nf ? nf : 1) * sizeof *mem);
+    double *pts = calloc((nf ? nf : 1) * k, sizeof *pts);
+    size_t *mem = calloc(nf ? nf : 1, sizeof *mem);
     for (size_t i = 0; i < nf; i++)
         crowd[i] = 0;
     if (pts && mem) {
@@ -210,6 +235,38 @@ static size_t emit_moves(strat *st, const move *mv, size_t n, gpu_config *out,
     return k;
 }
 
+/* The rules proposer's next n unseen moves, marked seen (the same order
+ * as a rules round: one-knob, two-knob, random). */
+size_t strat_agent_rules_pick(strat *st, uint64_t *idx, size_t n)
+{
+    size_t *pos = malloc((st->nobs ? st->nobs : 1) * sizeof *pos), k = 0;
+    if (!pos)
+        return 0;
+    size_t nf = strat_front(st, pos);
+    for (int two = 0; two <= 1 && k < n; two++) {
+        size_t cap = nf * (two ? 112 * 2 : 16) + 1;
+        move *mv = malloc(cap * sizeof *mv);
+        if (!mv)
+            break;
+        size_t m = rank_moves(st, pos, nf, two, mv);
+        for (size_t i = 0; i < m && k < n; i++)
+            if (!st->seen[mv[i].idx]) {
+                st->seen[mv[i].idx] = 1;
+                idx[k++] = mv[i].idx;
+            }
+        free(mv);
+    }
+    free(pos);
+    while (k < n) {
+        int64_t i = strat_random_unseen(st);
+        if (i < 0)
+            break;
+        st->seen[i] = 1;
+        idx[k++] = (uint64_t)i;
+    }
+    return k;
+}
+
 static size_t next(strat *st, gpu_config *out, size_t max)
 {
     agent *a = st->impl;
@@ -222,6 +279,8 @@ static size_t next(strat *st, gpu_config *out, size_t max)
         return k0;
     if (strat_pending(st) > 0)
         return 0;
+    if (a->llm)
+        return agent_llm_round(st, a->llm, out, max);
     size_t want = st->batch < max ? st->batch : max, k = 0;
     size_t *pos = malloc((st->nobs ? st->nobs : 1) * sizeof *pos);
     if (!pos)
@@ -241,4 +300,5 @@ static size_t next(strat *st, gpu_config *out, size_t max)
     return k + strat_emit_random(st, out + k, want - k);
 }
 
-const strat_kind strat_kind_agent = {"agent", 1, init, next, NULL, free_impl};
+const strat_kind strat_kind_agent = {"agent", 1, init, next, observed,
+                                     free_impl};

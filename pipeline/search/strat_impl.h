@@ -46,7 +46,8 @@ struct strat_kind {
     int adaptive;               /* keeps observations */
     int (*init)(strat *st);     /* 0 or -1 (out of memory) */
     size_t (*next)(strat *st, gpu_config *out, size_t max);
-    void (*observed)(strat *st, size_t obs_pos);   /* may be NULL */
+    /* the record as it came back (obs_pos its observation); may be NULL */
+    void (*observed)(strat *st, size_t obs_pos, const store_record *r);
     void (*free_impl)(strat *st);                  /* may be NULL */
 };
 
@@ -82,5 +83,34 @@ void strat_queue(strat *st, const uint64_t *idx, size_t n);
 size_t strat_emit_queued(strat *st, gpu_config *out, size_t max);
 /* Pending: proposed but not yet observed. */
 uint64_t strat_pending(const strat *st);
+
+/* ---- the agent strategy: rules (strat_agent.c) and LLM (strat_agent_llm.c) */
+
+/* The rules proposer's next n moves (one-knob, then two-knob moves from
+ * the front, then random points), marked seen but not counted as issued;
+ * returns how many (fewer once the space runs out). */
+size_t strat_agent_rules_pick(strat *st, uint64_t *idx, size_t n);
+
+typedef struct agent_llm agent_llm;
+/* The LLM loop of one workload (strat_set_agents); NULL-safe free, which
+ * closes the open round into the transcript. */
+int agent_llm_new(strat *st, const camp_agents *a, int batch,
+                  int llm_specialists, const char *rundir,
+                  const char *workload, agent_llm **out, gd_err *err);
+void agent_llm_free(strat *st, agent_llm *l);
+/* The start design of an LLM-driven search: the baseline and a small
+ * Latin hypercube (budget/5, 2..8 points). */
+size_t agent_llm_start_size(const strat *st);
+/* Record the start design (round 0) of the transcript. */
+void agent_llm_started(agent_llm *l, const uint64_t *idx, size_t n);
+void agent_llm_observed(strat *st, agent_llm *l, size_t obs_pos,
+                        const store_record *r);
+/* One round: close the last one into the transcript, ask the LLM for up to
+ * want configs, validate them, fill the rest with rules moves; emits them
+ * into out and returns how many. */
+size_t agent_llm_round(strat *st, agent_llm *l, gpu_config *out,
+                       size_t want);
+/* The agent's LLM loop, or NULL (strat_agent.c). */
+agent_llm **strat_agent_llm_slot(strat *st);
 
 #endif

@@ -457,7 +457,35 @@ void strat_observe(strat *st, const gpu_config *c, const store_record *r)
     st->obs_at[idx] = (long)st->nobs;
     st->nobs++;
     if (st->kind->observed)
-        st->kind->observed(st, st->nobs - 1);
+        st->kind->observed(st, st->nobs - 1, r);
+}
+
+int strat_check_agents(const char *strategy, const camp_agents *a,
+                       char *why, size_t n)
+{
+    if (a->provider[0] && strcmp(a->provider, "rules") != 0
+        && (!strategy || strcmp(strategy, "agent")))
+        return snprintf(why, n, "an <agents> element in <search> drives only "
+                        "strategy=\"agent\" (this search is \"%s\"); move "
+                        "it out of <search> to annotate results",
+                        strategy ? strategy : ""), -1;
+    return 0;
+}
+
+int strat_set_agents(strat *st, const camp_agents *a, int batch,
+                     int llm_specialists, const char *rundir,
+                     const char *workload, gd_err *err)
+{
+    if (!a->provider[0] || strcmp(a->provider, "rules") == 0)
+        return GD_OK;   /* "" = a campaign built without defaults */
+    char why[256];
+    if (strat_check_agents(st->kind->name, a, why, sizeof why) != 0)
+        return gd_errf(err, GD_EINPUT, "%s", why);
+    agent_llm **slot = strat_agent_llm_slot(st);
+    if (*slot)
+        return GD_OK;
+    return agent_llm_new(st, a, batch, llm_specialists, rundir, workload,
+                         slot, err);
 }
 
 void strat_free(strat *st)

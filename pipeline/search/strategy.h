@@ -40,6 +40,21 @@ int strat_done(const strat *st);
  * already held, on resume), so adaptive strategies can use it. */
 void strat_observe(strat *st, const gpu_config *c, const store_record *r);
 void strat_free(strat *st);
+/* Whether <search>'s <agents> (a) may drive strategy (only "agent" is
+ * driven by an LLM; provider "rules" goes with any): 0, or -1 with the
+ * reason in why. */
+int strat_check_agents(const char *strategy, const camp_agents *a,
+                       char *why, size_t n);
+/* Let the LLM of a drive the agent strategy st for workload: rounds of
+ * batch configs proposed by the orchestrator prompt, validated, rules moves
+ * in place of rejected ones; with llm_specialists the LLM also writes the
+ * specialists' diagnoses (rules text when it cannot); replies cached in
+ * RUNDIR/agents-cache, the transcript in RUNDIR/agent-log.jsonl
+ * (docs/agents.md). A "rules" provider changes nothing. Call before the
+ * first strat_next. GD_EENV when a prompt template is missing. */
+int strat_set_agents(strat *st, const camp_agents *a, int batch,
+                     int llm_specialists, const char *rundir,
+                     const char *workload, gd_err *err);
 /* Whether strategy name continues past its budget with strat_extend (the
  * adaptive ones: their rounds depend on the budget they started with, so a
  * larger budget on resume extends the search instead of restarting it). */
