@@ -10,7 +10,7 @@ VERSION  = 0.1.0
 CC      ?= cc
 PKGS     = gsl libxml-2.0 cairo pangocairo libcjson libcurl libcrypto
 CFLAGS  ?= -O2 -g
-WARN     = -std=c11 -Wall -Wextra -Werror -Wno-format-truncation -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+WARN     = -std=c11 -Wall -Wextra -Werror -Wformat=2 -Wno-format-truncation -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 # Source folders, one per stage or layer (README "Source layout" draws the
 # layers and which may include which). Headers are included by bare name.
 SRCDIRS  = pipeline/core pipeline/model pipeline/backends pipeline/search \

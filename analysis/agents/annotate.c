@@ -485,18 +485,3 @@ int agents_annotate(const char *rundir, gd_err *err)
     free_ctx(&x);
     return rc;
 }
-
-int cmd_annotate(int argc, char **argv)
-{
-    if (argc != 1 || argv[0][0] == '-') {
-        fprintf(stderr, "gpudse: usage: gpudse annotate DIR\n");
-        return GD_EINPUT;
-    }
-    gd_err err = {0, ""};
-    if (agents_annotate(argv[0], &err) != GD_OK) {
-        fprintf(stderr, "gpudse: %s\n", err.msg);
-        return err.code ? err.code : GD_EENV;
-    }
-    printf("annotations: %s/annotations.json\n", argv[0]);
-    return 0;
-}

@@ -10,7 +10,4 @@
  * file and fall back to rules; only bad inputs or I/O fail. */
 int agents_annotate(const char *rundir, gd_err *err);
 
-/* `gpudse annotate DIR` */
-int cmd_annotate(int argc, char **argv);
-
 #endif

@@ -4,6 +4,7 @@
  * other text is rejected with its reason. Nothing of the reply goes further
  * than the returned config. */
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,10 +28,15 @@ static void excerpt(const char *s, size_t len, char *out, size_t n)
     out[j] = 0;
 }
 
-static int reject(char *reason, size_t n, const char *fmt, const char *a,
-                  const char *b)
+static int reject(char *reason, size_t n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int reject(char *reason, size_t n, const char *fmt, ...)
 {
-    snprintf(reason, n, fmt, a ? a : "", b ? b : "");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, n, fmt, ap);
+    va_end(ap);
     return GD_EINPUT;
 }
 
@@ -117,7 +123,7 @@ static int parse_item(char *item, const space_def *s, gpu_config *cfg,
     char *eq = strchr(item, '=');
     if (!eq || strchr(eq + 1, '=')) {
         excerpt(item, strlen(item), ex, sizeof ex);
-        return reject(reason, n, "\"%s\" is not knob=value", ex, NULL);
+        return reject(reason, n, "\"%s\" is not knob=value", ex);
     }
     *eq = 0;
     char *name = item, *val = eq + 1;
@@ -126,10 +132,10 @@ static int parse_item(char *item, const space_def *s, gpu_config *cfg,
     int k = space_knob_find(name);
     if (k < 0) {
         excerpt(name, strlen(name), ex, sizeof ex);
-        return reject(reason, n, "unknown knob \"%s\"", ex, NULL);
+        return reject(reason, n, "unknown knob \"%s\"", ex);
     }
     if (seen[k])
-        return reject(reason, n, "knob %s is given twice", name, NULL);
+        return reject(reason, n, "knob %s is given twice", name);
     seen[k] = 1;
     int v;
     char allowed[200];
@@ -178,7 +184,7 @@ int agents_proposal_parse(const char *reply, const space_def *s,
     char ex[64], buf[MAX_LIST];
     if (!reply || find_list(reply, &list, &len) != 0)
         return reject(reason, reasonsz, "no CONFIG: line with a knob list "
-                      "in the reply", NULL, NULL);
+                      "in the reply");
     int bad = plain_syntax(list, len);
     if (bad >= 0) {
         excerpt(list, len, ex, sizeof ex);
@@ -210,8 +216,7 @@ int agents_proposal_parse(const char *reply, const space_def *s,
         if (memcmp(&tried[i], &cfg, sizeof cfg) == 0) {
             char canon[256];
             space_config_canon(&cfg, canon, sizeof canon);
-            return reject(reason, reasonsz, "%s was already tried", canon,
-                          NULL);
+            return reject(reason, reasonsz, "%s was already tried", canon);
         }
     *out = cfg;
     if (reasonsz)
