@@ -1,6 +1,8 @@
 /* rundata: loads the report's inputs from a run directory (campaign.xml,
  * manifest.json, results.jsonl, analysis.json) and checks analysis.json's
- * shape, naming the file in every error. */
+ * shape, naming the file in every error. The journal is indexed by
+ * workload and read one workload at a time: once at load for the run-wide
+ * facts, then again per workload as the report selects it. */
 #include "rundata.h"
 
 #include <math.h>
