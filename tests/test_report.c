@@ -1020,6 +1020,38 @@ START_TEST(rundata_one_workload_at_a_time)
 }
 END_TEST
 
+/* Failure paths of the streaming reads and writes: a malformed journal
+ * line is named FILE:LINE; results.csv that cannot be put in place is an
+ * error naming it, and no temporary file is left behind. */
+START_TEST(streaming_failures_named)
+{
+    char dir[512], path[600], cmd[800];
+    gd_err err = { 0 };
+    wl_spec w[2] = { { "bb", 5, 0, 0 }, { "aa", 5, 0, 0 } };
+    make_run("streamfail", w, 2, "", dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    ck_assert_int_eq(util_mkdirs(path, &err), 0);   /* in the way */
+    snprintf(path, sizeof path, "%s/sentinel", dir);
+    tu_write(path, "x");   /* results.csv/ must not be empty for rename */
+    snprintf(cmd, sizeof cmd, "mv '%s' '%s/results.csv/'", path, dir);
+    ck_assert_int_eq(system(cmd), 0);
+    int rc = rep_render(dir, NULL, &err);
+    ck_assert_int_eq(rc, GD_EENV);
+    ck_assert_msg(strstr(err.msg, "results.csv"), "%s", err.msg);
+    snprintf(cmd, sizeof cmd, "ls '%s' | grep -q 'results.csv.tmp'", dir);
+    ck_assert_msg(system(cmd) != 0, "a temporary results.csv was left");
+
+    make_run("streamfail", w, 2, "", dir, sizeof dir);
+    snprintf(cmd, sizeof cmd, "sed -i '7s/\"status\":\"ok\"/\"status\":7/' "
+             "'%s/results.jsonl'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    memset(&err, 0, sizeof err);
+    rc = rep_render(dir, NULL, &err);
+    ck_assert_int_eq(rc, GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "results.jsonl:7"), "%s", err.msg);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
     Suite *s = suite_create("report");
@@ -1049,6 +1081,7 @@ static Suite *report_suite(void)
     tcase_add_test(tc, figure_controls_title_top_units);
     tcase_add_test(tc, figure_controls_errors);
     tcase_add_test(tc, rundata_one_workload_at_a_time);
+    tcase_add_test(tc, streaming_failures_named);
     suite_add_tcase(s, tc);
     return s;
 }
