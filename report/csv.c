@@ -14,39 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <unistd.h>
 
 typedef struct {
-    char (*name)[MET_NAMELEN];
+    const char (*name)[MET_NAMELEN];
     size_t n;
 } name_list;
-
-static int name_cmp(const void *a, const void *b)
-{
-    return strcmp((const char *)a, (const char *)b);
-}
-
-/* Every metric name of the run, sorted, each once. */
-static int collect_metrics(const rep_run *run, name_list *l)
-{
-    size_t cap = 0;
-    for (size_t i = 0; i < run->nrecs; i++)
-        cap += (size_t)run->recs[i].metrics.n;
-    l->n = 0;
-    l->name = calloc(cap + 1, sizeof *l->name);
-    if (!l->name)
-        return -1;
-    for (size_t i = 0; i < run->nrecs; i++)
-        for (int j = 0; j < run->recs[i].metrics.n; j++)
-            util_strlcpy(l->name[l->n++], run->recs[i].metrics.name[j],
-                         MET_NAMELEN);
-    qsort(l->name, l->n, sizeof *l->name, name_cmp);
-    size_t k = 0;
-    for (size_t i = 0; i < l->n; i++)
-        if (k == 0 || strcmp(l->name[k - 1], l->name[i]) != 0)
-            memmove(l->name[k++], l->name[i], MET_NAMELEN);
-    l->n = k;
-    return 0;
-}
 
 /* A field, quoted when it holds a comma, quote or line break. */
 static void csv_field(util_buf *b, const char *s)
@@ -128,7 +102,7 @@ typedef struct {
     const rep_run *run;
     const char *seed;
     const name_list *ml;
-    const char *wl_name;      /* workload the keys are of */
+    char wl_name[64];         /* workload the keys are of */
     const rep_wl *wl;         /* NULL: the workload is not in analysis */
     const char **keys;        /* its front's keys, sorted */
     size_t nkeys;
@@ -143,9 +117,9 @@ static int key_cmp(const void *a, const void *b)
 
 static int ctx_workload(row_ctx *x, const char *name)
 {
-    if (x->wl_name && strcmp(x->wl_name, name) == 0)
+    if (x->wl_name[0] && strcmp(x->wl_name, name) == 0)
         return 0;
-    x->wl_name = name;
+    util_strlcpy(x->wl_name, name, sizeof x->wl_name);
     int w = rep_wl_find(x->run, name);
     x->wl = w >= 0 ? &x->run->wl[w] : NULL;
     x->nkeys = 0;
@@ -252,31 +226,86 @@ static int csv_row(util_buf *b, row_ctx *x, const store_record *r)
     return 0;
 }
 
-int rep_csv_write(const rep_run *run, gd_err *err)
+/* The file being written: PATH.tmp.<pid>, renamed over PATH at the end
+ * (fsync'd first), so a reader sees the old file or the new one. */
+typedef struct {
+    char path[4096], tmp[4160];
+    FILE *f;
+    util_buf b;
+    row_ctx x;
+} csv_out;
+
+static int out_flush(csv_out *o, gd_err *err)
 {
-    char path[4096];
-    name_list ml;
-    int rc = rep_run_path(run, "results.csv", path, sizeof path, err);
+    if (o->b.len && fwrite(o->b.s, 1, o->b.len, o->f) != o->b.len)
+        return gd_errf(err, GD_EENV, "%s: write failed: %s", o->tmp,
+                       strerror(errno));
+    o->b.len = 0;
+    return GD_OK;
+}
+
+/* One workload's rows (rep_run_each), records in canonical order. */
+static int csv_rows(rep_run *run, void *arg)
+{
+    csv_out *o = arg;
+    for (size_t i = 0; i < run->nrecs; i++)
+        if (csv_row(&o->b, &o->x, &run->recs[i]) != 0)
+            return -1;
+    gd_err e = { 0 };
+    return out_flush(o, &e) ? -1 : 0;
+}
+
+static int out_finish(csv_out *o, int rc, gd_err *err)
+{
+    if (!rc)
+        rc = out_flush(o, err);
+    if (!rc && (fflush(o->f) != 0 || fsync(fileno(o->f)) != 0))
+        rc = gd_errf(err, GD_EENV, "%s: write failed: %s", o->tmp,
+                     strerror(errno));
+    if (fclose(o->f) != 0 && !rc)
+        rc = gd_errf(err, GD_EENV, "%s: write failed: %s", o->tmp,
+                     strerror(errno));
+    if (!rc && rename(o->tmp, o->path) != 0)
+        rc = gd_errf(err, GD_EENV, "%s: cannot rename into place: %s",
+                     o->path, strerror(errno));
+    if (rc)
+        unlink(o->tmp);
+    return rc;
+}
+
+/* Rows are written workload by workload as rep_run_each loads them, so
+ * the file never sits whole in memory. */
+int rep_csv_write(rep_run *run, gd_err *err)
+{
+    csv_out o;
+    name_list ml = { (const char (*)[MET_NAMELEN])run->metric,
+                     run->nmetric };
+    memset(&o, 0, sizeof o);
+    int rc = rep_run_path(run, "results.csv", o.path, sizeof o.path, err);
     if (rc)
         return rc;
-    if (collect_metrics(run, &ml) != 0)
-        return gd_errf(err, GD_EENV, "%s: out of memory", path);
-    util_buf b;
-    util_buf_init(&b);
+    snprintf(o.tmp, sizeof o.tmp, "%s.tmp.%ld", o.path, (long)getpid());
     char seed[32];
     run_seed(run, seed, sizeof seed);
-    row_ctx x = { .run = run, .seed = seed, .ml = &ml };
-    x.layout.n = -1;  /* no record yet */
-    x.col = malloc((ml.n + 1) * sizeof *x.col);
-    csv_header(&b, &ml);
-    for (size_t i = 0; !rc && i < run->nrecs; i++)
-        if (!x.col || csv_row(&b, &x, &run->recs[i]) != 0)
-            rc = gd_errf(err, GD_EENV, "%s: out of memory", path);
-    if (!rc)
-        rc = util_write_file_atomic(path, b.s, b.len, err);
-    util_buf_free(&b);
-    free(ml.name);
-    free(x.col);
-    free(x.keys);
+    o.x = (row_ctx){ .run = run, .seed = seed, .ml = &ml };
+    o.x.layout.n = -1;  /* no record yet */
+    o.x.col = malloc((ml.n + 1) * sizeof *o.x.col);
+    if (!o.x.col)
+        return gd_errf(err, GD_EENV, "%s: out of memory", o.path);
+    if (!(o.f = fopen(o.tmp, "wb"))) {
+        free(o.x.col);
+        return gd_errf(err, GD_EENV, "%s: cannot create: %s", o.tmp,
+                       strerror(errno));
+    }
+    util_buf_init(&o.b);
+    csv_header(&o.b, &ml);
+    rc = rep_run_each(run, csv_rows, &o, err);
+    if (rc < 0)
+        rc = gd_errf(err, GD_EENV, "%s: out of memory or write failed",
+                     o.tmp);
+    rc = out_finish(&o, rc, err);
+    util_buf_free(&o.b);
+    free(o.x.col);
+    free(o.x.keys);
     return rc;
 }

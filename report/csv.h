@@ -5,7 +5,8 @@
 #include <stddef.h>
 #include "rundata.h"
 
-int rep_csv_write(const rep_run *run, gd_err *err);
+/* Rows are written one workload at a time (rep_run_each). */
+int rep_csv_write(rep_run *run, gd_err *err);
 
 /* A number as results.csv writes it (exact round trip; NaN, Inf, -Inf). */
 void rep_csv_number(double v, char *out, size_t n);

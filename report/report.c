@@ -84,22 +84,8 @@ static void pairs_text(const cJSON *o, const char *sep, char *out, size_t n)
  * records' modelled_metrics, e.g. area_mm2 from the area model). */
 static void modelled_note(const rep_run *run, char *out, size_t n)
 {
-    char names[256] = "";
-    for (size_t i = 0; i < run->nrecs; i++) {
-        const store_record *r = &run->recs[i];
-        if (r->status != ST_OK || !r->modelled[0]
-            || strcmp(r->fidelity, "measured") != 0)
-            continue;
-        char buf[64], *save = NULL;
-        util_strlcpy(buf, r->modelled, sizeof buf);
-        for (char *t = strtok_r(buf, " ", &save); t;
-             t = strtok_r(NULL, " ", &save)) {
-            char pad[80];  /* names holds " a, b," */
-            snprintf(pad, sizeof pad, " %s,", t);
-            if (!strstr(names, pad) && strlen(names) + strlen(pad) < sizeof names)
-                strcat(names, pad);
-        }
-    }
+    char names[256];
+    util_strlcpy(names, run->modelled_names, sizeof names);
     if (!names[0])
         return;
     names[strlen(names) - 1] = '\0';
@@ -112,14 +98,7 @@ static void modelled_note(const rep_run *run, char *out, size_t n)
 static const char *overall_fidelity(const rep_run *run, char *out, size_t n)
 {
     char man[32];
-    size_t mod = 0, meas = 0;
-    for (size_t i = 0; i < run->nrecs; i++)
-        if (run->recs[i].status == ST_OK) {
-            if (strcmp(run->recs[i].fidelity, "measured") == 0)
-                meas++;
-            else
-                mod++;
-        }
+    size_t mod = run->ok_modelled, meas = run->ok_measured;
     if (mod && meas)
         snprintf(out, n, "MIXED — %zu modelled and %zu measured results "
                  "(figures say which is which)", mod, meas);
@@ -136,14 +115,10 @@ static const char *overall_fidelity(const rep_run *run, char *out, size_t n)
 
 static void failures_text(const rep_run *run, char *out, size_t n)
 {
-    size_t count[ST__COUNT] = { 0 }, total = 0;
-    for (size_t i = 0; i < run->nrecs; i++) {
-        int st = run->recs[i].status;
-        if (st != ST_OK && st >= 0 && st < ST__COUNT) {
-            count[st]++;
-            total++;
-        }
-    }
+    const size_t *count = run->failed_by_status;
+    size_t total = 0;
+    for (int st = 0; st < ST__COUNT; st++)
+        total += st != ST_OK ? count[st] : 0;
     snprintf(out, n, "%zu", total);
     for (int st = 0, first = 1; st < ST__COUNT; st++) {
         if (!count[st])
@@ -550,14 +525,29 @@ static void cross_section(rep_doc *d, const rep_run *run,
     d->y += h + 10;
 }
 
-static void body(rep_doc *d, const rep_run *run, const rep_layout *lay)
+/* Each workload's section with its records loaded (rep_run_select): one
+ * workload's records in memory at a time. */
+static int workload_sections(rep_doc *d, rep_run *run, const rep_layout *lay,
+                             gd_err *err)
 {
+    for (int w = 0; w < run->nwl; w++) {
+        int rc = rep_run_select(run, run->wl[w].name, err);
+        if (rc)
+            return rc;
+        workload_section(d, run, w, lay);
+    }
+    return GD_OK;
+}
+
+static int body(rep_doc *d, rep_run *run, const rep_layout *lay,
+                gd_err *err)
+{
+    int rc = GD_OK;
     rep_regression_page(d, run);   /* only when DIR/compare.json exists */
-    for (int s = 0; s < lay->nsections; s++)
+    for (int s = 0; !rc && s < lay->nsections; s++)
         switch (lay->section[s]) {
         case REP_SEC_WORKLOADS:
-            for (int w = 0; w < run->nwl; w++)
-                workload_section(d, run, w, lay);
+            rc = workload_sections(d, run, lay, err);
             break;
         case REP_SEC_EXPLORATION:
             rep_exploration_pages(d, run);
@@ -569,8 +559,10 @@ static void body(rep_doc *d, const rep_run *run, const rep_layout *lay)
             rep_study_calibration(d, run);
             rep_mfloop_page(d, run);
             break;
-        case REP_SEC_FIGURE:
-            cross_section(d, run, &lay->cross[lay->section_fig[s]]);
+        case REP_SEC_FIGURE:   /* reads every workload's records */
+            rc = rep_run_select_all(run, err);
+            if (!rc)
+                cross_section(d, run, &lay->cross[lay->section_fig[s]]);
             break;
         case REP_SEC_ANNOTATIONS:
             if (rep_sec_has_campaign_annotations(run))
@@ -581,11 +573,12 @@ static void body(rep_doc *d, const rep_run *run, const rep_layout *lay)
                 rep_sec_failures(d, run);
             break;
         }
+    return rc;
 }
 
 /* One full document; toc_shift < 0: a layout pass (no contents, figures
  * not drawn) that only records where headings land. */
-static int render_doc(const rep_run *run, const rep_layout *lay,
+static int render_doc(rep_run *run, const rep_layout *lay,
                       const char *path, rep_doc *d, const rep_toc_entry *toc,
                       int ntoc, int toc_pages, gd_err *err)
 {
@@ -603,11 +596,13 @@ static int render_doc(const rep_run *run, const rep_layout *lay,
         title_page(d, run);
     if (toc && lay->contents)
         rep_sec_contents(d, toc, ntoc, toc_pages, 1);
-    body(d, run, lay);
-    return GD_OK;
+    rc = body(d, run, lay, err);
+    if (rc)
+        rep_doc_abandon(d);
+    return rc;
 }
 
-static int write_pdf(const rep_run *run, const rep_layout *lay, gd_err *err)
+static int write_pdf(rep_run *run, const rep_layout *lay, gd_err *err)
 {
     char path[4096];
     rep_doc *d = calloc(1, sizeof *d);
@@ -677,14 +672,18 @@ static int write_item_figures(const rep_run *run, int wl,
     return rc;
 }
 
-static int write_figures(const rep_run *run, const rep_layout *lay,
-                         gd_err *err)
+/* Per workload, with its records loaded (rep_run_select). */
+static int write_figures(rep_run *run, const rep_layout *lay, gd_err *err)
 {
     int rc = GD_OK;
-    for (int w = 0; !rc && w < run->nwl; w++)
+    for (int w = 0; !rc && w < run->nwl; w++) {
+        rc = rep_run_select(run, run->wl[w].name, err);
         for (int i = 0; !rc && i < lay->nitems; i++)
             if (lay->item[i].kind == REP_ITEM_FIGURE)
                 rc = write_item_figures(run, w, &lay->item[i], err);
+    }
+    if (!rc && lay->ncross)   /* figures across workloads read them all */
+        rc = rep_run_select_all(run, err);
     for (int i = 0; !rc && i < lay->ncross; i++)
         rc = fig_cross_write_files(run, &lay->cross[i], run->camp.formats,
                                   err);

@@ -1,12 +1,15 @@
 /* rundata: loads the report's inputs from a run directory (campaign.xml,
  * manifest.json, results.jsonl, analysis.json) and checks analysis.json's
- * shape, naming the file in every error. */
+ * shape, naming the file in every error. The journal is indexed by
+ * workload and read one workload at a time: once at load for the run-wide
+ * facts, then again per workload as the report selects it. */
 #include "rundata.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int rep_run_path(const rep_run *run, const char *name, char *out,
                  size_t outsz, gd_err *err)
@@ -187,16 +190,207 @@ static int load_campaign(rep_run *run, gd_err *err)
 
 static int load_results(rep_run *run, gd_err *err)
 {
-    char path[4096];
-    int rc = rep_run_path(run, "results.jsonl", path, sizeof path, err);
+    int rc = rep_run_path(run, "results.jsonl", run->journal,
+                          sizeof run->journal, err);
     if (rc)
         return rc;
-    if (!util_path_exists(path))
+    if (!util_path_exists(run->journal))
         return gd_errf(err, GD_EINPUT, "%s: not found (the report needs the "
-                       "files of a finished run directory)", path);
-    rc = store_load_all(path, &run->recs, &run->nrecs, err);
+                       "files of a finished run directory)", run->journal);
+    return store_index_workloads(run->journal, &run->jwl, &run->njwl, err);
+}
+
+/* Journal workloads in the records' canonical order (by name). */
+static int order_workloads(rep_run *run, gd_err *err)
+{
+    run->jorder = malloc((size_t)(run->njwl + 1) * sizeof *run->jorder);
+    if (!run->jorder)
+        return gd_errf(err, GD_EENV, "%s: out of memory", run->journal);
+    for (int i = 0; i < run->njwl; i++) {
+        int j = i;
+        for (; j > 0 && strcmp(run->jwl[run->jorder[j - 1]].name,
+                               run->jwl[i].name) > 0; j--)
+            run->jorder[j] = run->jorder[j - 1];
+        run->jorder[j] = i;
+    }
+    return GD_OK;
+}
+
+int rep_run_select(rep_run *run, const char *name, gd_err *err)
+{
+    if (run->recs && !run->recs_all && strcmp(run->recs_wl, name) == 0)
+        return GD_OK;
+    free(run->recs);
+    run->recs = NULL;
+    run->nrecs = 0;
+    run->recs_wl[0] = '\0';
+    run->recs_all = 0;
+    for (int i = 0; i < run->njwl; i++)
+        if (strcmp(run->jwl[i].name, name) == 0) {
+            int rc = store_load_lines(run->journal, run->jwl[i].line,
+                                      run->jwl[i].n, &run->recs,
+                                      &run->nrecs, err);
+            if (rc)
+                return rc;
+            store_sort_canonical(run->recs, run->nrecs);
+            break;
+        }
+    util_strlcpy(run->recs_wl, name, sizeof run->recs_wl);
+    return GD_OK;
+}
+
+int rep_run_select_all(rep_run *run, gd_err *err)
+{
+    if (run->recs_all)
+        return GD_OK;
+    free(run->recs);
+    run->recs = NULL;
+    run->nrecs = 0;
+    run->recs_wl[0] = '\0';
+    int rc = store_load_all(run->journal, &run->recs, &run->nrecs, err);
+    if (rc)
+        return rc;
+    store_sort_canonical(run->recs, run->nrecs);
+    run->recs_all = 1;
+    return GD_OK;
+}
+
+int rep_run_each(rep_run *run, int (*fn)(rep_run *run, void *arg),
+                 void *arg, gd_err *err)
+{
+    for (int i = 0; i < run->njwl; i++) {
+        int rc = rep_run_select(run, run->jwl[run->jorder[i]].name, err);
+        if (!rc)
+            rc = fn(run, arg);
+        if (rc)
+            return rc;
+    }
+    return GD_OK;
+}
+
+/* The metric name into the sorted list of the run's metrics. */
+static int add_metric(rep_run *run, const char *name, size_t *cap)
+{
+    size_t lo = 0, hi = run->nmetric;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(run->metric[mid], name);
+        if (!c)
+            return 0;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (run->nmetric == *cap) {
+        size_t nc = *cap ? *cap * 2 : 64;
+        void *p = realloc(run->metric, nc * sizeof *run->metric);
+        if (!p)
+            return -1;
+        run->metric = p;
+        *cap = nc;
+    }
+    memmove(run->metric[lo + 1], run->metric[lo],
+            (run->nmetric - lo) * sizeof *run->metric);
+    util_strlcpy(run->metric[lo], name, MET_NAMELEN);
+    run->nmetric++;
+    return 0;
+}
+
+/* The names of a measured record's modelled metrics, each once, in order
+ * of first appearance: names holds " a, b,". */
+static void add_modelled(rep_run *run, const store_record *r)
+{
+    char buf[64], *save = NULL, *names = run->modelled_names;
+    size_t size = sizeof run->modelled_names;
+    if (r->status != ST_OK || !r->modelled[0]
+        || strcmp(r->fidelity, "measured") != 0)
+        return;
+    util_strlcpy(buf, r->modelled, sizeof buf);
+    for (char *t = strtok_r(buf, " ", &save); t;
+         t = strtok_r(NULL, " ", &save)) {
+        char pad[80];
+        snprintf(pad, sizeof pad, " %s,", t);
+        if (!strstr(names, pad) && strlen(names) + strlen(pad) < size)
+            strcat(names, pad);
+    }
+}
+
+/* Whether a failed job left a non-empty log (jobs/KEY/std{err,out}.log),
+ * the files the report's log tails come from. */
+static int has_log(const rep_run *run, const char *key)
+{
+    static const char *const names[] = { "stderr.log", "stdout.log" };
+    for (int i = 0; i < 2; i++) {
+        char rel[256], path[4096];
+        struct stat st;
+        snprintf(rel, sizeof rel, "jobs/%s/%s", key, names[i]);
+        if (util_path_join(path, sizeof path, run->dir, rel) == GD_OK
+            && stat(path, &st) == 0 && st.st_size > 0)
+            return 1;
+    }
+    return 0;
+}
+
+typedef struct {
+    size_t metric_cap, fails_cap, logged;
+} gather_t;
+
+static int keep_failure(rep_run *run, gather_t *g, const store_record *r)
+{
+    int logged = run->nfails >= REP_FAILS_KEPT && has_log(run, r->key);
+    if (run->nfails >= REP_FAILS_KEPT && !(logged
+                                          && g->logged < REP_FAILS_LOGGED))
+        return 0;
+    if (run->nfails == g->fails_cap) {
+        size_t nc = g->fails_cap ? g->fails_cap * 2 : 16;
+        void *p = realloc(run->fails, nc * sizeof *run->fails);
+        if (!p)
+            return -1;
+        run->fails = p;
+        g->fails_cap = nc;
+    }
+    run->fails[run->nfails++] = *r;
+    g->logged += logged;
+    return 0;
+}
+
+/* The run-wide facts of one workload's records (rep_run_each). */
+static int gather(rep_run *run, void *arg)
+{
+    gather_t *g = arg;
+    for (size_t i = 0; i < run->nrecs; i++) {
+        const store_record *r = &run->recs[i];
+        for (int j = 0; j < r->metrics.n; j++)
+            if (add_metric(run, r->metrics.name[j], &g->metric_cap))
+                return -1;
+        if (r->status == ST_OK) {
+            int meas = strcmp(r->fidelity, "measured") == 0;
+            *(meas ? &run->ok_measured : &run->ok_modelled) += 1;
+            for (int w = 0; w < run->nwl; w++)
+                if (strcmp(run->wl[w].name, r->workload) == 0)
+                    *(meas ? &run->wl[w].ok_measured
+                           : &run->wl[w].ok_modelled) += 1;
+            add_modelled(run, r);
+            continue;
+        }
+        if (r->status >= 0 && r->status < ST__COUNT)
+            run->failed_by_status[r->status]++;
+        run->failed_total++;
+        if (keep_failure(run, g, r))
+            return -1;
+    }
+    return 0;
+}
+
+static int gather_facts(rep_run *run, gd_err *err)
+{
+    gather_t g = { 0 };
+    int rc = order_workloads(run, err);
     if (!rc)
-        store_sort_canonical(run->recs, run->nrecs);
+        rc = rep_run_each(run, gather, &g, err);
+    if (rc < 0)
+        rc = gd_errf(err, GD_EENV, "%s: out of memory", run->journal);
     return rc;
 }
 
@@ -240,6 +434,8 @@ int rep_run_load(const char *dir, rep_run *run, gd_err *err)
     if (!rc)
         rc = load_analysis(run, err);
     if (!rc)
+        rc = gather_facts(run, err);
+    if (!rc)
         load_annotations(run);
     if (rc)
         rep_run_free(run);
@@ -255,7 +451,20 @@ void rep_run_free(rep_run *run)
     run->manifest = NULL;
     free(run->recs);
     run->recs = NULL;
+    run->recs_all = 0;
     run->nrecs = 0;
+    run->recs_wl[0] = '\0';
+    store_wl_lines_free(run->jwl, run->njwl);
+    run->jwl = NULL;
+    run->njwl = 0;
+    free(run->jorder);
+    run->jorder = NULL;
+    free(run->metric);
+    run->metric = NULL;
+    run->nmetric = 0;
+    free(run->fails);
+    run->fails = NULL;
+    run->nfails = 0;
     for (int i = 0; i < run->nwl; i++)
         free(run->wl[i].front);
     free(run->wl);
@@ -286,16 +495,7 @@ int rep_wl_find(const rep_run *run, const char *name)
 
 const char *rep_wl_fidelity(const rep_run *run, int wl)
 {
-    int mod = 0, meas = 0;
-    for (size_t i = 0; i < run->nrecs; i++) {
-        const store_record *r = &run->recs[i];
-        if (r->status != ST_OK || strcmp(r->workload, run->wl[wl].name))
-            continue;
-        if (strcmp(r->fidelity, "measured") == 0)
-            meas++;
-        else
-            mod++;
-    }
+    size_t mod = run->wl[wl].ok_modelled, meas = run->wl[wl].ok_measured;
     if (mod && meas)
         return "mixed";
     if (meas)

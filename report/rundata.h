@@ -1,5 +1,9 @@
 /* rundata: everything the report reads from a run directory — campaign copy,
- * manifest, journal, analysis.json — loaded into one read-only structure. */
+ * manifest, journal, analysis.json — in one structure. The journal is read
+ * one workload at a time: rep_run_load reads it once for the run-wide
+ * facts (counts, metric names, failed jobs) and rep_run_select then loads
+ * one workload's records into recs, so memory holds the largest workload's
+ * records, not the journal's. */
 #ifndef GPUDSE_RUNDATA_H
 #define GPUDSE_RUNDATA_H
 
@@ -12,6 +16,8 @@
 #include "campaign.h"
 
 #define REP_VALLEN 24
+#define REP_FAILS_KEPT 300
+#define REP_FAILS_LOGGED 40
 
 /* A point of analysis.json (front member or baseline). */
 typedef struct {
@@ -25,6 +31,7 @@ typedef struct {
     char name[64];
     long points, failed;
     char fidelity[16];
+    size_t ok_modelled, ok_measured;   /* ok records in the journal */
     int has_baseline;
     rep_point baseline;
     size_t nfront;
@@ -38,8 +45,28 @@ typedef struct {
     int have_camp;
     camp_campaign camp;
     cJSON *manifest;        /* object */
+    /* The selected workload's records (rep_run_select), canonical order;
+     * recs_wl is its name ("" when none is selected). */
     store_record *recs;
     size_t nrecs;
+    char recs_wl[64];
+    int recs_all;           /* recs holds every workload's records */
+    /* The journal's workloads (store_index_workloads), and their indices
+     * in the records' canonical order (by name). */
+    char journal[4096];
+    store_wl_lines *jwl;
+    int njwl;
+    int *jorder;
+    /* Run-wide facts of the whole journal, gathered by rep_run_load. */
+    size_t ok_modelled, ok_measured;
+    size_t failed_by_status[ST__COUNT], failed_total;
+    char modelled_names[256];   /* " a, b," of measured records */
+    char (*metric)[MET_NAMELEN];   /* every metric name, sorted, once */
+    size_t nmetric;
+    /* Failed records in canonical order: the first REP_FAILS_KEPT, then
+     * the ones with a non-empty log file, up to REP_FAILS_LOGGED. */
+    store_record *fails;
+    size_t nfails;
     int nobj;
     camp_objective obj[CAMP_MAXOBJ];   /* from analysis.json */
     int nwl;
@@ -53,6 +80,19 @@ typedef struct {
  * malformed inputs, GD_EENV for system failures). */
 int rep_run_load(const char *dir, rep_run *run, gd_err *err);
 void rep_run_free(rep_run *run);
+
+/* Load the records of the workload called name into run->recs (none when
+ * the journal has none), freeing the previous selection. */
+int rep_run_select(rep_run *run, const char *name, gd_err *err);
+/* Load every workload's records into run->recs (canonical order): for the
+ * figures across workloads (layout <figure kind="line"|"bars">) only, so
+ * the report holds the whole journal only when a layout asks for them. */
+int rep_run_select_all(rep_run *run, gd_err *err);
+/* Call fn on each journal workload's records in canonical order (by
+ * name), one workload in memory at a time; stops at fn's first nonzero
+ * return, which it returns. */
+int rep_run_each(rep_run *run, int (*fn)(rep_run *run, void *arg),
+                 void *arg, gd_err *err);
 
 /* Path of a file inside the run directory into out. */
 int rep_run_path(const rep_run *run, const char *name, char *out,

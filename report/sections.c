@@ -12,7 +12,7 @@
 #include "table.h"
 
 #define TOC_PT 10.0
-#define FAIL_ROWS_MAX 300
+#define FAIL_ROWS_MAX REP_FAILS_KEPT   /* failed records rundata keeps */
 #define TAILS_MAX 20
 #define TAIL_LINES 20
 #define TAIL_BYTES 4096
@@ -308,10 +308,7 @@ void rep_sec_campaign_annotations(rep_doc *d, const rep_run *run)
 
 int rep_sec_has_failures(const rep_run *run)
 {
-    for (size_t i = 0; i < run->nrecs; i++)
-        if (run->recs[i].status != ST_OK)
-            return 1;
-    return 0;
+    return run->failed_total > 0;
 }
 
 /* Each failed job's config (every knob) and its whole reason, which the
@@ -321,8 +318,8 @@ static void failure_details(rep_doc *d, const rep_run *run)
     size_t shown = 0;
     rep_doc_space(d, 8);
     rep_doc_heading(d, "Failed jobs: configs and reasons", 1);
-    for (size_t i = 0; i < run->nrecs && shown < FAIL_ROWS_MAX; i++) {
-        const store_record *r = &run->recs[i];
+    for (size_t i = 0; i < run->nfails && shown < FAIL_ROWS_MAX; i++) {
+        const store_record *r = &run->fails[i];
         if (r->status == ST_OK)
             continue;
         char canon[256], cfg[320], head[256];
@@ -361,8 +358,8 @@ static void failure_table(rep_doc *d, const rep_run *run, size_t total)
     rep_table_col(&t, "job key", CHART_LEFT);
     rep_table_col(&t, "class", CHART_LEFT);
     rep_table_col(&t, "reason (in full below)", CHART_LEFT);
-    for (size_t i = 0; i < run->nrecs && shown < FAIL_ROWS_MAX; i++) {
-        const store_record *r = &run->recs[i];
+    for (size_t i = 0; i < run->nfails && shown < FAIL_ROWS_MAX; i++) {
+        const store_record *r = &run->fails[i];
         if (r->status == ST_OK)
             continue;
         char (*row)[REP_CELL] = rep_table_row(&t, 0);
@@ -426,8 +423,8 @@ static char *read_tail(const rep_run *run, const char *key, const char **which)
 static void failure_tails(rep_doc *d, const rep_run *run)
 {
     int n = 0;
-    for (size_t i = 0; i < run->nrecs && n < TAILS_MAX; i++) {
-        const store_record *r = &run->recs[i];
+    for (size_t i = 0; i < run->nfails && n < TAILS_MAX; i++) {
+        const store_record *r = &run->fails[i];
         const char *which = NULL;
         if (r->status == ST_OK)
             continue;
@@ -453,9 +450,7 @@ static void failure_tails(rep_doc *d, const rep_run *run)
 
 void rep_sec_failures(rep_doc *d, const rep_run *run)
 {
-    size_t total = 0;
-    for (size_t i = 0; i < run->nrecs; i++)
-        total += run->recs[i].status != ST_OK;
+    size_t total = run->failed_total;
     rep_doc_new_page(d);
     rep_doc_heading(d, "Appendix: failed jobs", 0);
     rep_doc_text(d, "Every job whose status is not ok, with its failure "

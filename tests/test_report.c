@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 #include "analysis.h"
 #include "report.h"
+#include "rundata.h"
 #include "space.h"
 #include "store.h"
 #include "util.h"
@@ -943,6 +944,114 @@ START_TEST(quickstart_size_renders)
 }
 END_TEST
 
+/* The report holds one workload's records at a time (rep_run_select),
+ * with the run-wide facts gathered from the whole journal; the failed
+ * records kept for the appendix are the first REP_FAILS_KEPT and later
+ * ones with a log. */
+START_TEST(rundata_one_workload_at_a_time)
+{
+    char dir[512], path[600];
+    gd_err err = { 0 };
+    wl_spec w[3] = { { "zeta", 40, 0, 0 }, { "alpha", 30, 0, 0 },
+                     { "mid", REP_FAILS_KEPT + 20, 0, 1 } };
+    make_run("onewl", w, 3, "", dir, sizeof dir);
+    /* a log for the 11th failed job past the kept ones (canonical order) */
+    store_record *all = NULL;
+    size_t n = 0;
+    snprintf(path, sizeof path, "%s/results.jsonl", dir);
+    ck_assert_int_eq(store_load_all(path, &all, &n, &err), 0);
+    store_sort_canonical(all, n);
+    size_t at = 0, seen = 0;
+    for (size_t i = 0; i < n; i++)
+        if (all[i].status != ST_OK && seen++ == REP_FAILS_KEPT + 10)
+            at = i;
+    char key[65];
+    util_strlcpy(key, all[at].key, sizeof key);
+    free(all);
+    add_tail(dir, key, "late failure's own log line\n");
+
+    rep_run run;
+    ck_assert_msg(rep_run_load(dir, &run, &err) == 0, "%s", err.msg);
+    ck_assert_msg(run.nrecs == 40, "after loading: %zu records", run.nrecs);
+    for (size_t i = 0; i < run.nrecs; i++)
+        ck_assert_str_eq(run.recs[i].workload, "zeta");
+    ck_assert_int_eq(rep_run_select(&run, "alpha", &err), 0);
+    ck_assert_uint_eq(run.nrecs, 30);
+    for (size_t i = 0; i < run.nrecs; i++)
+        ck_assert_str_eq(run.recs[i].workload, "alpha");
+    ck_assert_int_eq(rep_run_select(&run, "nosuch", &err), 0);
+    ck_assert_uint_eq(run.nrecs, 0);
+    /* whole-journal facts */
+    ck_assert_uint_eq(run.ok_modelled, 70);
+    ck_assert_uint_eq(run.failed_total, REP_FAILS_KEPT + 20);
+    ck_assert_uint_eq(run.failed_by_status[ST_TIMEOUT], REP_FAILS_KEPT + 20);
+    ck_assert_uint_eq(run.nmetric, 3);
+    ck_assert_str_eq(run.metric[0], "area_mm2");
+    ck_assert_str_eq(run.metric[2], "power_w");
+    ck_assert_str_eq(rep_wl_fidelity(&run, rep_wl_find(&run, "alpha")),
+                     "modelled");
+    ck_assert_uint_eq(run.nfails, REP_FAILS_KEPT + 1);
+    ck_assert_str_eq(run.fails[REP_FAILS_KEPT].key, key);
+    rep_run_free(&run);
+
+    render_ok(dir, NULL);
+    snprintf(path, sizeof path, "%s/report.pdf", dir);
+    char *t = pdf_text(path);
+    assert_contains(t, "late failure's own log line", "report.pdf");
+    assert_contains(t, "Failed jobs (320)", "report.pdf");
+    free(t);
+    /* results.csv: rows in canonical order, workload by workload */
+    size_t len;
+    char *csv = slurp(dir, "results.csv", &len);
+    const char *order[3] = { "alpha", "mid", "zeta" };
+    size_t count[3] = { 0 };
+    int cur = 0;
+    for (char *l = strchr(csv, '\n'); l && l[1]; l = strchr(l + 1, '\n')) {
+        const char *wl = strchr(l + 1, ',') + 1;
+        while (cur < 3 && strncmp(wl, order[cur], strlen(order[cur])))
+            cur++;
+        ck_assert_msg(cur < 3, "results.csv: rows out of order");
+        count[cur]++;
+    }
+    ck_assert_uint_eq(count[0], 30);
+    ck_assert_uint_eq(count[1], REP_FAILS_KEPT + 20);
+    ck_assert_uint_eq(count[2], 40);
+    free(csv);
+}
+END_TEST
+
+/* Failure paths of the streaming reads and writes: a malformed journal
+ * line is named FILE:LINE; results.csv that cannot be put in place is an
+ * error naming it, and no temporary file is left behind. */
+START_TEST(streaming_failures_named)
+{
+    char dir[512], path[600], cmd[800];
+    gd_err err = { 0 };
+    wl_spec w[2] = { { "bb", 5, 0, 0 }, { "aa", 5, 0, 0 } };
+    make_run("streamfail", w, 2, "", dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    ck_assert_int_eq(util_mkdirs(path, &err), 0);   /* in the way */
+    snprintf(path, sizeof path, "%s/sentinel", dir);
+    tu_write(path, "x");   /* results.csv/ must not be empty for rename */
+    snprintf(cmd, sizeof cmd, "mv '%s' '%s/results.csv/'", path, dir);
+    ck_assert_int_eq(system(cmd), 0);
+    int rc = rep_render(dir, NULL, &err);
+    ck_assert_int_eq(rc, GD_EENV);
+    ck_assert_msg(strstr(err.msg, "results.csv"), "%s", err.msg);
+    snprintf(cmd, sizeof cmd, "ls '%s' | grep -q 'results.csv.tmp'", dir);
+    ck_assert_msg(system(cmd) != 0, "a temporary results.csv was left");
+
+    make_run("streamfail", w, 2, "", dir, sizeof dir);
+    snprintf(cmd, sizeof cmd, "sed -i '7s/\"status\":\"ok\"/\"status\":7/' "
+             "'%s/results.jsonl'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    memset(&err, 0, sizeof err);
+    rc = rep_render(dir, NULL, &err);
+    ck_assert_int_eq(rc, GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "results.jsonl:7"), "%s", err.msg);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
     Suite *s = suite_create("report");
@@ -971,6 +1080,8 @@ static Suite *report_suite(void)
     tcase_add_test(tc, bars_figure_speedups);
     tcase_add_test(tc, figure_controls_title_top_units);
     tcase_add_test(tc, figure_controls_errors);
+    tcase_add_test(tc, rundata_one_workload_at_a_time);
+    tcase_add_test(tc, streaming_failures_named);
     suite_add_tcase(s, tc);
     return s;
 }
