@@ -13,25 +13,25 @@
 
 #define T "tests/tmp/engine"
 
-static const char *campaign_text =
-    "<campaign name=\"%s\" seed=\"5\">\n"
-    "  <simulator backend=\"analytic\"/>\n"
-    "  <workloads><workload name=\"vecadd\"/><workload name=\"sgemm\"/></workloads>\n"
-    "  <space>\n"
-    "    <knob name=\"n_clusters\" values=\"8 15 30 60\"/>\n"
-    "    <knob name=\"n_mem\" values=\"4 6 8 12\"/>\n"
-    "    <knob name=\"l1_sets\" values=\"16 32 64 128\"/>\n"
-    "  </space>\n"
-    "  <objectives><maximize metric=\"ipc\"/><minimize metric=\"area_mm2\"/>"
-    "<minimize metric=\"power_w\"/></objectives>\n"
-    "  <search strategy=\"%s\" budget=\"%d\"/>\n"
-    "</campaign>\n";
+#define CAMPAIGN_TEXT \
+    "<campaign name=\"%s\" seed=\"5\">\n" \
+    "  <simulator backend=\"analytic\"/>\n" \
+    "  <workloads><workload name=\"vecadd\"/><workload name=\"sgemm\"/></workloads>\n" \
+    "  <space>\n" \
+    "    <knob name=\"n_clusters\" values=\"8 15 30 60\"/>\n" \
+    "    <knob name=\"n_mem\" values=\"4 6 8 12\"/>\n" \
+    "    <knob name=\"l1_sets\" values=\"16 32 64 128\"/>\n" \
+    "  </space>\n" \
+    "  <objectives><maximize metric=\"ipc\"/><minimize metric=\"area_mm2\"/>" \
+    "<minimize metric=\"power_w\"/></objectives>\n" \
+    "  <search strategy=\"%s\" budget=\"%d\"/>\n" \
+    "</campaign>\n"
 
 static void write_campaign(const char *path, const char *name,
                            const char *strategy, int budget)
 {
     char text[4096];
-    snprintf(text, sizeof text, campaign_text, name, strategy, budget);
+    snprintf(text, sizeof text, CAMPAIGN_TEXT, name, strategy, budget);
     tu_write(path, text);
 }
 

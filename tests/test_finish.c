@@ -160,26 +160,26 @@ START_TEST(retry_option_on_the_command_line)
 }
 END_TEST
 
-static const char *analytic_text =
-    "<campaign name=\"ident\" seed=\"%d\">\n"
-    "  <simulator backend=\"analytic\"/>\n"
-    "  <workloads><workload name=\"vecadd\"/></workloads>\n"
-    "  <space>\n"
-    "    <knob name=\"n_clusters\" values=\"8 15 30 60\"/>\n"
-    "    <knob name=\"n_mem\" values=\"4 6 8 12\"/>\n"
-    "  </space>\n"
-    "  <objectives><maximize metric=\"ipc\"/><minimize "
-    "metric=\"area_mm2\"/></objectives>\n"
-    "  <search strategy=\"%s\" budget=\"%d\"/>\n"
-    "  <execution timeout=\"%d\"/>\n%s"
-    "  <report formats=\"svg\"/>\n"
-    "</campaign>\n";
+#define ANALYTIC_TEXT \
+    "<campaign name=\"ident\" seed=\"%d\">\n" \
+    "  <simulator backend=\"analytic\"/>\n" \
+    "  <workloads><workload name=\"vecadd\"/></workloads>\n" \
+    "  <space>\n" \
+    "    <knob name=\"n_clusters\" values=\"8 15 30 60\"/>\n" \
+    "    <knob name=\"n_mem\" values=\"4 6 8 12\"/>\n" \
+    "  </space>\n" \
+    "  <objectives><maximize metric=\"ipc\"/><minimize " \
+    "metric=\"area_mm2\"/></objectives>\n" \
+    "  <search strategy=\"%s\" budget=\"%d\"/>\n" \
+    "  <execution timeout=\"%d\"/>\n%s" \
+    "  <report formats=\"svg\"/>\n" \
+    "</campaign>\n"
 
 static void write_analytic(const char *path, int seed, const char *strategy,
                            int budget, int timeout, const char *comment)
 {
     char text[4096];
-    snprintf(text, sizeof text, analytic_text, seed, strategy, budget,
+    snprintf(text, sizeof text, ANALYTIC_TEXT, seed, strategy, budget,
              timeout, comment);
     tu_write(path, text);
 }

@@ -13,21 +13,21 @@
 
 #define T "tests/tmp/study"
 
-static const char *campaign_fmt =
-    "<?xml version=\"1.0\"?>\n"
-    "<campaign name=\"%s\" seed=\"3\">\n"
-    "  <simulator backend=\"analytic\"/>\n"
-    "  <workloads><workload name=\"sgemm\"/></workloads>\n"
-    "  <space>\n"
-    "    <knob name=\"n_clusters\" values=\"8 15 30 60\"/>\n"
-    "    <knob name=\"cores_per_cluster\" values=\"1 2 4\"/>\n"
-    "    <knob name=\"l1_sets\" values=\"16 32 64 128\"/>\n"
-    "  </space>\n"
-    "  <objectives><maximize metric=\"ipc\"/><minimize metric=\"area_mm2\"/></objectives>\n"
-    "  <search strategy=\"%s\" budget=\"%d\">%s</search>\n"
-    "  <execution jobs=\"1\"/>\n"
-    "  <report formats=\"svg\"/>\n"
-    "</campaign>\n";
+#define CAMPAIGN_FMT \
+    "<?xml version=\"1.0\"?>\n" \
+    "<campaign name=\"%s\" seed=\"3\">\n" \
+    "  <simulator backend=\"analytic\"/>\n" \
+    "  <workloads><workload name=\"sgemm\"/></workloads>\n" \
+    "  <space>\n" \
+    "    <knob name=\"n_clusters\" values=\"8 15 30 60\"/>\n" \
+    "    <knob name=\"cores_per_cluster\" values=\"1 2 4\"/>\n" \
+    "    <knob name=\"l1_sets\" values=\"16 32 64 128\"/>\n" \
+    "  </space>\n" \
+    "  <objectives><maximize metric=\"ipc\"/><minimize metric=\"area_mm2\"/></objectives>\n" \
+    "  <search strategy=\"%s\" budget=\"%d\">%s</search>\n" \
+    "  <execution jobs=\"1\"/>\n" \
+    "  <report formats=\"svg\"/>\n" \
+    "</campaign>\n"
 
 static int sh(const char *cmd)
 {
@@ -39,7 +39,7 @@ static void write_campaign(const char *path, const char *name,
                            const char *strategy, int budget, const char *study)
 {
     char text[4096];
-    snprintf(text, sizeof text, campaign_fmt, name, strategy, budget, study);
+    snprintf(text, sizeof text, CAMPAIGN_FMT, name, strategy, budget, study);
     tu_write(path, text);
 }
 
