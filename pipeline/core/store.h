@@ -50,6 +50,9 @@ typedef struct {
 
 /* One JSON line without the newline, keys in fixed order. */
 void store_record_to_json(const store_record *r, util_buf *out);
+
+/* s as a JSON string (quoted, escaped) appended to b. */
+void store_json_str(util_buf *b, const char *s);
 /* Parse one line; errors name the given file and line. */
 int store_record_from_json(const char *line, const char *file, int lineno,
                            store_record *r, gd_err *err);
