@@ -1,6 +1,7 @@
 /* campaign: parse a campaign XML file with libxml2 (no network, no external
  * entities, no DTDs), validate it against templates/campaign.rng, then check
- * its meaning. Every error is "FILE:LINE: message" with exit class 2. */
+ * its meaning as a document; the stages check what their sections mean to
+ * them (campaign.h). Every error is "FILE:LINE: message" with exit class 2. */
 #include "campaign.h"
 
 #include <limits.h>
@@ -14,12 +15,7 @@
 #include <libxml/relaxng.h>
 #include <libxml/tree.h>
 
-#include "backend.h"
-#include "calibrate.h"
-#include "layout.h"
-#include "compare.h"
 #include "store.h"
-#include "strategy.h"
 #include "xmlsafe.h"
 
 /* Which elements may appear inside which. RELAX NG's own message for a
@@ -206,6 +202,7 @@ static int parse_sim_file(ctx_t *x, xmlNodePtr n)
             rc = fail(x, n, "template \"%s\" not found (relative paths start "
                       "at the campaign's folder)", tpl);
         util_strlcpy(f->name, name, sizeof f->name);
+        f->line = line_of(n);
         c->nfiles += !rc;
     }
     xmlFree(name);
@@ -213,85 +210,9 @@ static int parse_sim_file(ctx_t *x, xmlNodePtr n)
     return rc;
 }
 
-/* The external simulator the sim_* fields describe: the primary backend,
- * or the verify backend of a multi-fidelity campaign. */
-static const char *ext_backend(const camp_campaign *c)
+const char *camp_ext_backend(const camp_campaign *c)
 {
     return c->verify_backend[0] ? c->verify_backend : c->backend;
-}
-
-/* sha256 over everything that defines the external simulator, so that a
- * changed command, template or regex never reuses old results. */
-static int sim_fingerprint(ctx_t *x)
-{
-    camp_campaign *c = x->c;
-    util_buf b;
-    util_buf_init(&b);
-    util_buf_printf(&b, "backend=%s\nroot=%s\nconfig=%s\ncommand=%s\n",
-                    ext_backend(c), c->sim_root, c->sim_config, c->sim_command);
-    for (int i = 0; i < c->nmetrics; i++)
-        util_buf_printf(&b, "metric=%s %d %s\n", c->metrics[i].name,
-                        c->metrics[i].required, c->metrics[i].regex);
-    int rc = GD_OK;
-    for (int i = 0; i < c->nfiles && !rc; i++) {
-        char sha[65];
-        rc = util_sha256_file(c->files[i].template_path, sha, x->err);
-        util_buf_printf(&b, "file=%s %s\n", c->files[i].name, sha);
-    }
-    /* the simulator build and its config templates (gpgpusim) */
-    const be_backend *eb = be_find(ext_backend(c));
-    util_buf id;
-    util_buf_init(&id);
-    if (!rc && eb && eb->identity)
-        rc = eb->identity(c, &id, x->err);
-    if (id.len) {
-        util_buf_add(&b, id.s, id.len);
-        util_strlcpy(c->sim_identity, id.s, sizeof c->sim_identity);
-    }
-    util_buf_free(&id);
-    util_sha256_hex(b.s, b.len, c->sim_fingerprint);
-    util_buf_free(&b);
-    return rc;
-}
-
-/* Expand a template against a stand-in job so that an unknown placeholder
- * is reported at load time, at its line, not by every job. */
-static int check_template(ctx_t *x, xmlNodePtr n, const char *tpl,
-                          const char *what)
-{
-    wl_workload w;
-    memset(&w, 0, sizeof w);
-    util_strlcpy(w.name, "workload", sizeof w.name);
-    be_job job;
-    memset(&job, 0, sizeof job);
-    job.camp = x->c;
-    job.workload = &w;
-    job.cfg = space_baseline();
-    util_buf b;
-    util_buf_init(&b);
-    gd_err why = {0, ""};
-    /* a command is expanded as for /bin/sh: a placeholder where no quoting
-     * is safe is reported here */
-    int bad = be_expand(tpl, &job, !strcmp(what, "command"), &b, &why);
-    util_buf_free(&b);
-    return bad ? fail(x, n, "%s: %s", what, why.msg) : GD_OK;
-}
-
-static int check_file_template(ctx_t *x, xmlNodePtr n, const camp_file *f)
-{
-    char *text;
-    int rc = util_read_input(f->template_path, UTIL_INPUT_MAX, &text, NULL,
-                             x->err);
-    if (rc) {
-        char why[sizeof x->err->msg];
-        util_strlcpy(why, x->err->msg, sizeof why);
-        return fail(x, n, "cannot read the template: %s", why);
-    }
-    char what[300];
-    snprintf(what, sizeof what, "template %s", f->template_path);
-    rc = check_template(x, n, text, what);
-    free(text);
-    return rc;
 }
 
 static int parse_sim_children(ctx_t *x, xmlNodePtr sim)
@@ -303,18 +224,15 @@ static int parse_sim_children(ctx_t *x, xmlNodePtr sim)
                                                sizeof c->sim_command))
             rc = fail(x, n, "command is too long");
         else if (is_elem(n, "command"))
-            rc = check_template(x, n, c->sim_command, "command");
+            c->sim_command_line = line_of(n);
         else if (is_elem(n, "metric"))
             rc = parse_metric(x, n);
-        else if (is_elem(n, "file")) {
+        else if (is_elem(n, "file"))
             rc = parse_sim_file(x, n);
-            if (!rc && !x->names_only)
-                rc = check_file_template(x, n, &c->files[c->nfiles - 1]);
-        }
     }
     if (rc)
         return rc;
-    const char *backend = ext_backend(c);
+    const char *backend = camp_ext_backend(c);
     int is_cmd = !strcmp(backend, "command");
     if (is_cmd && !c->sim_command[0])
         return fail(x, sim, "the command backend needs a <command> inside "
@@ -325,8 +243,7 @@ static int parse_sim_children(ctx_t *x, xmlNodePtr sim)
     if (!is_cmd && (c->sim_command[0] || c->nmetrics || c->nfiles))
         return fail(x, sim, "<command>, <file> and <metric> belong to the "
                     "command backend, not \"%s\"", backend);
-    /* A run directory's copy is read without its templates beside it. */
-    return x->names_only ? GD_OK : sim_fingerprint(x);
+    return GD_OK;
 }
 
 /* <simulator>, or <verify> (dst = verify_backend): the backend and the
@@ -337,12 +254,8 @@ static int parse_sim_element(ctx_t *x, xmlNodePtr n, char *dst, size_t dstsz)
     int rc = GD_OK;
     if (b && strcmp(b, "analytic") != 0)
         x->c->sim_line = line_of(n);
-    if (!be_find(b))
-        rc = fail(x, n, "unknown simulator backend \"%s\" (known: analytic, "
-                  "gpgpusim, command)", b);
-    else
-        util_strlcpy(dst, b, dstsz);
-    if (!rc && root)
+    util_strlcpy(dst, b ? b : "", dstsz);   /* known: be_check_campaign */
+    if (root)
         util_path_join(x->c->sim_root, sizeof x->c->sim_root, x->c->dir, root);
     else if (!rc && getenv("GPGPUSIM_ROOT"))
         util_strlcpy(x->c->sim_root, getenv("GPGPUSIM_ROOT"),
@@ -353,7 +266,7 @@ static int parse_sim_element(ctx_t *x, xmlNodePtr n, char *dst, size_t dstsz)
         if (!x->names_only && !util_is_dir(x->c->sim_config))
             rc = fail(x, n, "config folder \"%s\" not found", cfg);
     }
-    if (!rc && !x->names_only && !strcmp(ext_backend(x->c), "gpgpusim")
+    if (!rc && !x->names_only && !strcmp(camp_ext_backend(x->c), "gpgpusim")
         && !x->c->sim_root[0])
         rc = fail(x, n, "the gpgpusim backend needs root=\"...\" (the "
                   "simulator's folder) or GPGPUSIM_ROOT in the environment");
@@ -367,6 +280,7 @@ static int parse_sim_element(ctx_t *x, xmlNodePtr n, char *dst, size_t dstsz)
 
 static int parse_simulator(ctx_t *x, xmlNodePtr n)
 {
+    x->c->simulator_line = line_of(n);
     return parse_sim_element(x, n, x->c->backend, sizeof x->c->backend);
 }
 
@@ -406,26 +320,6 @@ static int parse_verify_loop(ctx_t *x, xmlNodePtr n, int has_top)
     return rc;
 }
 
-/* configs= of <verify>: a readable CSV whose configs all lie in the space. */
-static int check_verify_configs(ctx_t *x)
-{
-    cal_row *rows = NULL;
-    size_t n = 0;
-    int rc = cal_read_csv(x->c->verify_configs, NULL, 0, &rows, &n, x->err);
-    for (size_t i = 0; !rc && i < n; i++)
-        if (space_index(&x->c->space, &rows[i].c) < 0)
-            rc = gd_errf(x->err, GD_EINPUT, "%s:%d: this config is not in "
-                         "the campaign's space (%s:%d, <verify configs=>)",
-                         x->c->verify_configs, rows[i].line, x->path,
-                         x->c->verify_line);
-    if (!rc && n == 0)
-        rc = gd_errf(x->err, GD_EINPUT, "%s:%d: <verify configs=\"%s\"> "
-                     "has no config", x->path, x->c->verify_line,
-                     x->c->verify_configs);
-    free(rows);
-    return rc;
-}
-
 static int parse_verify(ctx_t *x, xmlNodePtr n)
 {
     char *top = attr(n, "top");
@@ -459,11 +353,8 @@ static int parse_wlrun(ctx_t *x, xmlNodePtr n, camp_wlrun *r)
     for (xmlNodePtr k = n->children; k; k = k->next) {
         if (is_elem(k, "command") && elem_text(k, r->command, sizeof r->command))
             return fail(x, k, "command is too long");
-        if (is_elem(k, "command")) {
-            int rc = check_template(x, k, r->command, "command");
-            if (rc)
-                return rc;
-        }
+        if (is_elem(k, "command"))
+            r->command_line = line_of(k);
         if (!is_elem(k, "env"))
             continue;
         if (r->nenv == CAMP_MAXENV)
@@ -482,7 +373,7 @@ static int parse_wlrun(ctx_t *x, xmlNodePtr n, camp_wlrun *r)
         xmlFree(name);
         xmlFree(val);
     }
-    if (!strcmp(ext_backend(x->c), "gpgpusim") && !r->command[0])
+    if (!strcmp(camp_ext_backend(x->c), "gpgpusim") && !r->command[0])
         return fail(x, n, "with the gpgpusim backend each workload needs "
                     "<command> (its program, run in the job directory)");
     return GD_OK;
@@ -694,41 +585,19 @@ static int parse_space(ctx_t *x, xmlNodePtr list)
 
 static int parse_objectives(ctx_t *x, xmlNodePtr list)
 {
-    const be_backend *b = be_find(x->c->backend);
     for (xmlNodePtr n = list->children; n; n = n->next) {
         int maxi = is_elem(n, "maximize");
         if (!maxi && !is_elem(n, "minimize"))
             continue;
         char *m = attr(n, "metric");
         int rc = GD_OK;
-        int known = b->has_metric(m);
-        const char *why = x->c->backend;
-        if (known && x->c->verify_backend[0]) {
-            known = be_find(x->c->verify_backend)->has_metric(m);
-            why = x->c->verify_backend;
-        }
-        if (!strcmp(ext_backend(x->c), "command")) {
-            int declared = 0;  /* the command backend reports what it declares */
-            for (int i = 0; i < x->c->nmetrics; i++)
-                declared |= !strcmp(x->c->metrics[i].name, m);
-            known = known && (declared || be_config_metric(m));
-            why = "command";
-        }
-        const be_backend *eb = be_find(ext_backend(x->c));
-        char whynot[512] = "";
-        if (!known)
-            rc = fail(x, n, "objective on unknown metric \"%s\" (the %s "
-                      "backend does not produce it)", m, why);
-        else if (!x->names_only && eb && eb->produces
-                 && !eb->produces(x->c, m, whynot, sizeof whynot))
-            rc = fail(x, n, "objective on metric \"%s\", which this "
-                      "simulator set-up does not produce: %s", m, whynot);
         for (int i = 0; !rc && i < x->c->nobjectives; i++)
             if (strcmp(x->c->obj[i].metric, m) == 0)
                 rc = fail(x, n, "metric \"%s\" is an objective twice", m);
         if (!rc && x->c->nobjectives == CAMP_MAXOBJ)
             rc = fail(x, n, "too many objectives (at most 8)");
         if (!rc) {
+            x->c->obj_line[x->c->nobjectives] = line_of(n);
             camp_objective *o = &x->c->obj[x->c->nobjectives++];
             util_strlcpy(o->metric, m, sizeof o->metric);
             o->maximize = maxi;
@@ -753,10 +622,7 @@ static int parse_study(ctx_t *x, xmlNodePtr n)
         int dup = 0;
         for (int i = 0; i < x->c->nstudy; i++)
             dup |= strcmp(x->c->study[i], t) == 0;
-        if (!strat_known(t))
-            rc = fail(x, n, "unknown search strategy \"%s\" in <study> "
-                      "(known: %s)", t, strat_names());
-        else if (dup)
+        if (dup)
             rc = fail(x, n, "strategy \"%s\" is listed twice in <study>", t);
         else if (x->c->nstudy == CAMP_MAXSTUDY)
             rc = fail(x, n, "too many strategies in <study> (at most 8)");
@@ -766,6 +632,7 @@ static int parse_study(ctx_t *x, xmlNodePtr n)
     if (!rc && seeds && util_parse_long(seeds, 1, 100, &ns) != 0)
         rc = fail(x, n, "seeds must be 1 to 100 (got \"%s\")", seeds);
     x->c->study_seeds = (int)ns;
+    x->c->study_line = line_of(n);
     xmlFree(list);
     xmlFree(seeds);
     return rc;
@@ -778,10 +645,8 @@ static int parse_search(ctx_t *x, xmlNodePtr n)
     char *s = attr(n, "strategy"), *b = attr(n, "budget");
     long budget = 0;
     int rc = GD_OK;
-    if (!strat_known(s))
-        rc = fail(x, n, "unknown search strategy \"%s\" (known: %s)", s,
-                  strat_names());
-    else if (util_parse_long(b, LONG_MIN, LONG_MAX, &budget)
+    x->c->search_line = line_of(n);
+    if (util_parse_long(b, LONG_MIN, LONG_MAX, &budget)
              && b[strspn(b, "+-")] && !b[strspn(b, "+0123456789")])
         rc = fail(x, n, "budget \"%s\" is out of range: too large (at most "
                   "9223372036854775807 evaluations per workload)", b);
@@ -967,6 +832,7 @@ static int parse_report(ctx_t *x, xmlNodePtr n)
 {
     char *f = attr(n, "formats"), *p = attr(n, "paper"), *l = attr(n, "layout");
     int rc = GD_OK;
+    x->c->report_line = line_of(n);
     if (f) {
         x->c->formats = (strstr(f, "pdf") ? CAMP_FMT_PDF : 0)
                         | (strstr(f, "svg") ? CAMP_FMT_SVG : 0);
@@ -980,10 +846,6 @@ static int parse_report(ctx_t *x, xmlNodePtr n)
         util_path_join(x->c->layout, sizeof x->c->layout, x->c->dir, l);
         if (!x->names_only && !util_path_exists(x->c->layout))
             rc = fail(x, n, "report layout \"%s\" not found", l);
-        else if (!x->names_only) {
-            rep_layout lay;   /* checked now, not after the jobs ran */
-            rc = rep_layout_load(x->c->layout, &lay, x->err);
-        }
     }
     xmlFree(f);
     xmlFree(p);
@@ -1053,10 +915,10 @@ static int parse_agents(ctx_t *x, xmlNodePtr n)
 }
 
 /* <search>'s <agents batch=...>: the LLM of the agent strategy; what it
- * may drive is the strategy's to say (strat_check_agents). */
+ * may drive is the strategy's to say (strat_check_campaign). */
 static int parse_search_agents(ctx_t *x, xmlNodePtr n)
 {
-    char *b = attr(n, "batch"), *sp = attr(n, "specialists"), why[256];
+    char *b = attr(n, "batch"), *sp = attr(n, "specialists");
     long batch = 1;
     int rc = parse_agents_into(x, n, &x->c->search_agents);
     if (!rc && b && util_parse_long(b, 1, 4096, &batch))
@@ -1066,9 +928,7 @@ static int parse_search_agents(ctx_t *x, xmlNodePtr n)
     xmlFree(b);
     xmlFree(sp);
     x->c->search_batch = (int)batch;
-    if (!rc && strat_check_agents(x->c->strategy, &x->c->search_agents,
-                                  why, sizeof why) != 0)
-        rc = fail(x, n, "%s", why);
+    x->c->search_agents_line = line_of(n);
     return rc;
 }
 
@@ -1100,16 +960,12 @@ static int parse_regression(ctx_t *x, xmlNodePtr list)
             continue;
         char *m = attr(n, "metric");
         camp_threshold *t = &c->thresholds[c->nthresholds];
-        const char *near = cmp_threshold_metric_suggest(m);
         if (c->nthresholds >= CAMP_MAXTHRESH)
             rc = fail(x, n, "too many regression thresholds (at most 48)");
-        else if (!cmp_threshold_metric_known(m))
-            rc = fail(x, n, "unknown threshold metric \"%s\"%s%s%s", m,
-                      near ? "; did you mean \"" : "", near ? near : "",
-                      near ? "\"?" : "");
         if (!rc) {
             memset(t, 0, sizeof *t);
-            util_strlcpy(t->metric, m, sizeof t->metric);
+            util_strlcpy(t->metric, m ? m : "", sizeof t->metric);
+            c->threshold_line[c->nthresholds] = line_of(n);
             rc = decimal_attr(x, n, "relative", 0, 1e9, &t->relative_pct);
         }
         if (!rc)
@@ -1216,10 +1072,7 @@ static int check_meaning(ctx_t *x, xmlNodePtr root)
             if (rc)
                 return rc;
         }
-    int rc = search ? check_budget(x, search) : GD_OK;
-    if (!rc && x->c->verify_configs[0] && !x->names_only)
-        rc = check_verify_configs(x);
-    return rc;
+    return search ? check_budget(x, search) : GD_OK;
 }
 
 static int load(const char *path, int names_only, camp_campaign *c,
@@ -1313,7 +1166,13 @@ void camp_free(camp_campaign *c)
     c->nworkloads = 0;
 }
 
-int camp_backend_known(const char *backend)
+int camp_errf(const camp_campaign *c, int line, gd_err *err, const char *fmt,
+              ...)
 {
-    return be_find(backend) != NULL;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return gd_errf(err, GD_EINPUT, "%s:%d: %s", c->path, line, msg);
 }
