@@ -15,6 +15,7 @@
 #include <libxml/relaxng.h>
 #include <libxml/tree.h>
 
+#include "campaign_xml.h"
 #include "store.h"
 #include "xmlsafe.h"
 
@@ -84,64 +85,6 @@ static int check_elements(const char *path, xmlNodePtr parent, gd_err *err)
 }
 
 /* ---- meaning checks ---- */
-
-typedef struct {
-    const char *path;
-    camp_campaign *c;
-    gd_err *err;
-    int names_only;        /* do not load workload descriptors */
-} ctx_t;
-
-static int line_of(xmlNodePtr n)
-{
-    long l = xmlGetLineNo(n);
-    return l > 0 ? (int)l : 1;
-}
-
-/* Attribute as a malloc'd string (caller frees with xmlFree), or NULL. */
-static char *attr(xmlNodePtr n, const char *name)
-{
-    return (char *)xmlGetProp(n, (const xmlChar *)name);
-}
-
-static int is_elem(xmlNodePtr n, const char *name)
-{
-    return n->type == XML_ELEMENT_NODE
-           && strcmp((const char *)n->name, name) == 0;
-}
-
-/* GD_EINPUT with "FILE:LINE: " (n's line) and the message. */
-static int fail(ctx_t *x, xmlNodePtr n, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(ctx_t *x, xmlNodePtr n, const char *fmt, ...)
-{
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return gd_errf(x->err, GD_EINPUT, "%s:%d: %s", x->path, line_of(n), msg);
-}
-
-/* Text content of an element, trimmed, into dst; -1 when too long. */
-static int elem_text(xmlNodePtr n, char *dst, size_t size)
-{
-    xmlChar *t = xmlNodeGetContent(n);
-    const char *p = t ? (const char *)t : "";
-    while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
-        p++;
-    size_t len = strlen(p);
-    while (len && strchr(" \n\t\r", p[len - 1]))
-        len--;
-    int rc = len < size ? 0 : -1;
-    if (!rc) {
-        memcpy(dst, p, len);
-        dst[len] = '\0';
-    }
-    xmlFree(t);
-    return rc;
-}
 
 static int parse_metric(ctx_t *x, xmlNodePtr n)
 {
@@ -346,180 +289,6 @@ static int parse_verify(ctx_t *x, xmlNodePtr n)
     return rc;
 }
 
-/* <workload> children for external backends: <command> and <env>. */
-static int parse_wlrun(ctx_t *x, xmlNodePtr n, camp_wlrun *r)
-{
-    r->line = line_of(n);
-    for (xmlNodePtr k = n->children; k; k = k->next) {
-        if (is_elem(k, "command") && elem_text(k, r->command, sizeof r->command))
-            return fail(x, k, "command is too long");
-        if (is_elem(k, "command"))
-            r->command_line = line_of(k);
-        if (!is_elem(k, "env"))
-            continue;
-        if (r->nenv == CAMP_MAXENV)
-            return fail(x, k, "too many env entries (at most 16)");
-        char *name = attr(k, "name"), *val = attr(k, "value");
-        for (int i = 0; name && i < r->nenv; i++)
-            if (strcmp(r->env[i].name, name) == 0) {
-                int rc = fail(x, k, "env %s is set twice", name);
-                xmlFree(name);
-                xmlFree(val);
-                return rc;
-            }
-        util_strlcpy(r->env[r->nenv].name, name, sizeof r->env[0].name);
-        util_strlcpy(r->env[r->nenv].value, val, sizeof r->env[0].value);
-        r->nenv++;
-        xmlFree(name);
-        xmlFree(val);
-    }
-    if (!strcmp(camp_ext_backend(x->c), "gpgpusim") && !r->command[0])
-        return fail(x, n, "with the gpgpusim backend each workload needs "
-                    "<command> (its program, run in the job directory)");
-    return GD_OK;
-}
-
-/* A workload that has no descriptor but runs on an external backend: its
- * identity in job keys is its command and environment. */
-void camp_run_identity(const char *name, const camp_wlrun *r, char sha[65])
-{
-    util_buf b;
-    util_buf_init(&b);
-    util_buf_printf(&b, "workload=%s\ncommand=%s\n", name, r->command);
-    for (int i = 0; i < r->nenv; i++)
-        util_buf_printf(&b, "env=%s=%s\n", r->env[i].name, r->env[i].value);
-    util_sha256_hex(b.s, b.len, sha);
-    util_buf_free(&b);
-}
-
-static void wl_from_command(wl_workload *w, const char *name,
-                            const camp_wlrun *r)
-{
-    memset(w, 0, sizeof *w);
-    util_strlcpy(w->name, name, sizeof w->name);
-    camp_run_identity(name, r, w->sha256);
-}
-
-static int suggest_workload(const char *name, char *out, size_t n)
-{
-    char names[64][WL_NAMELEN];
-    int cnt = wl_list_builtin(names, 64, NULL);
-    int best = -1, bestd = 1 << 30;
-    out[0] = '\0';
-    for (int i = 0; i < cnt; i++) {
-        int d = util_edit_distance(name, names[i]);
-        if (d < bestd) {
-            bestd = d;
-            best = i;
-        }
-        if (strlen(out) + strlen(names[i]) + 3 < n) {
-            if (i)
-                strcat(out, ", ");
-            strcat(out, names[i]);
-        }
-    }
-    return (best >= 0 && bestd <= (int)strlen(name) / 3 + 1) ? best : -1;
-}
-
-static int load_workload(ctx_t *x, xmlNodePtr n, wl_workload *w)
-{
-    char *name = attr(n, "name"), *file = attr(n, "file");
-    int rc;
-    if (file) {
-        char p[PATH_MAX];
-        util_path_join(p, sizeof p, x->c->dir, file);
-        rc = util_path_exists(p) ? wl_load_file(p, w, x->err)
-             : fail(x, n, "workload descriptor \"%s\" not found", file);
-        if (!rc)
-            util_strlcpy(w->name, name, sizeof w->name);
-    } else {
-        gd_err why = {0, ""};
-        rc = wl_load_builtin(name, w, &why);
-        char list[1024], names[64][WL_NAMELEN];
-        int best = rc ? suggest_workload(name, list, sizeof list) : -1;
-        int cnt = rc ? wl_list_builtin(names, 64, NULL) : 0;
-        int exists = 0;
-        for (int i = 0; i < cnt; i++)
-            exists |= strcmp(names[i], name) == 0;
-        if (rc && exists) {
-            /* The built-in descriptor itself is broken: say where. */
-            rc = gd_errf(x->err, why.code, "%s", why.msg);
-        } else if (rc) {
-            char hint[256] = "";
-            if (best >= 0 && best < cnt)
-                snprintf(hint, sizeof hint, "did you mean \"%s\"? ",
-                         names[best]);
-            char msg[1400];
-            snprintf(msg, sizeof msg, "%sbuilt-in workloads: %s; or give a "
-                     "descriptor with file=\"...\"", hint, list);
-            rc = fail(x, n, "unknown workload \"%s\": %s", name, msg);
-        }
-    }
-    xmlFree(name);
-    xmlFree(file);
-    return rc;
-}
-
-static int has_child(xmlNodePtr n, const char *name)
-{
-    for (xmlNodePtr k = n->children; k; k = k->next)
-        if (is_elem(k, name))
-            return 1;
-    return 0;
-}
-
-static int parse_resources(ctx_t *x, xmlNodePtr n, double *timeout,
-                           double *memory_mb, int *cpus, char *gres,
-                           size_t gressz);
-
-static int parse_workloads(ctx_t *x, xmlNodePtr list)
-{
-    int count = 0;
-    for (xmlNodePtr n = list->children; n; n = n->next)
-        count += is_elem(n, "workload");
-    if (count > CAMP_MAXWL)
-        return fail(x, list, "too many workloads (at most 64)");
-    x->c->workloads = calloc((size_t)count, sizeof *x->c->workloads);
-    x->c->wlrun = calloc((size_t)count, sizeof *x->c->wlrun);
-    if (!x->c->workloads || !x->c->wlrun)
-        return gd_errf(x->err, GD_EENV, "out of memory");
-    int external = strcmp(x->c->backend, "analytic") != 0;
-    int verify = x->c->verify_backend[0] != 0;
-    for (xmlNodePtr n = list->children; n; n = n->next) {
-        if (!is_elem(n, "workload"))
-            continue;
-        char *name = attr(n, "name");
-        int dup = 0;
-        for (int i = 0; i < x->c->nworkloads; i++)
-            dup |= strcmp(x->c->workloads[i].name, name) == 0;
-        wl_workload *w = &x->c->workloads[x->c->nworkloads];
-        camp_wlrun *run = &x->c->wlrun[x->c->nworkloads];
-        int rc = GD_OK;
-        if (dup)
-            rc = fail(x, n, "workload \"%s\" is listed twice", name);
-        else if ((rc = parse_resources(x, n, &run->timeout_s,
-                                       &run->memory_mb, &run->cpus,
-                                       run->gres, sizeof run->gres)) != 0) {
-        } else if (external || verify)
-            rc = parse_wlrun(x, n, run);
-        else if (has_child(n, "command") || has_child(n, "env"))
-            rc = fail(x, n, "<command> and <env> in a workload are for the "
-                      "gpgpusim and command backends");
-        if (rc) {
-        } else if (external)
-            wl_from_command(w, name, run);
-        else if (x->names_only)
-            util_strlcpy(w->name, name, sizeof w->name);
-        else
-            rc = load_workload(x, n, w);
-        xmlFree(name);
-        if (rc)
-            return rc;
-        x->c->nworkloads++;
-    }
-    return GD_OK;
-}
-
 static int parse_knob_values(ctx_t *x, xmlNodePtr n, int knob,
                              const char *values)
 {
@@ -667,53 +436,6 @@ static int parse_search(ctx_t *x, xmlNodePtr n)
     return rc;
 }
 
-/* A non-negative decimal attribute within [lo, hi] into *out. */
-static int decimal_attr(ctx_t *x, xmlNodePtr n, const char *name, double lo,
-                        double hi, double *out)
-{
-    char *v = attr(n, name);
-    double d;
-    int rc = GD_OK;
-    if (v && (util_parse_double(v, &d) || d < lo || d > hi)) {
-        char range[96];
-        snprintf(range, sizeof range, "%g to %g", lo, hi);
-        char what[160];
-        snprintf(what, sizeof what, "%s must be %s", name, range);
-        rc = fail(x, n, "%s (got \"%s\")", what, v);
-    } else if (v) {
-        *out = d;
-    }
-    xmlFree(v);
-    return rc;
-}
-
-/* timeout, memory-mb, cpus and gres of a <workload> (or cpus and gres of
- * <execution>, whose NULL timeout and memory_mb are parsed elsewhere). */
-static int parse_resources(ctx_t *x, xmlNodePtr n, double *timeout,
-                           double *memory_mb, int *cpus, char *gres,
-                           size_t gressz)
-{
-    int rc = GD_OK;
-    if (timeout)
-        rc = decimal_attr(x, n, "timeout", 0.001, 1e7, timeout);
-    if (!rc && memory_mb)
-        rc = decimal_attr(x, n, "memory-mb", 1, 1 << 24, memory_mb);
-    char *c = attr(n, "cpus"), *g = attr(n, "gres");
-    long lv;
-    if (!rc && c && util_parse_long(c, 1, 4096, &lv) != 0)
-        rc = fail(x, n, "cpus must be 1 to 4096 (got \"%s\")", c);
-    else if (!rc && c)
-        *cpus = (int)lv;
-    if (!rc && g && (!g[0] || strlen(g) >= gressz || strpbrk(g, " \t\n")))
-        rc = fail(x, n, "gres must be one Slurm --gres value without blanks "
-                  "(got \"%s\")", g);
-    else if (!rc && g)
-        util_strlcpy(gres, g, gressz);
-    xmlFree(c);
-    xmlFree(g);
-    return rc;
-}
-
 int camp_parse_jobs(const char *text, int *jobs, char *why, size_t n)
 {
     long v;
@@ -724,30 +446,6 @@ int camp_parse_jobs(const char *text, int *jobs, char *why, size_t n)
     }
     *jobs = (int)v;
     return 0;
-}
-
-double camp_wl_timeout(const camp_campaign *c, int wl)
-{
-    return c->wlrun && c->wlrun[wl].timeout_s > 0 ? c->wlrun[wl].timeout_s
-                                                  : c->timeout_s;
-}
-
-double camp_wl_memory_mb(const camp_campaign *c, int wl)
-{
-    return c->wlrun && c->wlrun[wl].memory_mb > 0 ? c->wlrun[wl].memory_mb
-                                                  : c->memory_mb;
-}
-
-int camp_wl_cpus(const camp_campaign *c, int wl)
-{
-    return c->wlrun && c->wlrun[wl].cpus > 0 ? c->wlrun[wl].cpus
-                                             : c->cluster.cpus;
-}
-
-const char *camp_wl_gres(const camp_campaign *c, int wl)
-{
-    return c->wlrun && c->wlrun[wl].gres[0] ? c->wlrun[wl].gres
-                                            : c->cluster.gres;
 }
 
 /* executor="slurm" and its sbatch settings. */
@@ -776,7 +474,7 @@ static int parse_execution_cluster(ctx_t *x, xmlNodePtr n)
         k->array_limit = (int)lv;
     for (int i = 0; i < 5; i++)
         xmlFree(v[i]);
-    return rc ? rc : parse_resources(x, n, NULL, NULL, &k->cpus, k->gres,
+    return rc ? rc : campx_resources(x, n, NULL, NULL, &k->cpus, k->gres,
                                      sizeof k->gres);
 }
 
@@ -1059,7 +757,7 @@ static int check_meaning(ctx_t *x, xmlNodePtr root)
             int rc = GD_OK;
             switch (i) {
             case 0: rc = parse_simulator(x, n); break;
-            case 1: rc = parse_workloads(x, n); break;
+            case 1: rc = campx_workloads(x, n); break;
             case 2: rc = parse_space(x, n); break;
             case 3: rc = parse_objectives(x, n); break;
             case 4: rc = parse_search(x, n); search = n; break;
