@@ -43,7 +43,7 @@ typedef struct be_backend {
     int in_process;
     const char *(*version)(void);
     /* Whether this backend produces metric `name` (the command backend
-     * produces what the campaign declares; see campaign.c). */
+     * produces what the campaign declares; see be_check_campaign). */
     int (*has_metric)(const char *name);
     /* In-process: run one job and fill out. A failed job is a record with
      * a failure status and 0 return; nonzero is an internal error. */
@@ -64,9 +64,9 @@ typedef struct be_backend {
     int (*produces)(const camp_campaign *camp, const char *metric, char *why,
                     size_t n);
     /* Optional: append "name=value\n" lines that identify the simulator
-     * build and its config files (hashes) to out; campaign.c hashes them
-     * into the simulator fingerprint of job keys (be_fingerprint), the
-     * manifest lists them. */
+     * build and its config files (hashes) to out; be_fingerprint hashes
+     * them into the simulator fingerprint of job keys, the manifest lists
+     * them. */
     int (*identity)(const camp_campaign *camp, util_buf *out, gd_err *err);
     /* Optional (external): the job's command and environment as prepare
      * gives them, writing nothing (gpudse validate prints the first job). */
