@@ -12,7 +12,9 @@ PKGS     = gsl libxml-2.0 cairo pangocairo libcjson libcurl libcrypto
 CFLAGS  ?= -O2 -g
 WARN     = -std=c11 -Wall -Wextra -Werror -Wformat=2 -Wno-format-truncation -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 # Source folders, one per stage or layer (README "Source layout" draws the
-# layers and which may include which). Headers are included by bare name.
+# layers and which may include which; tests/layers.sh checks every include
+# against them, and a folder added here needs its layer there). Headers are
+# included by bare name.
 SRCDIRS  = pipeline/core pipeline/model pipeline/backends pipeline/search \
            pipeline/engine pipeline/split pipeline/compare \
            analysis/math analysis analysis/agents report/draw report

@@ -158,6 +158,38 @@ typedef struct {
     const char *source;
 } known_t;
 
+/* The exhaustive front of a workload on the embedded model over the
+ * campaign's space: minimised objective rows (malloc'd, caller frees) of
+ * its non-dominated points. */
+static int model_front(const camp_campaign *c, const wl_workload *w,
+                       double **front, size_t *nf, gd_err *err)
+{
+    size_t k = (size_t)c->nobjectives, n = (size_t)space_size(&c->space);
+    double *rows = malloc((n ? n : 1) * k * sizeof *rows);
+    if (!rows)
+        return gd_errf(err, GD_EENV, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        gpu_config cfg = space_at(&c->space, i);
+        model_out mo;
+        met_set m;
+        gd_err why = {0, ""};
+        int ok = model_eval(w, &cfg, &mo, &why) == 0;
+        if (ok) {
+            memset(&m, 0, sizeof m);
+            model_to_metrics(&mo, &m);
+        }
+        for (size_t j = 0; j < k; j++) {
+            double v = NAN;
+            if (ok && met_get(&m, c->obj[j].metric, &v) != 0)
+                v = NAN;
+            rows[i * k + j] = c->obj[j].maximize ? -v : v;
+        }
+    }
+    int rc = qual_front_rows(rows, n, k, front, nf, err);
+    free(rows);
+    return rc;
+}
+
 /* The exhaustive front when it is known: the journal holds the whole
  * space, or the run used the embedded model, whose front over the space is
  * computed here (milliseconds). */
@@ -181,7 +213,7 @@ static int find_reference(const camp_campaign *c, const char *name,
     }
     if (kn->model) {
         kn->source = "embedded model over the whole space (modelled)";
-        return qual_model_front(c, kn->model, &kn->ref, &kn->nref, err);
+        return model_front(c, kn->model, &kn->ref, &kn->nref, err);
     }
     return GD_OK;
 }

@@ -556,3 +556,9 @@ int rep_layout_load(const char *path, rep_layout *l, gd_err *err)
     xmlFreeDoc(doc);
     return rc;
 }
+
+int rep_layout_check_campaign(const camp_campaign *c, gd_err *err)
+{
+    rep_layout lay;
+    return c->layout[0] ? rep_layout_load(c->layout, &lay, err) : GD_OK;
+}

@@ -7,6 +7,7 @@
 #ifndef GPUDSE_LAYOUT_H
 #define GPUDSE_LAYOUT_H
 
+#include "campaign.h"
 #include "util.h"
 #include "space.h"
 
@@ -79,5 +80,8 @@ typedef struct {
 void rep_layout_default(rep_layout *l);
 /* Parse a layout file; errors are GD_EINPUT naming FILE:LINE. */
 int rep_layout_load(const char *path, rep_layout *l, gd_err *err);
+/* The campaign's <report layout="..."> file, when it names one, parsed now
+ * (preflight_load), not after the jobs ran. */
+int rep_layout_check_campaign(const camp_campaign *c, gd_err *err);
 
 #endif

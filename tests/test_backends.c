@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 #include "backend.h"
 #include "campaign.h"
+#include "preflight.h"
 #include "engine.h"
 #include "store.h"
 #include "util.h"
@@ -352,7 +353,7 @@ START_TEST(bad_external_campaigns)
              "  <objectives><maximize metric=\"ipc\"/></objectives>\n"
              "  <search strategy=\"random\" budget=\"2\"/>\n"
              "</campaign>\n");
-    ck_assert_int_eq(camp_load(tp("/bad1.xml"), &c, &err), GD_EINPUT);
+    ck_assert_int_eq(preflight_load(tp("/bad1.xml"), &c, &err), GD_EINPUT);
     ck_assert_msg(strstr(err.msg, "bad1.xml:3: command: unknown placeholder "
                          "{n_clustrs}"), "%s", err.msg);
     tu_write(tp("/bad2.xml"),
@@ -365,7 +366,7 @@ START_TEST(bad_external_campaigns)
              "  <objectives><maximize metric=\"ipc\"/></objectives>\n"
              "  <search strategy=\"random\" budget=\"2\"/>\n"
              "</campaign>\n");
-    ck_assert_int_eq(camp_load(tp("/bad2.xml"), &c, &err), GD_EINPUT);
+    ck_assert_int_eq(preflight_load(tp("/bad2.xml"), &c, &err), GD_EINPUT);
     ck_assert_msg(strstr(err.msg, "bad2.xml:4: regex of metric ipc has no "
                          "capture group"), "%s", err.msg);
     tu_write(tp("/bad3.xml"),
@@ -378,7 +379,7 @@ START_TEST(bad_external_campaigns)
              "  <objectives><minimize metric=\"cycles\"/></objectives>\n"
              "  <search strategy=\"random\" budget=\"2\"/>\n"
              "</campaign>\n");
-    ck_assert_int_eq(camp_load(tp("/bad3.xml"), &c, &err), GD_EINPUT);
+    ck_assert_int_eq(preflight_load(tp("/bad3.xml"), &c, &err), GD_EINPUT);
     ck_assert_msg(strstr(err.msg, "bad3.xml:7: objective on unknown metric"),
                   "%s", err.msg);
 }

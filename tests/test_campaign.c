@@ -2,6 +2,10 @@
  * input is reported as FILE:LINE with the right message and class. */
 #include "testutil.h"
 #include "campaign.h"
+#include "preflight.h"
+#include "backend.h"
+#include "compare.h"
+#include "strategy.h"
 
 #define TMPDIR "tests/tmp/campaign"
 
@@ -18,7 +22,7 @@ static int load_text(const char *name, const char *body, gd_err *err,
     snprintf(text, sizeof text, "%s%s", head, body);
     tu_write(path, text);
     memset(err, 0, sizeof *err);
-    return camp_load(path, c, err);
+    return preflight_load(path, c, err);
 }
 
 static const char *good_tail =
@@ -72,7 +76,7 @@ START_TEST(quickstart_is_full_space)
 {
     gd_err err = {0, ""};
     camp_campaign c;
-    ck_assert_msg(camp_load("campaigns/quickstart.xml", &c, &err) == 0, "%s",
+    ck_assert_msg(preflight_load("campaigns/quickstart.xml", &c, &err) == 0, "%s",
                   err.msg);
     ck_assert_uint_eq(space_size(&c.space), 15552);
     ck_assert_int_eq(c.nworkloads, 2);
@@ -215,9 +219,51 @@ START_TEST(unknown_strategy_and_backend)
              "  <objectives><maximize metric=\"ipc\"/></objectives>\n"
              "  <search strategy=\"random\" budget=\"5\"/>\n"
              "</campaign>\n");
-    ck_assert_int_eq(camp_load(TMPDIR "/backend.xml", &c, &err), GD_EINPUT);
+    ck_assert_int_eq(preflight_load(TMPDIR "/backend.xml", &c, &err), GD_EINPUT);
     ck_assert_msg(strstr(err.msg, "backend.xml:2: unknown simulator backend")
                   != NULL, "%s", err.msg);
+}
+END_TEST
+
+/* The campaign is a document: camp_load checks its schema and meaning and
+ * nothing a stage means by a section; each stage checks its own through its
+ * seam, naming the campaign's FILE:LINE, and preflight_load runs them all. */
+START_TEST(stage_sections_are_checked_by_their_stages)
+{
+    const char *path = TMPDIR "/stages.xml";
+    tu_write(path,
+             "<campaign name=\"t\">\n"
+             "  <simulator backend=\"teleport\"/>\n"                  /* 2 */
+             "  <workloads><workload name=\"vecadd\"/></workloads>\n"
+             "  <objectives><maximize metric=\"ipc\"/></objectives>\n"
+             "  <search strategy=\"magic\" budget=\"5\">\n"           /* 5 */
+             "    <study strategies=\"random sorcery\"/></search>\n"   /* 6 */
+             "  <regression>\n"
+             "    <threshold metric=\"ipx\" relative=\"2\"/>\n"        /* 8 */
+             "  </regression>\n"
+             "</campaign>\n");
+    gd_err err = {0, ""};
+    camp_campaign c;
+    ck_assert_msg(camp_load(path, &c, &err) == GD_OK, "%s", err.msg);
+    ck_assert_int_eq(be_check_campaign(&c, &err), GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "stages.xml:2: unknown simulator backend "
+                         "\"teleport\""), "%s", err.msg);
+    ck_assert_int_eq(strat_check_campaign(&c, &err), GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "stages.xml:5: unknown search strategy "
+                         "\"magic\""), "%s", err.msg);
+    util_strlcpy(c.strategy, "random", sizeof c.strategy);
+    ck_assert_int_eq(strat_check_campaign(&c, &err), GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "stages.xml:6: unknown search strategy "
+                         "\"sorcery\" in <study>"), "%s", err.msg);
+    ck_assert_int_eq(cmp_check_campaign(&c, &err), GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "stages.xml:8: unknown threshold metric "
+                         "\"ipx\"; did you mean \"ipc\"?"), "%s", err.msg);
+    camp_free(&c);
+    /* run and validate load through preflight_load: the first stage's
+     * error, exit class 2 */
+    ck_assert_int_eq(preflight_load(path, &c, &err), GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "stages.xml:2: unknown simulator backend"),
+                  "%s", err.msg);
 }
 END_TEST
 
@@ -287,6 +333,7 @@ static Suite *suite(void)
     tcase_add_test(t, exhaustive_budget_too_small);
     tcase_add_test(t, unknown_metric);
     tcase_add_test(t, unknown_strategy_and_backend);
+    tcase_add_test(t, stage_sections_are_checked_by_their_stages);
     tcase_add_test(t, bad_execution_values);
     tcase_add_test(t, doctype_rejected);
     tcase_add_test(t, missing_and_empty_file);

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <cjson/cJSON.h>
 #include "campaign.h"
+#include "preflight.h"
 #include "engine.h"
 #include "jobrun.h"
 #include "store.h"
@@ -535,7 +536,7 @@ START_TEST(per_workload_resources)
     ck_assert_int_eq(shf("%s", cmd), 0);
     camp_campaign c;
     gd_err err;
-    ck_assert_msg(camp_load(camp, &c, &err) == GD_OK, "%s", err.msg);
+    ck_assert_msg(preflight_load(camp, &c, &err) == GD_OK, "%s", err.msg);
     ck_assert_double_eq(camp_wl_timeout(&c, 0), 10);
     ck_assert_double_eq(camp_wl_timeout(&c, 1), 0.5);
     ck_assert_double_eq(camp_wl_memory_mb(&c, 1), 2048);
@@ -569,7 +570,7 @@ START_TEST(per_workload_resources)
              "  <objectives><maximize metric=\"ipc\"/></objectives>\n"
              "  <search strategy=\"random\" budget=\"2\"/>\n"
              "</campaign>\n");
-    ck_assert_int_eq(camp_load(tp("/res-bad.xml"), &c, &err), GD_EINPUT);
+    ck_assert_int_eq(preflight_load(tp("/res-bad.xml"), &c, &err), GD_EINPUT);
     ck_assert_msg(strstr(err.msg, "res-bad.xml:7: cpus must be 1 to 4096"),
                   "%s", err.msg);
     /* no Slurm configuration: said as such, and no run directory made */

@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 #include "campaign.h"
 #include "mfloop.h"
+#include "preflight.h"
 #include "model.h"
 #include "workload.h"
 
@@ -168,7 +169,7 @@ START_TEST(recalibration_changes_predictions)
     wl_workload w;
     ck_assert_int_eq(wl_load_builtin("vecadd", &w, &err), GD_OK);
     camp_campaign c;
-    ck_assert_msg(camp_load(tp("/rc.xml"), &c, &err) == GD_OK, "%s", err.msg);
+    ck_assert_msg(preflight_load(tp("/rc.xml"), &c, &err) == GD_OK, "%s", err.msg);
     cJSON *p;
     int differ = 0;
     cJSON_ArrayForEach(p, get(r2, "picks")) {
@@ -307,7 +308,7 @@ START_TEST(bad_loop_settings_name_the_line)
         "s|values=\"8 15 30 60\"|values=\"8 15 30\"|' %s/bad.xml", T);
     camp_campaign c;
     gd_err err;
-    ck_assert_int_eq(camp_load(tp("/bad.xml"), &c, &err), GD_EINPUT);
+    ck_assert_int_eq(preflight_load(tp("/bad.xml"), &c, &err), GD_EINPUT);
     ck_assert_msg(strstr(err.msg, "out.csv:3: this config is not in the "
                          "campaign's space"), "%s", err.msg);
 }

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <cjson/cJSON.h>
 #include "campaign.h"
+#include "preflight.h"
 #include "model.h"
 #include "util.h"
 #include "verify.h"
@@ -262,7 +263,7 @@ START_TEST(unproducible_objective_rejected)
                        "    <minimize metric=\"power_w\"/>");
     camp_campaign c;
     gd_err err;
-    ck_assert_int_eq(camp_load(tp("/pw.xml"), &c, &err), GD_EINPUT);
+    ck_assert_int_eq(preflight_load(tp("/pw.xml"), &c, &err), GD_EINPUT);
     ck_assert_msg(strstr(err.msg, "pw.xml:7: objective on metric \"power_w\"")
                   && strstr(err.msg, "-power_simulation_enabled 1"), "%s",
                   err.msg);
@@ -274,7 +275,7 @@ START_TEST(unproducible_objective_rejected)
     /* with power on (the built-in templates) it validates */
     write_sim_campaign(tp("/pw2.xml"), "pw2", "",
                        "<minimize metric=\"power_w\"/>");
-    ck_assert_msg(camp_load(tp("/pw2.xml"), &c, &err) == GD_OK, "%s", err.msg);
+    ck_assert_msg(preflight_load(tp("/pw2.xml"), &c, &err) == GD_OK, "%s", err.msg);
     camp_free(&c);
 }
 END_TEST
@@ -494,7 +495,7 @@ static void load_verify_campaign(camp_campaign *c, int top)
         "</campaign>\n", top);
     tu_write(tp("/one.xml"), text);
     gd_err err;
-    ck_assert_msg(camp_load(tp("/one.xml"), c, &err) == GD_OK, "%s", err.msg);
+    ck_assert_msg(preflight_load(tp("/one.xml"), c, &err) == GD_OK, "%s", err.msg);
 }
 
 static store_record mkrec(const char *backend, int nc, int nm, double ipc)

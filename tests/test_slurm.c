@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include "backend.h"
 #include "campaign.h"
+#include "preflight.h"
 #include "jobrun.h"
 #include "exec_slurm.h"
 #include "execif.h"
@@ -89,7 +90,7 @@ START_TEST(execution_executor_attributes)
     write_exec_campaign(tp("/ex1.xml"), "executor=\"slurm\" partition=\"gpu\" "
                         "account=\"arch\" array-limit=\"8\" "
                         "sbatch-options=\"--qos=short --nice=10\"");
-    ck_assert_msg(camp_load(tp("/ex1.xml"), &c, &err) == 0, "%s", err.msg);
+    ck_assert_msg(preflight_load(tp("/ex1.xml"), &c, &err) == 0, "%s", err.msg);
     ck_assert_str_eq(c.cluster.executor, "slurm");
     ck_assert_str_eq(c.cluster.partition, "gpu");
     ck_assert_str_eq(c.cluster.account, "arch");
@@ -103,7 +104,7 @@ START_TEST(execution_executor_attributes)
     camp_free(&c);
 
     write_exec_campaign(tp("/ex2.xml"), "jobs=\"2\"");
-    ck_assert_msg(camp_load(tp("/ex2.xml"), &c, &err) == 0, "%s", err.msg);
+    ck_assert_msg(preflight_load(tp("/ex2.xml"), &c, &err) == 0, "%s", err.msg);
     exec_choose(&c, NULL, 0, &ch);
     ck_assert_str_eq(ch.executor, "local");
     exec_choose(&c, "slurm", 0, &ch);
@@ -111,12 +112,12 @@ START_TEST(execution_executor_attributes)
     camp_free(&c);
 
     write_exec_campaign(tp("/ex3.xml"), "executor=\"pbs\"");
-    ck_assert_int_eq(camp_load(tp("/ex3.xml"), &c, &err), GD_EINPUT);
+    ck_assert_int_eq(preflight_load(tp("/ex3.xml"), &c, &err), GD_EINPUT);
     ck_assert_msg(strstr(err.msg, "ex3.xml:") && strstr(err.msg,
                   "execution"), "%s", err.msg);
     write_exec_campaign(tp("/ex4.xml"), "executor=\"slurm\" "
                         "array-limit=\"-1\"");
-    ck_assert_int_eq(camp_load(tp("/ex4.xml"), &c, &err), GD_EINPUT);
+    ck_assert_int_eq(preflight_load(tp("/ex4.xml"), &c, &err), GD_EINPUT);
     ck_assert_msg(strstr(err.msg, "ex4.xml:9") && strstr(err.msg,
                   "array-limit"), "%s", err.msg);
     /* the flag is checked too */
@@ -203,7 +204,7 @@ START_TEST(job_run_writes_the_record)
              "</campaign>\n");
     camp_campaign c;
     gd_err err;
-    ck_assert_msg(camp_load(tp("/jr.xml"), &c, &err) == 0, "%s", err.msg);
+    ck_assert_msg(preflight_load(tp("/jr.xml"), &c, &err) == 0, "%s", err.msg);
     const be_backend *be = be_find("command");
     char absT[PATH_MAX], camp[PATH_MAX + 16];
     ck_assert(realpath(T, absT) != NULL);
@@ -431,7 +432,7 @@ START_TEST(job_run_stopped_takes_its_job)
              "</campaign>\n");
     camp_campaign c;
     gd_err err;
-    ck_assert_msg(camp_load(tp("/hold.xml"), &c, &err) == 0, "%s", err.msg);
+    ck_assert_msg(preflight_load(tp("/hold.xml"), &c, &err) == 0, "%s", err.msg);
     const be_backend *be = be_find("command");
     char absT[PATH_MAX], camp[PATH_MAX + 16];
     ck_assert(realpath(T, absT) != NULL);

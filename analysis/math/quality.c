@@ -11,7 +11,6 @@
 
 #include "frontmetrics.h"
 #include "hypervolume.h"
-#include "model.h"
 #include "pareto.h"
 
 int qual_front_rows(const double *rows, size_t n, size_t k, double **front,
@@ -34,35 +33,6 @@ int qual_front_rows(const double *rows, size_t n, size_t k, double **front,
     *front = f;
     *nf = m;
     return GD_OK;
-}
-
-int qual_model_front(const camp_campaign *c, const wl_workload *w,
-                     double **front, size_t *nf, gd_err *err)
-{
-    size_t k = (size_t)c->nobjectives, n = (size_t)space_size(&c->space);
-    double *rows = malloc((n ? n : 1) * k * sizeof *rows);
-    if (!rows)
-        return gd_errf(err, GD_EENV, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        gpu_config cfg = space_at(&c->space, i);
-        model_out mo;
-        met_set m;
-        gd_err why = {0, ""};
-        int ok = model_eval(w, &cfg, &mo, &why) == 0;
-        if (ok) {
-            memset(&m, 0, sizeof m);
-            model_to_metrics(&mo, &m);
-        }
-        for (size_t j = 0; j < k; j++) {
-            double v = NAN;
-            if (ok && met_get(&m, c->obj[j].metric, &v) != 0)
-                v = NAN;
-            rows[i * k + j] = c->obj[j].maximize ? -v : v;
-        }
-    }
-    int rc = qual_front_rows(rows, n, k, front, nf, err);
-    free(rows);
-    return rc;
 }
 
 static cJSON *number_or_null(double v)

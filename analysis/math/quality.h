@@ -18,12 +18,6 @@
 int qual_add_json(cJSON *w, const camp_campaign *c, const double *rows,
                   size_t n, const double *ref, size_t nref, gd_err *err);
 
-/* The exhaustive front of a workload on the embedded model over the
- * campaign's space: minimised objective rows (malloc'd, caller frees) of
- * its non-dominated points. */
-int qual_model_front(const camp_campaign *c, const wl_workload *w,
-                     double **front, size_t *nf, gd_err *err);
-
 /* The non-dominated rows of rows (copied, malloc'd; caller frees). */
 int qual_front_rows(const double *rows, size_t n, size_t k, double **front,
                     size_t *nf, gd_err *err);

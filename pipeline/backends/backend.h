@@ -11,10 +11,11 @@
 #include "workload.h"
 #include "store.h"
 #include "executor.h"
+#include "campaign.h"
 
 
 typedef struct {
-    const void *camp;          /* the camp_campaign (campaign.h) */
+    const camp_campaign *camp;
     int wl_index;              /* index of the workload in the campaign */
     const wl_workload *workload;
     gpu_config cfg;
@@ -42,7 +43,7 @@ typedef struct be_backend {
     int in_process;
     const char *(*version)(void);
     /* Whether this backend produces metric `name` (the command backend
-     * produces what the campaign declares; see campaign.c). */
+     * produces what the campaign declares; see be_check_campaign). */
     int (*has_metric)(const char *name);
     /* In-process: run one job and fill out. A failed job is a record with
      * a failure status and 0 return; nonzero is an internal error. */
@@ -56,16 +57,17 @@ typedef struct be_backend {
                   store_record *out, gd_err *err);
     /* Optional: check the campaign's simulator set-up once, before the run
      * directory is created (GD_EINPUT names the file at fault). */
-    int (*check)(const void *camp, gd_err *err);
+    int (*check)(const camp_campaign *camp, gd_err *err);
     /* Optional: whether the campaign's set-up of this backend produces a
      * metric has_metric allows (a GPGPU-Sim config without power simulation
      * has no power_w); when not, why says so. */
-    int (*produces)(const void *camp, const char *metric, char *why,
+    int (*produces)(const camp_campaign *camp, const char *metric, char *why,
                     size_t n);
     /* Optional: append "name=value\n" lines that identify the simulator
-     * build and its config files (hashes) to out; campaign.c hashes them
-     * into the simulator fingerprint of job keys, the manifest lists them. */
-    int (*identity)(const void *camp, util_buf *out, gd_err *err);
+     * build and its config files (hashes) to out; be_fingerprint hashes
+     * them into the simulator fingerprint of job keys, the manifest lists
+     * them. */
+    int (*identity)(const camp_campaign *camp, util_buf *out, gd_err *err);
     /* Optional (external): the job's command and environment as prepare
      * gives them, writing nothing (gpudse validate prints the first job). */
     int (*plan)(const be_job *job, be_exec *x, gd_err *err);
@@ -84,6 +86,22 @@ void be_attach_config_metrics(const be_job *job, store_record *r);
 
 /* The backend named name, or NULL. */
 const be_backend *be_find(const char *name);
+
+/* What the campaign's sections mean to the backends, checked before
+ * anything runs (preflight_load, after camp_load): <simulator> and <verify>
+ * name known backends; every command and file template expands (an unknown
+ * placeholder, or one where no shell quoting is safe, is GD_EINPUT at its
+ * line); every objective is a metric the backend produces, and its set-up
+ * too (a GPGPU-Sim config without power simulation has no power_w). */
+int be_check_campaign(const camp_campaign *c, gd_err *err);
+
+/* sha256 over everything that defines the external simulator — backend,
+ * root, config folder, command, metric regexes, file templates and the
+ * backend's identity lines (its build, its config files) — into
+ * c->sim_fingerprint, which job keys hash; the identity lines into
+ * c->sim_identity; "" without <simulator> and <verify>. GD_EINPUT/GD_EENV
+ * when a template cannot be read. */
+int be_fingerprint(camp_campaign *c, gd_err *err);
 
 /* Job key: sha256 over backend name and version, the campaign's simulator
  * fingerprint (command, templates, regexes; "" for analytic), workload name

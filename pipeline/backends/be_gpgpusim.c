@@ -282,9 +282,8 @@ static int check_programs(const camp_campaign *c, gd_err *err)
     return GD_OK;
 }
 
-static int gpgpusim_check(const void *camp, gd_err *err)
+static int gpgpusim_check(const camp_campaign *c, gd_err *err)
 {
-    const camp_campaign *c = camp;
     char tdir[PATH_MAX];
     int rc = template_dir(c, tdir, sizeof tdir, err);
     if (!rc)
@@ -377,9 +376,9 @@ static void identify_libdir(const char *dir, util_buf *out)
  * the build string GPGPU-Sim prints) and the hash of each config template
  * file, so that a rebuilt simulator or an edited template never reuses old
  * results. Missing files are named as missing: the check reports them. */
-static int gpgpusim_identity(const void *camp, util_buf *out, gd_err *err)
+static int gpgpusim_identity(const camp_campaign *c, util_buf *out,
+                             gd_err *err)
 {
-    const camp_campaign *c = camp;
     char tdir[PATH_MAX], libs[4096];
     gd_err ignore;
     if (template_dir(c, tdir, sizeof tdir, &ignore) == GD_OK) {
@@ -418,8 +417,8 @@ static int gpgpusim_identity(const void *camp, util_buf *out, gd_err *err)
 /* power_w and energy_j come from GPUWattch: only with
  * -power_simulation_enabled 1 in the templates' gpgpusim.config. A config
  * that cannot be read is the check's to report. */
-static int gpgpusim_produces(const void *camp, const char *metric, char *why,
-                             size_t n)
+static int gpgpusim_produces(const camp_campaign *camp, const char *metric,
+                             char *why, size_t n)
 {
     if (strcmp(metric, "power_w") && strcmp(metric, "energy_j"))
         return 1;

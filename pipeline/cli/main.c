@@ -290,7 +290,7 @@ static int cmd_validate(int argc, char **argv)
         return cmd_split(2, args);
     }
     camp_campaign c;
-    if (camp_load(argv[0], &c, &err) != GD_OK)
+    if (preflight_load(argv[0], &c, &err) != GD_OK)
         return report_error(&err);
     char rundir[4096];
     snprintf(rundir, sizeof rundir, "runs/%s", c.name);

@@ -156,6 +156,8 @@ static int load_campaign(const char *dir, camp_campaign *c, int *have,
     if (!util_path_exists(path))
         return GD_OK;
     int rc = camp_load_meta(path, c, err);
+    if (!rc && (rc = cmp_check_campaign(c, err)) != GD_OK)
+        camp_free(c);
     *have = rc == GD_OK;
     return rc;
 }

@@ -22,6 +22,9 @@
 int cmp_threshold_metric_known(const char *name);
 /* The closest such name for a did-you-mean, or NULL. */
 const char *cmp_threshold_metric_suggest(const char *name);
+/* The campaign's <regression> thresholds name such metrics (GD_EINPUT at
+ * the <threshold>'s FILE:LINE when one does not). */
+int cmp_check_campaign(const camp_campaign *c, gd_err *err);
 
 #define CMP_MAXFLAGS 64
 

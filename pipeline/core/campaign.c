@@ -1,6 +1,7 @@
 /* campaign: parse a campaign XML file with libxml2 (no network, no external
  * entities, no DTDs), validate it against templates/campaign.rng, then check
- * its meaning. Every error is "FILE:LINE: message" with exit class 2. */
+ * its meaning as a document; the stages check what their sections mean to
+ * them (campaign.h). Every error is "FILE:LINE: message" with exit class 2. */
 #include "campaign.h"
 
 #include <limits.h>
@@ -14,12 +15,8 @@
 #include <libxml/relaxng.h>
 #include <libxml/tree.h>
 
-#include "backend.h"
-#include "calibrate.h"
-#include "layout.h"
-#include "compare.h"
+#include "campaign_xml.h"
 #include "store.h"
-#include "strategy.h"
 #include "xmlsafe.h"
 
 /* Which elements may appear inside which. RELAX NG's own message for a
@@ -89,64 +86,6 @@ static int check_elements(const char *path, xmlNodePtr parent, gd_err *err)
 
 /* ---- meaning checks ---- */
 
-typedef struct {
-    const char *path;
-    camp_campaign *c;
-    gd_err *err;
-    int names_only;        /* do not load workload descriptors */
-} ctx_t;
-
-static int line_of(xmlNodePtr n)
-{
-    long l = xmlGetLineNo(n);
-    return l > 0 ? (int)l : 1;
-}
-
-/* Attribute as a malloc'd string (caller frees with xmlFree), or NULL. */
-static char *attr(xmlNodePtr n, const char *name)
-{
-    return (char *)xmlGetProp(n, (const xmlChar *)name);
-}
-
-static int is_elem(xmlNodePtr n, const char *name)
-{
-    return n->type == XML_ELEMENT_NODE
-           && strcmp((const char *)n->name, name) == 0;
-}
-
-/* GD_EINPUT with "FILE:LINE: " (n's line) and the message. */
-static int fail(ctx_t *x, xmlNodePtr n, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(ctx_t *x, xmlNodePtr n, const char *fmt, ...)
-{
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return gd_errf(x->err, GD_EINPUT, "%s:%d: %s", x->path, line_of(n), msg);
-}
-
-/* Text content of an element, trimmed, into dst; -1 when too long. */
-static int elem_text(xmlNodePtr n, char *dst, size_t size)
-{
-    xmlChar *t = xmlNodeGetContent(n);
-    const char *p = t ? (const char *)t : "";
-    while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
-        p++;
-    size_t len = strlen(p);
-    while (len && strchr(" \n\t\r", p[len - 1]))
-        len--;
-    int rc = len < size ? 0 : -1;
-    if (!rc) {
-        memcpy(dst, p, len);
-        dst[len] = '\0';
-    }
-    xmlFree(t);
-    return rc;
-}
-
 static int parse_metric(ctx_t *x, xmlNodePtr n)
 {
     camp_campaign *c = x->c;
@@ -206,6 +145,7 @@ static int parse_sim_file(ctx_t *x, xmlNodePtr n)
             rc = fail(x, n, "template \"%s\" not found (relative paths start "
                       "at the campaign's folder)", tpl);
         util_strlcpy(f->name, name, sizeof f->name);
+        f->line = line_of(n);
         c->nfiles += !rc;
     }
     xmlFree(name);
@@ -213,85 +153,9 @@ static int parse_sim_file(ctx_t *x, xmlNodePtr n)
     return rc;
 }
 
-/* The external simulator the sim_* fields describe: the primary backend,
- * or the verify backend of a multi-fidelity campaign. */
-static const char *ext_backend(const camp_campaign *c)
+const char *camp_ext_backend(const camp_campaign *c)
 {
     return c->verify_backend[0] ? c->verify_backend : c->backend;
-}
-
-/* sha256 over everything that defines the external simulator, so that a
- * changed command, template or regex never reuses old results. */
-static int sim_fingerprint(ctx_t *x)
-{
-    camp_campaign *c = x->c;
-    util_buf b;
-    util_buf_init(&b);
-    util_buf_printf(&b, "backend=%s\nroot=%s\nconfig=%s\ncommand=%s\n",
-                    ext_backend(c), c->sim_root, c->sim_config, c->sim_command);
-    for (int i = 0; i < c->nmetrics; i++)
-        util_buf_printf(&b, "metric=%s %d %s\n", c->metrics[i].name,
-                        c->metrics[i].required, c->metrics[i].regex);
-    int rc = GD_OK;
-    for (int i = 0; i < c->nfiles && !rc; i++) {
-        char sha[65];
-        rc = util_sha256_file(c->files[i].template_path, sha, x->err);
-        util_buf_printf(&b, "file=%s %s\n", c->files[i].name, sha);
-    }
-    /* the simulator build and its config templates (gpgpusim) */
-    const be_backend *eb = be_find(ext_backend(c));
-    util_buf id;
-    util_buf_init(&id);
-    if (!rc && eb && eb->identity)
-        rc = eb->identity(c, &id, x->err);
-    if (id.len) {
-        util_buf_add(&b, id.s, id.len);
-        util_strlcpy(c->sim_identity, id.s, sizeof c->sim_identity);
-    }
-    util_buf_free(&id);
-    util_sha256_hex(b.s, b.len, c->sim_fingerprint);
-    util_buf_free(&b);
-    return rc;
-}
-
-/* Expand a template against a stand-in job so that an unknown placeholder
- * is reported at load time, at its line, not by every job. */
-static int check_template(ctx_t *x, xmlNodePtr n, const char *tpl,
-                          const char *what)
-{
-    wl_workload w;
-    memset(&w, 0, sizeof w);
-    util_strlcpy(w.name, "workload", sizeof w.name);
-    be_job job;
-    memset(&job, 0, sizeof job);
-    job.camp = x->c;
-    job.workload = &w;
-    job.cfg = space_baseline();
-    util_buf b;
-    util_buf_init(&b);
-    gd_err why = {0, ""};
-    /* a command is expanded as for /bin/sh: a placeholder where no quoting
-     * is safe is reported here */
-    int bad = be_expand(tpl, &job, !strcmp(what, "command"), &b, &why);
-    util_buf_free(&b);
-    return bad ? fail(x, n, "%s: %s", what, why.msg) : GD_OK;
-}
-
-static int check_file_template(ctx_t *x, xmlNodePtr n, const camp_file *f)
-{
-    char *text;
-    int rc = util_read_input(f->template_path, UTIL_INPUT_MAX, &text, NULL,
-                             x->err);
-    if (rc) {
-        char why[sizeof x->err->msg];
-        util_strlcpy(why, x->err->msg, sizeof why);
-        return fail(x, n, "cannot read the template: %s", why);
-    }
-    char what[300];
-    snprintf(what, sizeof what, "template %s", f->template_path);
-    rc = check_template(x, n, text, what);
-    free(text);
-    return rc;
 }
 
 static int parse_sim_children(ctx_t *x, xmlNodePtr sim)
@@ -303,18 +167,15 @@ static int parse_sim_children(ctx_t *x, xmlNodePtr sim)
                                                sizeof c->sim_command))
             rc = fail(x, n, "command is too long");
         else if (is_elem(n, "command"))
-            rc = check_template(x, n, c->sim_command, "command");
+            c->sim_command_line = line_of(n);
         else if (is_elem(n, "metric"))
             rc = parse_metric(x, n);
-        else if (is_elem(n, "file")) {
+        else if (is_elem(n, "file"))
             rc = parse_sim_file(x, n);
-            if (!rc && !x->names_only)
-                rc = check_file_template(x, n, &c->files[c->nfiles - 1]);
-        }
     }
     if (rc)
         return rc;
-    const char *backend = ext_backend(c);
+    const char *backend = camp_ext_backend(c);
     int is_cmd = !strcmp(backend, "command");
     if (is_cmd && !c->sim_command[0])
         return fail(x, sim, "the command backend needs a <command> inside "
@@ -325,8 +186,7 @@ static int parse_sim_children(ctx_t *x, xmlNodePtr sim)
     if (!is_cmd && (c->sim_command[0] || c->nmetrics || c->nfiles))
         return fail(x, sim, "<command>, <file> and <metric> belong to the "
                     "command backend, not \"%s\"", backend);
-    /* A run directory's copy is read without its templates beside it. */
-    return x->names_only ? GD_OK : sim_fingerprint(x);
+    return GD_OK;
 }
 
 /* <simulator>, or <verify> (dst = verify_backend): the backend and the
@@ -337,12 +197,8 @@ static int parse_sim_element(ctx_t *x, xmlNodePtr n, char *dst, size_t dstsz)
     int rc = GD_OK;
     if (b && strcmp(b, "analytic") != 0)
         x->c->sim_line = line_of(n);
-    if (!be_find(b))
-        rc = fail(x, n, "unknown simulator backend \"%s\" (known: analytic, "
-                  "gpgpusim, command)", b);
-    else
-        util_strlcpy(dst, b, dstsz);
-    if (!rc && root)
+    util_strlcpy(dst, b ? b : "", dstsz);   /* known: be_check_campaign */
+    if (root)
         util_path_join(x->c->sim_root, sizeof x->c->sim_root, x->c->dir, root);
     else if (!rc && getenv("GPGPUSIM_ROOT"))
         util_strlcpy(x->c->sim_root, getenv("GPGPUSIM_ROOT"),
@@ -353,7 +209,7 @@ static int parse_sim_element(ctx_t *x, xmlNodePtr n, char *dst, size_t dstsz)
         if (!x->names_only && !util_is_dir(x->c->sim_config))
             rc = fail(x, n, "config folder \"%s\" not found", cfg);
     }
-    if (!rc && !x->names_only && !strcmp(ext_backend(x->c), "gpgpusim")
+    if (!rc && !x->names_only && !strcmp(camp_ext_backend(x->c), "gpgpusim")
         && !x->c->sim_root[0])
         rc = fail(x, n, "the gpgpusim backend needs root=\"...\" (the "
                   "simulator's folder) or GPGPUSIM_ROOT in the environment");
@@ -367,6 +223,7 @@ static int parse_sim_element(ctx_t *x, xmlNodePtr n, char *dst, size_t dstsz)
 
 static int parse_simulator(ctx_t *x, xmlNodePtr n)
 {
+    x->c->simulator_line = line_of(n);
     return parse_sim_element(x, n, x->c->backend, sizeof x->c->backend);
 }
 
@@ -406,26 +263,6 @@ static int parse_verify_loop(ctx_t *x, xmlNodePtr n, int has_top)
     return rc;
 }
 
-/* configs= of <verify>: a readable CSV whose configs all lie in the space. */
-static int check_verify_configs(ctx_t *x)
-{
-    cal_row *rows = NULL;
-    size_t n = 0;
-    int rc = cal_read_csv(x->c->verify_configs, NULL, 0, &rows, &n, x->err);
-    for (size_t i = 0; !rc && i < n; i++)
-        if (space_index(&x->c->space, &rows[i].c) < 0)
-            rc = gd_errf(x->err, GD_EINPUT, "%s:%d: this config is not in "
-                         "the campaign's space (%s:%d, <verify configs=>)",
-                         x->c->verify_configs, rows[i].line, x->path,
-                         x->c->verify_line);
-    if (!rc && n == 0)
-        rc = gd_errf(x->err, GD_EINPUT, "%s:%d: <verify configs=\"%s\"> "
-                     "has no config", x->path, x->c->verify_line,
-                     x->c->verify_configs);
-    free(rows);
-    return rc;
-}
-
 static int parse_verify(ctx_t *x, xmlNodePtr n)
 {
     char *top = attr(n, "top");
@@ -450,183 +287,6 @@ static int parse_verify(ctx_t *x, xmlNodePtr n)
         rc = fail(x, n, "<verify> needs an expensive backend (gpgpusim or "
                   "command), not analytic");
     return rc;
-}
-
-/* <workload> children for external backends: <command> and <env>. */
-static int parse_wlrun(ctx_t *x, xmlNodePtr n, camp_wlrun *r)
-{
-    r->line = line_of(n);
-    for (xmlNodePtr k = n->children; k; k = k->next) {
-        if (is_elem(k, "command") && elem_text(k, r->command, sizeof r->command))
-            return fail(x, k, "command is too long");
-        if (is_elem(k, "command")) {
-            int rc = check_template(x, k, r->command, "command");
-            if (rc)
-                return rc;
-        }
-        if (!is_elem(k, "env"))
-            continue;
-        if (r->nenv == CAMP_MAXENV)
-            return fail(x, k, "too many env entries (at most 16)");
-        char *name = attr(k, "name"), *val = attr(k, "value");
-        for (int i = 0; name && i < r->nenv; i++)
-            if (strcmp(r->env[i].name, name) == 0) {
-                int rc = fail(x, k, "env %s is set twice", name);
-                xmlFree(name);
-                xmlFree(val);
-                return rc;
-            }
-        util_strlcpy(r->env[r->nenv].name, name, sizeof r->env[0].name);
-        util_strlcpy(r->env[r->nenv].value, val, sizeof r->env[0].value);
-        r->nenv++;
-        xmlFree(name);
-        xmlFree(val);
-    }
-    if (!strcmp(ext_backend(x->c), "gpgpusim") && !r->command[0])
-        return fail(x, n, "with the gpgpusim backend each workload needs "
-                    "<command> (its program, run in the job directory)");
-    return GD_OK;
-}
-
-/* A workload that has no descriptor but runs on an external backend: its
- * identity in job keys is its command and environment. */
-void camp_run_identity(const char *name, const camp_wlrun *r, char sha[65])
-{
-    util_buf b;
-    util_buf_init(&b);
-    util_buf_printf(&b, "workload=%s\ncommand=%s\n", name, r->command);
-    for (int i = 0; i < r->nenv; i++)
-        util_buf_printf(&b, "env=%s=%s\n", r->env[i].name, r->env[i].value);
-    util_sha256_hex(b.s, b.len, sha);
-    util_buf_free(&b);
-}
-
-static void wl_from_command(wl_workload *w, const char *name,
-                            const camp_wlrun *r)
-{
-    memset(w, 0, sizeof *w);
-    util_strlcpy(w->name, name, sizeof w->name);
-    camp_run_identity(name, r, w->sha256);
-}
-
-static int suggest_workload(const char *name, char *out, size_t n)
-{
-    char names[64][WL_NAMELEN];
-    int cnt = wl_list_builtin(names, 64, NULL);
-    int best = -1, bestd = 1 << 30;
-    out[0] = '\0';
-    for (int i = 0; i < cnt; i++) {
-        int d = util_edit_distance(name, names[i]);
-        if (d < bestd) {
-            bestd = d;
-            best = i;
-        }
-        if (strlen(out) + strlen(names[i]) + 3 < n) {
-            if (i)
-                strcat(out, ", ");
-            strcat(out, names[i]);
-        }
-    }
-    return (best >= 0 && bestd <= (int)strlen(name) / 3 + 1) ? best : -1;
-}
-
-static int load_workload(ctx_t *x, xmlNodePtr n, wl_workload *w)
-{
-    char *name = attr(n, "name"), *file = attr(n, "file");
-    int rc;
-    if (file) {
-        char p[PATH_MAX];
-        util_path_join(p, sizeof p, x->c->dir, file);
-        rc = util_path_exists(p) ? wl_load_file(p, w, x->err)
-             : fail(x, n, "workload descriptor \"%s\" not found", file);
-        if (!rc)
-            util_strlcpy(w->name, name, sizeof w->name);
-    } else {
-        gd_err why = {0, ""};
-        rc = wl_load_builtin(name, w, &why);
-        char list[1024], names[64][WL_NAMELEN];
-        int best = rc ? suggest_workload(name, list, sizeof list) : -1;
-        int cnt = rc ? wl_list_builtin(names, 64, NULL) : 0;
-        int exists = 0;
-        for (int i = 0; i < cnt; i++)
-            exists |= strcmp(names[i], name) == 0;
-        if (rc && exists) {
-            /* The built-in descriptor itself is broken: say where. */
-            rc = gd_errf(x->err, why.code, "%s", why.msg);
-        } else if (rc) {
-            char hint[256] = "";
-            if (best >= 0 && best < cnt)
-                snprintf(hint, sizeof hint, "did you mean \"%s\"? ",
-                         names[best]);
-            char msg[1400];
-            snprintf(msg, sizeof msg, "%sbuilt-in workloads: %s; or give a "
-                     "descriptor with file=\"...\"", hint, list);
-            rc = fail(x, n, "unknown workload \"%s\": %s", name, msg);
-        }
-    }
-    xmlFree(name);
-    xmlFree(file);
-    return rc;
-}
-
-static int has_child(xmlNodePtr n, const char *name)
-{
-    for (xmlNodePtr k = n->children; k; k = k->next)
-        if (is_elem(k, name))
-            return 1;
-    return 0;
-}
-
-static int parse_resources(ctx_t *x, xmlNodePtr n, double *timeout,
-                           double *memory_mb, int *cpus, char *gres,
-                           size_t gressz);
-
-static int parse_workloads(ctx_t *x, xmlNodePtr list)
-{
-    int count = 0;
-    for (xmlNodePtr n = list->children; n; n = n->next)
-        count += is_elem(n, "workload");
-    if (count > CAMP_MAXWL)
-        return fail(x, list, "too many workloads (at most 64)");
-    x->c->workloads = calloc((size_t)count, sizeof *x->c->workloads);
-    x->c->wlrun = calloc((size_t)count, sizeof *x->c->wlrun);
-    if (!x->c->workloads || !x->c->wlrun)
-        return gd_errf(x->err, GD_EENV, "out of memory");
-    int external = strcmp(x->c->backend, "analytic") != 0;
-    int verify = x->c->verify_backend[0] != 0;
-    for (xmlNodePtr n = list->children; n; n = n->next) {
-        if (!is_elem(n, "workload"))
-            continue;
-        char *name = attr(n, "name");
-        int dup = 0;
-        for (int i = 0; i < x->c->nworkloads; i++)
-            dup |= strcmp(x->c->workloads[i].name, name) == 0;
-        wl_workload *w = &x->c->workloads[x->c->nworkloads];
-        camp_wlrun *run = &x->c->wlrun[x->c->nworkloads];
-        int rc = GD_OK;
-        if (dup)
-            rc = fail(x, n, "workload \"%s\" is listed twice", name);
-        else if ((rc = parse_resources(x, n, &run->timeout_s,
-                                       &run->memory_mb, &run->cpus,
-                                       run->gres, sizeof run->gres)) != 0) {
-        } else if (external || verify)
-            rc = parse_wlrun(x, n, run);
-        else if (has_child(n, "command") || has_child(n, "env"))
-            rc = fail(x, n, "<command> and <env> in a workload are for the "
-                      "gpgpusim and command backends");
-        if (rc) {
-        } else if (external)
-            wl_from_command(w, name, run);
-        else if (x->names_only)
-            util_strlcpy(w->name, name, sizeof w->name);
-        else
-            rc = load_workload(x, n, w);
-        xmlFree(name);
-        if (rc)
-            return rc;
-        x->c->nworkloads++;
-    }
-    return GD_OK;
 }
 
 static int parse_knob_values(ctx_t *x, xmlNodePtr n, int knob,
@@ -694,41 +354,19 @@ static int parse_space(ctx_t *x, xmlNodePtr list)
 
 static int parse_objectives(ctx_t *x, xmlNodePtr list)
 {
-    const be_backend *b = be_find(x->c->backend);
     for (xmlNodePtr n = list->children; n; n = n->next) {
         int maxi = is_elem(n, "maximize");
         if (!maxi && !is_elem(n, "minimize"))
             continue;
         char *m = attr(n, "metric");
         int rc = GD_OK;
-        int known = b->has_metric(m);
-        const char *why = x->c->backend;
-        if (known && x->c->verify_backend[0]) {
-            known = be_find(x->c->verify_backend)->has_metric(m);
-            why = x->c->verify_backend;
-        }
-        if (!strcmp(ext_backend(x->c), "command")) {
-            int declared = 0;  /* the command backend reports what it declares */
-            for (int i = 0; i < x->c->nmetrics; i++)
-                declared |= !strcmp(x->c->metrics[i].name, m);
-            known = known && (declared || be_config_metric(m));
-            why = "command";
-        }
-        const be_backend *eb = be_find(ext_backend(x->c));
-        char whynot[512] = "";
-        if (!known)
-            rc = fail(x, n, "objective on unknown metric \"%s\" (the %s "
-                      "backend does not produce it)", m, why);
-        else if (!x->names_only && eb && eb->produces
-                 && !eb->produces(x->c, m, whynot, sizeof whynot))
-            rc = fail(x, n, "objective on metric \"%s\", which this "
-                      "simulator set-up does not produce: %s", m, whynot);
         for (int i = 0; !rc && i < x->c->nobjectives; i++)
             if (strcmp(x->c->obj[i].metric, m) == 0)
                 rc = fail(x, n, "metric \"%s\" is an objective twice", m);
         if (!rc && x->c->nobjectives == CAMP_MAXOBJ)
             rc = fail(x, n, "too many objectives (at most 8)");
         if (!rc) {
+            x->c->obj_line[x->c->nobjectives] = line_of(n);
             camp_objective *o = &x->c->obj[x->c->nobjectives++];
             util_strlcpy(o->metric, m, sizeof o->metric);
             o->maximize = maxi;
@@ -753,10 +391,7 @@ static int parse_study(ctx_t *x, xmlNodePtr n)
         int dup = 0;
         for (int i = 0; i < x->c->nstudy; i++)
             dup |= strcmp(x->c->study[i], t) == 0;
-        if (!strat_known(t))
-            rc = fail(x, n, "unknown search strategy \"%s\" in <study> "
-                      "(known: %s)", t, strat_names());
-        else if (dup)
+        if (dup)
             rc = fail(x, n, "strategy \"%s\" is listed twice in <study>", t);
         else if (x->c->nstudy == CAMP_MAXSTUDY)
             rc = fail(x, n, "too many strategies in <study> (at most 8)");
@@ -766,6 +401,7 @@ static int parse_study(ctx_t *x, xmlNodePtr n)
     if (!rc && seeds && util_parse_long(seeds, 1, 100, &ns) != 0)
         rc = fail(x, n, "seeds must be 1 to 100 (got \"%s\")", seeds);
     x->c->study_seeds = (int)ns;
+    x->c->study_line = line_of(n);
     xmlFree(list);
     xmlFree(seeds);
     return rc;
@@ -778,10 +414,8 @@ static int parse_search(ctx_t *x, xmlNodePtr n)
     char *s = attr(n, "strategy"), *b = attr(n, "budget");
     long budget = 0;
     int rc = GD_OK;
-    if (!strat_known(s))
-        rc = fail(x, n, "unknown search strategy \"%s\" (known: %s)", s,
-                  strat_names());
-    else if (util_parse_long(b, LONG_MIN, LONG_MAX, &budget)
+    x->c->search_line = line_of(n);
+    if (util_parse_long(b, LONG_MIN, LONG_MAX, &budget)
              && b[strspn(b, "+-")] && !b[strspn(b, "+0123456789")])
         rc = fail(x, n, "budget \"%s\" is out of range: too large (at most "
                   "9223372036854775807 evaluations per workload)", b);
@@ -802,53 +436,6 @@ static int parse_search(ctx_t *x, xmlNodePtr n)
     return rc;
 }
 
-/* A non-negative decimal attribute within [lo, hi] into *out. */
-static int decimal_attr(ctx_t *x, xmlNodePtr n, const char *name, double lo,
-                        double hi, double *out)
-{
-    char *v = attr(n, name);
-    double d;
-    int rc = GD_OK;
-    if (v && (util_parse_double(v, &d) || d < lo || d > hi)) {
-        char range[96];
-        snprintf(range, sizeof range, "%g to %g", lo, hi);
-        char what[160];
-        snprintf(what, sizeof what, "%s must be %s", name, range);
-        rc = fail(x, n, "%s (got \"%s\")", what, v);
-    } else if (v) {
-        *out = d;
-    }
-    xmlFree(v);
-    return rc;
-}
-
-/* timeout, memory-mb, cpus and gres of a <workload> (or cpus and gres of
- * <execution>, whose NULL timeout and memory_mb are parsed elsewhere). */
-static int parse_resources(ctx_t *x, xmlNodePtr n, double *timeout,
-                           double *memory_mb, int *cpus, char *gres,
-                           size_t gressz)
-{
-    int rc = GD_OK;
-    if (timeout)
-        rc = decimal_attr(x, n, "timeout", 0.001, 1e7, timeout);
-    if (!rc && memory_mb)
-        rc = decimal_attr(x, n, "memory-mb", 1, 1 << 24, memory_mb);
-    char *c = attr(n, "cpus"), *g = attr(n, "gres");
-    long lv;
-    if (!rc && c && util_parse_long(c, 1, 4096, &lv) != 0)
-        rc = fail(x, n, "cpus must be 1 to 4096 (got \"%s\")", c);
-    else if (!rc && c)
-        *cpus = (int)lv;
-    if (!rc && g && (!g[0] || strlen(g) >= gressz || strpbrk(g, " \t\n")))
-        rc = fail(x, n, "gres must be one Slurm --gres value without blanks "
-                  "(got \"%s\")", g);
-    else if (!rc && g)
-        util_strlcpy(gres, g, gressz);
-    xmlFree(c);
-    xmlFree(g);
-    return rc;
-}
-
 int camp_parse_jobs(const char *text, int *jobs, char *why, size_t n)
 {
     long v;
@@ -859,30 +446,6 @@ int camp_parse_jobs(const char *text, int *jobs, char *why, size_t n)
     }
     *jobs = (int)v;
     return 0;
-}
-
-double camp_wl_timeout(const camp_campaign *c, int wl)
-{
-    return c->wlrun && c->wlrun[wl].timeout_s > 0 ? c->wlrun[wl].timeout_s
-                                                  : c->timeout_s;
-}
-
-double camp_wl_memory_mb(const camp_campaign *c, int wl)
-{
-    return c->wlrun && c->wlrun[wl].memory_mb > 0 ? c->wlrun[wl].memory_mb
-                                                  : c->memory_mb;
-}
-
-int camp_wl_cpus(const camp_campaign *c, int wl)
-{
-    return c->wlrun && c->wlrun[wl].cpus > 0 ? c->wlrun[wl].cpus
-                                             : c->cluster.cpus;
-}
-
-const char *camp_wl_gres(const camp_campaign *c, int wl)
-{
-    return c->wlrun && c->wlrun[wl].gres[0] ? c->wlrun[wl].gres
-                                            : c->cluster.gres;
 }
 
 /* executor="slurm" and its sbatch settings. */
@@ -911,7 +474,7 @@ static int parse_execution_cluster(ctx_t *x, xmlNodePtr n)
         k->array_limit = (int)lv;
     for (int i = 0; i < 5; i++)
         xmlFree(v[i]);
-    return rc ? rc : parse_resources(x, n, NULL, NULL, &k->cpus, k->gres,
+    return rc ? rc : campx_resources(x, n, NULL, NULL, &k->cpus, k->gres,
                                      sizeof k->gres);
 }
 
@@ -967,6 +530,7 @@ static int parse_report(ctx_t *x, xmlNodePtr n)
 {
     char *f = attr(n, "formats"), *p = attr(n, "paper"), *l = attr(n, "layout");
     int rc = GD_OK;
+    x->c->report_line = line_of(n);
     if (f) {
         x->c->formats = (strstr(f, "pdf") ? CAMP_FMT_PDF : 0)
                         | (strstr(f, "svg") ? CAMP_FMT_SVG : 0);
@@ -980,10 +544,6 @@ static int parse_report(ctx_t *x, xmlNodePtr n)
         util_path_join(x->c->layout, sizeof x->c->layout, x->c->dir, l);
         if (!x->names_only && !util_path_exists(x->c->layout))
             rc = fail(x, n, "report layout \"%s\" not found", l);
-        else if (!x->names_only) {
-            rep_layout lay;   /* checked now, not after the jobs ran */
-            rc = rep_layout_load(x->c->layout, &lay, x->err);
-        }
     }
     xmlFree(f);
     xmlFree(p);
@@ -1053,10 +613,10 @@ static int parse_agents(ctx_t *x, xmlNodePtr n)
 }
 
 /* <search>'s <agents batch=...>: the LLM of the agent strategy; what it
- * may drive is the strategy's to say (strat_check_agents). */
+ * may drive is the strategy's to say (strat_check_campaign). */
 static int parse_search_agents(ctx_t *x, xmlNodePtr n)
 {
-    char *b = attr(n, "batch"), *sp = attr(n, "specialists"), why[256];
+    char *b = attr(n, "batch"), *sp = attr(n, "specialists");
     long batch = 1;
     int rc = parse_agents_into(x, n, &x->c->search_agents);
     if (!rc && b && util_parse_long(b, 1, 4096, &batch))
@@ -1066,9 +626,7 @@ static int parse_search_agents(ctx_t *x, xmlNodePtr n)
     xmlFree(b);
     xmlFree(sp);
     x->c->search_batch = (int)batch;
-    if (!rc && strat_check_agents(x->c->strategy, &x->c->search_agents,
-                                  why, sizeof why) != 0)
-        rc = fail(x, n, "%s", why);
+    x->c->search_agents_line = line_of(n);
     return rc;
 }
 
@@ -1100,16 +658,12 @@ static int parse_regression(ctx_t *x, xmlNodePtr list)
             continue;
         char *m = attr(n, "metric");
         camp_threshold *t = &c->thresholds[c->nthresholds];
-        const char *near = cmp_threshold_metric_suggest(m);
         if (c->nthresholds >= CAMP_MAXTHRESH)
             rc = fail(x, n, "too many regression thresholds (at most 48)");
-        else if (!cmp_threshold_metric_known(m))
-            rc = fail(x, n, "unknown threshold metric \"%s\"%s%s%s", m,
-                      near ? "; did you mean \"" : "", near ? near : "",
-                      near ? "\"?" : "");
         if (!rc) {
             memset(t, 0, sizeof *t);
-            util_strlcpy(t->metric, m, sizeof t->metric);
+            util_strlcpy(t->metric, m ? m : "", sizeof t->metric);
+            c->threshold_line[c->nthresholds] = line_of(n);
             rc = decimal_attr(x, n, "relative", 0, 1e9, &t->relative_pct);
         }
         if (!rc)
@@ -1203,7 +757,7 @@ static int check_meaning(ctx_t *x, xmlNodePtr root)
             int rc = GD_OK;
             switch (i) {
             case 0: rc = parse_simulator(x, n); break;
-            case 1: rc = parse_workloads(x, n); break;
+            case 1: rc = campx_workloads(x, n); break;
             case 2: rc = parse_space(x, n); break;
             case 3: rc = parse_objectives(x, n); break;
             case 4: rc = parse_search(x, n); search = n; break;
@@ -1216,10 +770,7 @@ static int check_meaning(ctx_t *x, xmlNodePtr root)
             if (rc)
                 return rc;
         }
-    int rc = search ? check_budget(x, search) : GD_OK;
-    if (!rc && x->c->verify_configs[0] && !x->names_only)
-        rc = check_verify_configs(x);
-    return rc;
+    return search ? check_budget(x, search) : GD_OK;
 }
 
 static int load(const char *path, int names_only, camp_campaign *c,
@@ -1313,7 +864,13 @@ void camp_free(camp_campaign *c)
     c->nworkloads = 0;
 }
 
-int camp_backend_known(const char *backend)
+int camp_errf(const camp_campaign *c, int line, gd_err *err, const char *fmt,
+              ...)
 {
-    return be_find(backend) != NULL;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return gd_errf(err, GD_EINPUT, "%s:%d: %s", c->path, line, msg);
 }

@@ -1,6 +1,11 @@
 /* campaign: reads a campaign XML file, checks it against the RELAX NG schema
- * templates/campaign.rng, then checks its meaning (knobs, values, workloads,
- * metrics, budgets). Every error names FILE:LINE. */
+ * templates/campaign.rng, then checks its meaning as a document (knobs,
+ * values, workloads, metrics, budgets, limits). What a section means to the
+ * stage that reads it — a backend's name, placeholders and metrics, a
+ * strategy's name, a report layout, a regression metric — is checked by
+ * that stage (its *_check_campaign), which the engine's preflight_load calls
+ * after camp_load; each records the line of its section here for its
+ * messages. Every error names FILE:LINE. */
 #ifndef GPUDSE_CAMPAIGN_H
 #define GPUDSE_CAMPAIGN_H
 
@@ -66,6 +71,7 @@ typedef struct {
 typedef struct {
     char name[256];        /* file name written in the job directory */
     char template_path[4096];
+    int line;              /* of its <file> */
 } camp_file;
 
 typedef struct {
@@ -77,6 +83,7 @@ typedef struct {
 typedef struct {
     char command[4096];    /* "" when the workload has none */
     int line;              /* of its <workload>, for messages */
+    int command_line;      /* of its <command> */
     int nenv;
     camp_env env[CAMP_MAXENV];
     /* <workload timeout= memory-mb= cpus= gres=>: this workload's own
@@ -114,6 +121,8 @@ typedef struct {
     camp_metric metrics[CAMP_MAXMETRICS];
     char sim_fingerprint[65]; /* sha256 of what defines the simulator: in job keys */
     int sim_line;          /* of <simulator> (or <verify>), for messages */
+    int simulator_line;    /* of <simulator>, 0 when absent */
+    int sim_command_line;  /* of the <command> in sim_command */
     char sim_identity[4096]; /* "name=value" lines of the simulator build and
                               * templates (be_backend.identity), "" = none */
     /* Multi-fidelity: screen on the analytic backend, then run the best
@@ -136,6 +145,7 @@ typedef struct {
     space_def space;
     int nobjectives;
     camp_objective obj[CAMP_MAXOBJ];
+    int obj_line[CAMP_MAXOBJ];     /* of each <maximize>/<minimize> */
 
     char strategy[32];     /* exhaustive | random | lhs | nsga2 | ... */
     long budget;           /* evaluations per workload */
@@ -147,6 +157,8 @@ typedef struct {
     camp_agents search_agents;
     int search_batch;      /* default 1 */
     int search_llm_specialists; /* specialists="llm": diagnoses by the LLM */
+    int search_line, study_line;  /* of <search> and <study> */
+    int search_agents_line;       /* of <search>'s <agents>, 0: none */
 
     int jobs;              /* parallel workers, 0 = number of cores */
     double timeout_s;      /* per external job */
@@ -162,9 +174,11 @@ typedef struct {
     char paper[16];        /* "a4" or "letter" */
     int figure_single;     /* 1: figure files sized for one paper column */
     char layout[4096];     /* report layout file, "" for the default */
+    int report_line;       /* of <report> */
     camp_agents agents;
     int nthresholds;       /* <regression>: thresholds of gpudse compare */
     camp_threshold thresholds[CAMP_MAXTHRESH];
+    int threshold_line[CAMP_MAXTHRESH];  /* of each <threshold> */
 } camp_campaign;
 
 /* Parse and validate; on error returns GD_EINPUT (or GD_EENV when the schema
@@ -207,7 +221,14 @@ const char *camp_wl_gres(const camp_campaign *c, int wl);
 #define CAMP_JOBS_MAX 4096
 int camp_parse_jobs(const char *text, int *jobs, char *why, size_t n);
 
-/* Metrics the backend produces; an objective must name one of them. */
-int camp_backend_known(const char *backend);
+/* The backend the sim_* fields describe: the primary one, or the verify
+ * backend of a multi-fidelity campaign. */
+const char *camp_ext_backend(const camp_campaign *c);
+
+/* An error in the campaign file at line: GD_EINPUT with "FILE:LINE:
+ * message" in err (the message cut at 1023 bytes), for the stages' checks
+ * of their sections. */
+int camp_errf(const camp_campaign *c, int line, gd_err *err, const char *fmt,
+              ...) __attribute__((format(printf, 4, 5)));
 
 #endif

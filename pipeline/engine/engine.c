@@ -614,7 +614,7 @@ int eng_run(const eng_opts *o, char *rundir, size_t rundirsz, gd_err *err)
     memset(&r, 0, sizeof r);
     r.o = o;
     r.lock_fd = -1;
-    int rc = camp_load(o->campaign_path, &r.c, err);
+    int rc = preflight_load(o->campaign_path, &r.c, err);
     if (rc)
         return rc;
     r.be = be_find(r.c.backend);

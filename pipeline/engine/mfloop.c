@@ -792,3 +792,24 @@ int mf_step(mf_loop *m, const store_record *recs, size_t n,
     *round = m->round;
     return save(m, err);
 }
+
+int mf_check_campaign(const camp_campaign *c, gd_err *err)
+{
+    if (!c->verify_configs[0])
+        return GD_OK;
+    cal_row *rows = NULL;
+    size_t n = 0;
+    int rc = cal_read_csv(c->verify_configs, NULL, 0, &rows, &n, err);
+    for (size_t i = 0; !rc && i < n; i++)
+        if (space_index(&c->space, &rows[i].c) < 0)
+            rc = gd_errf(err, GD_EINPUT, "%s:%d: this config is not in "
+                         "the campaign's space (%s:%d, <verify configs=>)",
+                         c->verify_configs, rows[i].line, c->path,
+                         c->verify_line);
+    if (!rc && n == 0)
+        rc = gd_errf(err, GD_EINPUT, "%s:%d: <verify configs=\"%s\"> "
+                     "has no config", c->path, c->verify_line,
+                     c->verify_configs);
+    free(rows);
+    return rc;
+}

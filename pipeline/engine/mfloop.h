@@ -40,6 +40,12 @@ int mf_step(mf_loop *m, const store_record *recs, size_t n,
 
 void mf_close(mf_loop *m);
 
+/* <verify configs=>, when given: a readable CSV whose configs all lie in
+ * the campaign's space and that holds at least one (GD_EINPUT naming the
+ * CSV's or the campaign's FILE:LINE); run by preflight_load before
+ * anything runs. */
+int mf_check_campaign(const camp_campaign *c, gd_err *err);
+
 /* The lognormal expected improvement of a prediction mu (log-space sd
  * sigma) over the best value best: E[max(X - best, 0)] when maximize, else
  * E[max(best - X, 0)]; sigma 0 gives the plain improvement. */

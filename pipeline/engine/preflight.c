@@ -7,9 +7,33 @@
 #include <string.h>
 
 #include "backend.h"
+#include "compare.h"
 #include "exec_slurm.h"
+#include "layout.h"
+#include "mfloop.h"
 #include "strategy.h"
 #include "verify.h"
+
+int preflight_load(const char *path, camp_campaign *c, gd_err *err)
+{
+    int rc = camp_load(path, c, err);
+    if (rc)
+        return rc;
+    rc = be_check_campaign(c, err);
+    if (!rc)
+        rc = be_fingerprint(c, err);
+    if (!rc)
+        rc = strat_check_campaign(c, err);
+    if (!rc)
+        rc = rep_layout_check_campaign(c, err);
+    if (!rc)
+        rc = cmp_check_campaign(c, err);
+    if (!rc)
+        rc = mf_check_campaign(c, err);
+    if (rc)
+        camp_free(c);
+    return rc;
+}
 
 int preflight_check(const camp_campaign *c, const char *executor,
                     gd_err *err)

@@ -85,6 +85,24 @@ const char *strat_names(void)
     return "exhaustive, random, lhs, nsga2, surrogate, agent";
 }
 
+int strat_check_campaign(const camp_campaign *c, gd_err *err)
+{
+    if (!strat_known(c->strategy))
+        return camp_errf(c, c->search_line, err, "unknown search strategy "
+                         "\"%s\" (known: %s)", c->strategy, strat_names());
+    for (int i = 0; i < c->nstudy; i++)
+        if (!strat_known(c->study[i]))
+            return camp_errf(c, c->study_line, err, "unknown search strategy "
+                             "\"%s\" in <study> (known: %s)", c->study[i],
+                             strat_names());
+    char why[256];
+    if (c->search_agents_line
+        && strat_check_agents(c->strategy, &c->search_agents, why,
+                              sizeof why) != 0)
+        return camp_errf(c, c->search_agents_line, err, "%s", why);
+    return GD_OK;
+}
+
 /* ---- shared helpers ---- */
 
 uint64_t strat_left(const strat *st)

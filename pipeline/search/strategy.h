@@ -67,5 +67,10 @@ int strat_extend(strat *st, long budget);
 int strat_known(const char *name);
 /* "exhaustive, random, lhs, ..." for messages. */
 const char *strat_names(void);
+/* The campaign's <search strategy=""> and <study strategies=""> name known
+ * strategies, and <search>'s <agents> may drive the strategy
+ * (strat_check_agents); GD_EINPUT at the element's FILE:LINE when not. Run
+ * by preflight_load before anything runs. */
+int strat_check_campaign(const camp_campaign *c, gd_err *err);
 
 #endif

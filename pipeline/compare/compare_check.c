@@ -1,0 +1,22 @@
+/* compare_check: the campaign's <regression> thresholds checked against
+ * the metrics a threshold may name (cmp_threshold_metric_known), by
+ * preflight_load before anything runs and by gpudse compare on the run's
+ * copy of the campaign. */
+#include "compare.h"
+
+int cmp_check_campaign(const camp_campaign *c, gd_err *err)
+{
+    for (int i = 0; i < c->nthresholds; i++) {
+        const camp_threshold *t = &c->thresholds[i];
+        const char *m = t->metric, *near = cmp_threshold_metric_suggest(m);
+        if (cmp_threshold_metric_known(m))
+            continue;
+        int line = c->threshold_line[i];
+        if (near)
+            return camp_errf(c, line, err, "unknown threshold metric "
+                             "\"%s\"; did you mean \"%s\"?", m, near);
+        return camp_errf(c, line, err, "unknown threshold metric \"%s\"",
+                         m);
+    }
+    return GD_OK;
+}
