@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "campaign.h"
+#include "front.h"
 #include "model.h"
 #include "pareto.h"
 #include "verification.h"
@@ -58,14 +59,6 @@ static cJSON *point_json(const store_record *r)
     return p;
 }
 
-/* Objective value to minimise; NaN when missing or not finite. */
-static double objective(const store_record *r, const camp_objective *o)
-{
-    double v;
-    if (met_get(&r->metrics, o->metric, &v) != 0 || !isfinite(v))
-        return NAN;
-    return o->maximize ? -v : v;
-}
 
 /* Sort front members best-first on the first objective, then the others,
  * then key: a total order, so the output never depends on journal order. */
@@ -73,7 +66,7 @@ static int cmp_front(const store_record *a, const store_record *b,
                      const camp_campaign *c)
 {
     for (int j = 0; j < c->nobjectives; j++) {
-        double x = objective(a, &c->obj[j]), y = objective(b, &c->obj[j]);
+        double x = ana_objective(a, &c->obj[j]), y = ana_objective(b, &c->obj[j]);
         if (x < y)
             return -1;
         if (x > y)
@@ -367,49 +360,33 @@ static cJSON *workload_json(const camp_campaign *c, const char *name,
                             const manifest_info *mi, const store_record *recs,
                             size_t n, gd_err *err)
 {
-    size_t k = (size_t)c->nobjectives, npts = 0, failed = 0;
-    const store_record **ok = malloc((n ? n : 1) * sizeof *ok);
-    double *pts = malloc((n ? n : 1) * k * sizeof *pts);
-    size_t *idx = malloc((n ? n : 1) * sizeof *idx);
-    if (!ok || !pts || !idx) {
-        free(ok);
-        free(pts);
-        free(idx);
-        gd_errf(err, GD_EENV, "out of memory");
+    size_t failed = 0;
+    ana_front f;
+    if (ana_front_of(c, name, recs, n, &f, err))
         return NULL;
-    }
+    for (size_t i = 0; i < n; i++)
+        if (recs[i].status != ST_OK && strcmp(recs[i].workload, name) == 0
+            && strcmp(recs[i].backend, c->backend) == 0)
+            failed++;
     gpu_config base = space_baseline();
     const store_record *baseline = NULL;
     const char *fidelity = "modelled";
-    for (size_t i = 0; i < n; i++) {
-        /* the campaign's own backend only: a multi-fidelity campaign's
-         * verification records never mix into the modelled front */
-        if (strcmp(recs[i].workload, name) != 0
-            || strcmp(recs[i].backend, c->backend) != 0)
-            continue;
-        if (recs[i].status != ST_OK) {
-            failed++;
-            continue;
-        }
-        fidelity = recs[i].fidelity;
-        if (same_config(&recs[i].cfg, &base))
-            baseline = &recs[i];
-        ok[npts] = &recs[i];
-        for (size_t j = 0; j < k; j++)
-            pts[npts * k + j] = objective(&recs[i], &c->obj[j]);
-        npts++;
+    for (size_t i = 0; i < f.nok; i++) {
+        fidelity = f.ok[i]->fidelity;
+        if (same_config(&f.ok[i]->cfg, &base))
+            baseline = f.ok[i];
     }
-    size_t nf = pareto_front(pts, npts, k, idx);
+    const store_record **ok = f.ok;
+    double *pts = f.pts;
+    size_t npts = f.nok, nf = f.nfront;
     const store_record **front = malloc((nf ? nf : 1) * sizeof *front);
     if (!front) {
-        free(ok);
-        free(pts);
-        free(idx);
+        ana_front_free(&f);
         gd_errf(err, GD_EENV, "out of memory");
         return NULL;
     }
     for (size_t i = 0; i < nf; i++)
-        front[i] = ok[idx[i]];
+        front[i] = ok[f.idx[i]];
     sort_front(front, nf, c);
 
     cJSON *w = cJSON_CreateObject();
@@ -438,9 +415,7 @@ static cJSON *workload_json(const camp_campaign *c, const char *name,
     free(kn.model);
     free(kn.ref);
     free(front);
-    free(ok);
-    free(pts);
-    free(idx);
+    ana_front_free(&f);
     if (rc) {
         cJSON_Delete(w);
         return NULL;

@@ -7,21 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pareto.h"
+#include "front.h"
 
 typedef struct {
     const store_record *r;
     double first;              /* first objective, to minimise */
     int64_t index;             /* position in the space: a total order */
 } cand;
-
-static double objective(const store_record *r, const camp_objective *o)
-{
-    double v;
-    if (met_get(&r->metrics, o->metric, &v) != 0 || !isfinite(v))
-        return NAN;
-    return o->maximize ? -v : v;
-}
 
 static int cmp_cand(const void *a, const void *b)
 {
@@ -41,7 +33,7 @@ static size_t workload_ranked(const camp_campaign *c, const char *wl,
         const store_record *r = &recs[i];
         double f;
         if (strcmp(r->workload, wl) || strcmp(r->backend, c->backend)
-            || r->status != ST_OK || !isfinite(f = objective(r, &c->obj[0])))
+            || r->status != ST_OK || !isfinite(f = ana_objective(r, &c->obj[0])))
             continue;
         v[m].r = r;
         v[m].first = f;
@@ -75,40 +67,24 @@ static size_t take_top(const cand *v, size_t m, size_t top, gpu_config *out)
     return got;
 }
 
-/* The front of one workload, sorted, into v (room for n); returns its size. */
-/* The front's size, or (size_t)-1 when out of memory. */
+/* The front of one workload, sorted, into v (room for n); returns its
+ * size, or (size_t)-1 when out of memory. */
 static size_t workload_front(const camp_campaign *c, const char *wl,
                              const store_record *recs, size_t n, cand *v)
 {
-    size_t k = (size_t)c->nobjectives, m = 0;
-    const store_record **ok = malloc((n ? n : 1) * sizeof *ok);
-    double *pts = malloc((n ? n : 1) * k * sizeof *pts);
-    size_t *idx = malloc((n ? n : 1) * sizeof *idx);
-    if (!ok || !pts || !idx) {
-        free(ok);
-        free(pts);
-        free(idx);
+    ana_front f;
+    gd_err e = {0, ""};
+    if (ana_front_of(c, wl, recs, n, &f, &e))
         return (size_t)-1;
+    size_t k = (size_t)c->nobjectives;
+    for (size_t i = 0; i < f.nfront; i++) {
+        v[i].r = f.ok[f.idx[i]];
+        v[i].first = f.pts[f.idx[i] * k];
+        v[i].index = space_index(&c->space, &f.ok[f.idx[i]]->cfg);
     }
-    for (size_t i = 0; i < n; i++) {
-        const store_record *r = &recs[i];
-        if (strcmp(r->workload, wl) || strcmp(r->backend, c->backend)
-            || r->status != ST_OK)
-            continue;
-        for (size_t j = 0; j < k; j++)
-            pts[m * k + j] = objective(r, &c->obj[j]);
-        ok[m++] = r;
-    }
-    size_t nf = pareto_front(pts, m, k, idx);
-    for (size_t i = 0; i < nf; i++) {
-        v[i].r = ok[idx[i]];
-        v[i].first = pts[idx[i] * k];
-        v[i].index = space_index(&c->space, &ok[idx[i]]->cfg);
-    }
-    qsort(v, nf, sizeof *v, cmp_cand);
-    free(ok);
-    free(pts);
-    free(idx);
+    qsort(v, f.nfront, sizeof *v, cmp_cand);
+    size_t nf = f.nfront;
+    ana_front_free(&f);
     return nf;
 }
 
