@@ -282,14 +282,8 @@ static int add_metric(rep_run *run, const char *name, size_t *cap)
         else
             hi = mid;
     }
-    if (run->nmetric == *cap) {
-        size_t nc = *cap ? *cap * 2 : 64;
-        void *p = realloc(run->metric, nc * sizeof *run->metric);
-        if (!p)
-            return -1;
-        run->metric = p;
-        *cap = nc;
-    }
+    if (util_grow(&run->metric, cap, run->nmetric, sizeof *run->metric, 64))
+        return -1;
     memmove(run->metric[lo + 1], run->metric[lo],
             (run->nmetric - lo) * sizeof *run->metric);
     util_strlcpy(run->metric[lo], name, MET_NAMELEN);
@@ -342,14 +336,9 @@ static int keep_failure(rep_run *run, gather_t *g, const store_record *r)
     if (run->nfails >= REP_FAILS_KEPT && !(logged
                                           && g->logged < REP_FAILS_LOGGED))
         return 0;
-    if (run->nfails == g->fails_cap) {
-        size_t nc = g->fails_cap ? g->fails_cap * 2 : 16;
-        void *p = realloc(run->fails, nc * sizeof *run->fails);
-        if (!p)
-            return -1;
-        run->fails = p;
-        g->fails_cap = nc;
-    }
+    if (util_grow(&run->fails, &g->fails_cap, run->nfails, sizeof *run->fails,
+                  16))
+        return -1;
     run->fails[run->nfails++] = *r;
     g->logged += logged;
     return 0;

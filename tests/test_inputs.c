@@ -472,6 +472,30 @@ static int even_only(void *value, const char *arg, gd_err *err)
     return GD_OK;
 }
 
+/* util_grow: room for one more element, doubling from first; a size that
+ * would overflow is refused and leaves the array as it was. */
+START_TEST(grow_doubles_and_refuses_overflow)
+{
+    int *v = NULL;
+    size_t cap = 0, n = 0;
+    for (int i = 0; i < 100; i++) {
+        ck_assert_int_eq(util_grow(&v, &cap, n, sizeof *v, 4), 0);
+        v[n++] = i;
+    }
+    ck_assert_uint_eq(cap, 128);
+    for (int i = 0; i < 100; i++)
+        ck_assert_int_eq(v[i], i);
+    ck_assert_int_eq(util_grow(&v, &cap, n, sizeof *v, 4), 0);
+    ck_assert_uint_eq(cap, 128);                 /* room left: unchanged */
+    int *same = v;
+    size_t huge = SIZE_MAX / 2 + 1;
+    ck_assert_int_eq(util_grow(&v, &huge, huge, sizeof *v, 4), -1);
+    ck_assert_ptr_eq(v, same);
+    ck_assert_uint_eq(huge, SIZE_MAX / 2 + 1);
+    free(v);
+}
+END_TEST
+
 START_TEST(option_table_parses_and_refuses)
 {
     const char *o = NULL;
@@ -542,6 +566,7 @@ static Suite *suite(void)
     tcase_add_test(t, interrupted_counts_the_journal);
     tcase_add_test(t, data_found_beside_a_build_folder);
     tcase_add_test(t, derived_files_identical_with_four_workers);
+    tcase_add_test(t, grow_doubles_and_refuses_overflow);
     suite_add_tcase(s, t);
     return s;
 }

@@ -719,14 +719,8 @@ static int wl_add_line(store_wl_lines **v, int *n, int *cap, const char *wl,
         (*n)++;
     }
     store_wl_lines *w = &(*v)[i];
-    if (w->n == w->cap) {
-        size_t c = w->cap ? w->cap * 2 : 1024;
-        store_line *nl = realloc(w->line, c * sizeof *nl);
-        if (!nl)
-            return -1;
-        w->line = nl;
-        w->cap = c;
-    }
+    if (util_grow(&w->line, &w->cap, w->n, sizeof *w->line, 1024))
+        return -1;
     w->line[w->n++] = *ln;
     return 0;
 }

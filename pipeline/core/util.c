@@ -36,6 +36,23 @@ int gd_errf(gd_err *err, int code, const char *fmt, ...)
     return code;
 }
 
+int util_grow(void *arr, size_t *cap, size_t n, size_t elsize, size_t first)
+{
+    if (n < *cap)
+        return 0;
+    size_t c = *cap ? *cap * 2 : first;
+    if (c <= n || c > SIZE_MAX / elsize)
+        return -1;
+    void *old, *grown;
+    memcpy(&old, arr, sizeof old);
+    grown = realloc(old, c * elsize);
+    if (!grown)
+        return -1;
+    memcpy(arr, &grown, sizeof grown);
+    *cap = c;
+    return 0;
+}
+
 void util_buf_init(util_buf *b)
 {
     b->s = NULL;

@@ -27,6 +27,12 @@ typedef struct {
 int gd_errf(gd_err *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Room for one more element in the array *arr (of elsize-byte elements,
+ * n in use, capacity *cap): when full, the capacity doubles (first when
+ * empty). 0, or -1 when out of memory or the size would overflow (*arr
+ * and *cap unchanged). arr is the address of the array's pointer. */
+int util_grow(void *arr, size_t *cap, size_t n, size_t elsize, size_t first);
+
 /* Growable string buffer. Out of memory while it grows ends gpudse
  * (abort, after saying so): the one exception to returning GD_EENV, so
  * that no message, identity, command line or file is ever built with a

@@ -35,20 +35,6 @@ typedef struct {
     sp_outcome out;
 } srun;
 
-static void say(const srun *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void say(const srun *r, const char *fmt, ...)
-{
-    if (r->o->quiet)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "split: ");
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
-
 int eng_is_split(const char *campaign_path)
 {
     char root[64];
@@ -171,10 +157,10 @@ static int open_dir(srun *r, gd_err *err)
     if (!rc)
         rc = store_open(r->dir, &r->st, &torn, err);
     if (!rc && torn)
-        say(r, "%s/results.jsonl: dropped a torn last line left by an "
+        split_say(r->o->quiet, "%s/results.jsonl: dropped a torn last line left by an "
             "interrupted run; that job runs again", r->dir);
     if (!rc && store_count(r->st) > 0)
-        say(r, "resuming %s: %zu finished records in its journal are kept, "
+        split_say(r->o->quiet, "resuming %s: %zu finished records in its journal are kept, "
             "not run again", r->dir, store_count(r->st));
     return rc;
 }

@@ -449,14 +449,8 @@ static void last_line(const char *dir, const char *name, char *out, size_t n)
 
 static int add_job(st_view *v, const st_job *j)
 {
-    if (v->njobs == v->capjobs) {
-        size_t cap = v->capjobs ? v->capjobs * 2 : 16;
-        st_job *nj = realloc(v->jobs, cap * sizeof *nj);
-        if (!nj)
-            return -1;
-        v->jobs = nj;
-        v->capjobs = cap;
-    }
+    if (util_grow(&v->jobs, &v->capjobs, v->njobs, sizeof *v->jobs, 16))
+        return -1;
     v->jobs[v->njobs++] = *j;
     return 0;
 }

@@ -19,6 +19,19 @@
 static const char *bname(int b) { return be_split_at(b)->name; }
 static const char *blabel(int b) { return be_split_at(b)->label; }
 
+
+void split_say(int quiet, const char *fmt, ...)
+{
+    if (quiet)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "split: ");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
 /* ---- running ---- */
 
 typedef struct {
@@ -34,20 +47,6 @@ typedef struct {
     int devices_missing;           /* be has no device here: skipped */
     unsigned long measured, recalled;  /* this session: taken, read back */
 } runner;
-
-static void say(const runner *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void say(const runner *r, const char *fmt, ...)
-{
-    if (r->quiet)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "split: ");
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
 
 static int stopped(const runner *r)
 {
@@ -422,11 +421,11 @@ static int probe_machine(runner *r, int mi, cm_machine *m, gd_err *err)
     snprintf(file, sizeof file, "%s.probe.xml", sm->name);
     util_path_join(path, sizeof path, sub, file);
     if (util_path_exists(path)) {
-        say(r, "%s: reusing this run's probe (machines/%s.probe.xml)",
+        split_say(r->quiet, "%s: reusing this run's probe (machines/%s.probe.xml)",
             sm->name, sm->name);
         return mach_load_file(path, m, err);
     }
-    say(r, "probing this machine as %s (%d devices)", sm->name,
+    split_say(r->quiet, "probing this machine as %s (%d devices)", sm->name,
         sm->nslowdown);
     cm_machine p;
     int rc = mach_probe(sm->nslowdown, sm->nslowdown ? sm->slowdown : NULL, &p, err);
@@ -469,7 +468,7 @@ static int calibrate(runner *r, int mi, gd_err *err)
     meas_ctx lc = {r, mi, "ladder"}, pc = {r, mi, "parallel-efficiency"},
              kc = {r, mi, "link"}, hc = {r, mi, "host-link"};
     sp_machine_out *mo = &r->run.mach[mi];
-    say(r, "calibrating %s from single-device ladders (%d rungs each)",
+    split_say(r->quiet, "calibrating %s from single-device ladders (%d rungs each)",
         mo->m.name, r->c->nladder);
     int rc = GD_OK;
     if (r->be->link) {          /* cores: parallel efficiency and links */
@@ -598,7 +597,7 @@ static int run_machine(runner *r, int mi, gd_err *err)
     }
     for (int ti = 0; ti < r->c->ntask; ti++)
         for (int si = 0; si < r->c->task[ti].nsizes; si++) {
-            say(r, "%s: %ld units", cm_kind_name(r->c->task[ti].kind),
+            split_say(r->quiet, "%s: %ld units", cm_kind_name(r->c->task[ti].kind),
                 r->c->task[ti].sizes[si]);
             for (int pi = 0; pi < r->c->npol; pi++) {
                 rc = stopped(r) ? interrupted(err) : run_job(r, mi, ti, si, pi, err);

@@ -145,4 +145,9 @@ int sp_is_run_dir(const char *dir);
 /* gpudse split validate CAMPAIGN (main.c hands `split run` to `run`). */
 int cmd_split(int argc, char **argv);
 
+/* "split: MESSAGE" on stderr unless quiet: the split study's progress
+ * lines, from the stage and from the engine that runs it. */
+void split_say(int quiet, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 #endif
