@@ -5,6 +5,7 @@
  * proposal parser agents_proposal_parse. No network is touched. */
 #include "fuzz_common.h"
 #include "../../analysis/agents/llm.c"
+#include "agents_propose.h"
 
 static void check_proposal(const char *text)
 {

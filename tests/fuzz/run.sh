@@ -26,7 +26,7 @@ SRCDIRS=$(make -s --no-print-directory print-srcdirs)
 INCS=$(for d in $SRCDIRS; do printf -- "-I%s " "$d"; done)
 PKGS="gsl libxml-2.0 cairo pangocairo libcjson libcurl libcrypto"
 CFLAGS="-std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
- -Wall -Wno-unused-function -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+ -Wall -Werror=implicit-function-declaration -Wno-unused-function -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
  $INCS -DGPUDSE_VERSION=\"0.1.0-fuzz\" \
  -DGPUDSE_DATADIR=\"$(pwd)/templates\" $(pkg-config --cflags $PKGS)"
 LIBS="$(pkg-config --libs $PKGS) -lm"
