@@ -35,7 +35,11 @@ static double root_p(double s, double p)
     return p == 4.0 ? sqrt(sqrt(s)) : p == 3.0 ? cbrt(s) : pow(s, 1.0 / p);
 }
 
-/* Smooth maximum (p-norm) of n non-negative terms. */
+/* Smooth maximum (p-norm) of n non-negative terms, the evaluation's hot
+ * path. A zero term adds exactly 0, a ratio of exactly 1 adds exactly 1
+ * (1^p), and a sum of exactly 1 has the root 1, so none of them calls
+ * pow or cbrt: the same bits as the sum taken in full. (The largest
+ * term's ratio x·(1/x) is not always 1 in double, so it is computed.) */
 static double smax(const double *x, int n, double p)
 {
     double m = 0, s = 0;
@@ -44,9 +48,13 @@ static double smax(const double *x, int n, double p)
     if (m <= 0)
         return 0;
     double inv = 1 / m;   /* one division, not n */
-    for (int i = 0; i < n; i++)
-        s += pow_p(x[i] * inv, p);
-    return m * root_p(s, p);
+    for (int i = 0; i < n; i++) {
+        if (x[i] == 0)
+            continue;
+        double r = x[i] * inv;
+        s += r == 1.0 ? 1.0 : pow_p(r, p);
+    }
+    return s == 1.0 ? m : m * root_p(s, p);
 }
 
 /* One CTA's latency: a warp's dependent chain, its round trips to memory
