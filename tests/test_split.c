@@ -121,6 +121,7 @@ static const char tiny_measured[] =
     "</split-study>\n";
 
 static int run_cli(const char *args, char *out, size_t outsz);
+static void tear(const char *path, int lines);
 
 /* report.pdf of dir, re-rendered by `gpudse report DIR` from the files
  * alone, is byte-identical to the run's own. */
@@ -166,6 +167,81 @@ START_TEST(predicted_run_is_deterministic_and_labelled)
     ck_assert(strstr(an, "\"measured_label\":\t\"none\""));
     free(an);
     ck_assert(util_path_exists(TMP "/a/manifest.json"));
+    /* nothing calibrated: no calibration file */
+    ck_assert(!util_path_exists(TMP "/a/machines/hetero-4.calibration.json"));
+}
+END_TEST
+
+/* The manifest of a split run has the engine's one format: the head, the
+ * study's own fields, libraries, host, times and the jobs object. */
+START_TEST(split_manifest_has_the_engine_format)
+{
+    fresh(TMP "/f");
+    gd_err err = {0, ""};
+    ck_assert_msg(run_study("campaigns/split-hetero4.xml", TMP "/f", &err) == GD_OK, "%s", err.msg);
+    char *text = slurp(TMP "/f/manifest.json");
+    cJSON *m = cJSON_Parse(text);
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(m, "kind")), "split");
+    ck_assert(cJSON_IsObject(cJSON_GetObjectItem(m, "libraries")));
+    ck_assert(cJSON_IsString(cJSON_GetObjectItem(m, "finished")));
+    const cJSON *j = cJSON_GetObjectItem(m, "jobs");
+    ck_assert(cJSON_IsObject(j));
+    const char *names[] = {"planned", "total", "ok", "run_this_session"};
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq((int)cJSON_GetNumberValue(cJSON_GetObjectItem(j, names[i])), 140);
+    ck_assert_int_eq((int)cJSON_GetNumberValue(cJSON_GetObjectItem(j, "failed")), 0);
+    ck_assert_int_eq((int)cJSON_GetNumberValue(cJSON_GetObjectItem(j, "resumed_from_journal")), 0);
+    cJSON_Delete(m);
+    free(text);
+    /* a second session reads every job back */
+    ck_assert_msg(run_study("campaigns/split-hetero4.xml", TMP "/f", &err) == GD_OK, "%s", err.msg);
+    text = slurp(TMP "/f/manifest.json");
+    m = cJSON_Parse(text);
+    j = cJSON_GetObjectItem(m, "jobs");
+    ck_assert_int_eq((int)cJSON_GetNumberValue(cJSON_GetObjectItem(j, "resumed_from_journal")), 140);
+    ck_assert_int_eq((int)cJSON_GetNumberValue(cJSON_GetObjectItem(j, "run_this_session")), 0);
+    cJSON_Delete(m);
+    free(text);
+}
+END_TEST
+
+/* `gpudse status DIR` counts a split run's jobs per machine from its
+ * journal (they carry "kind":"split", which the design-space count skips),
+ * with a torn journal too; `gpudse analyze DIR` writes split-analysis.json
+ * again from the files, byte for byte. */
+START_TEST(status_and_analyze_read_a_split_run)
+{
+    fresh(TMP "/s");
+    gd_err err = {0, ""};
+    ck_assert_msg(run_study("campaigns/split-hetero4.xml", TMP "/s", &err) == GD_OK, "%s", err.msg);
+    char out[8192];
+    ck_assert_msg(run_cli("status " TMP "/s --json", out, sizeof out) == 0, "%s", out);
+    cJSON *o = cJSON_Parse(out);
+    ck_assert_msg(o != NULL, "%s", out);
+    const cJSON *t = cJSON_GetObjectItem(o, "total");
+    ck_assert_int_eq((int)cJSON_GetNumberValue(cJSON_GetObjectItem(t, "done")), 140);
+    ck_assert_int_eq((int)cJSON_GetNumberValue(cJSON_GetObjectItem(t, "queued")), 0);
+    ck_assert_int_eq((int)cJSON_GetNumberValue(cJSON_GetObjectItem(t, "failed")), 0);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(o, "workloads")), 2);
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(o, "phase")), "finished");
+    cJSON_Delete(o);
+    char *an = slurp(TMP "/s/split-analysis.json");
+    ck_assert_int_eq(unlink(TMP "/s/split-analysis.json"), 0);
+    ck_assert_msg(run_cli("analyze " TMP "/s", out, sizeof out) == 0, "%s", out);
+    ck_assert_msg(strstr(out, "split-analysis.json"), "%s", out);
+    char *again = slurp(TMP "/s/split-analysis.json");
+    ck_assert_msg(strcmp(an, again) == 0, "re-analysed split-analysis.json differs");
+    free(an);
+    free(again);
+    /* 40 whole lines left: 40 predictions on the first machine */
+    tear(TMP "/s/results.jsonl", 40);
+    ck_assert_msg(run_cli("status " TMP "/s", out, sizeof out) == 0, "%s", out);
+    ck_assert_msg(strstr(out, "machine "), "%s", out);
+    char row[128];
+    snprintf(row, sizeof row, "  %-16s %8d %8d %8d %8d\n", "hetero-4", 30, 0, 40, 0);
+    ck_assert_msg(strstr(out, row), "%s", out);
+    snprintf(row, sizeof row, "  %-16s %8d %8d %8d %8d\n", "total", 100, 0, 40, 0);
+    ck_assert_msg(strstr(out, row), "%s", out);
 }
 END_TEST
 
@@ -184,6 +260,11 @@ START_TEST(measured_run_keeps_labels_apart)
     ck_assert_int_eq(count_role(TMP "/m/results.jsonl", "ladder"), 20);
     ck_assert_int_eq(count_role(TMP "/m/results.jsonl", "parallel-efficiency"), 2);
     ck_assert_int_eq(count_role(TMP "/m/results.jsonl", "link"), 4);
+    /* the run records its calibration; the analysis stage reads it back */
+    char *cal = slurp(TMP "/m/machines/local-cpu.calibration.json");
+    ck_assert(strstr(cal, "\"calibrated\":\ttrue"));
+    ck_assert(strstr(cal, "\"fits\""));
+    free(cal);
     char *an = slurp(TMP "/m/split-analysis.json");
     ck_assert(strstr(an, "MEASURED(cpu)"));
     ck_assert(strstr(an, "median_ape_pct"));
@@ -764,6 +845,8 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, predicted_run_is_deterministic_and_labelled);
+    tcase_add_test(tc, split_manifest_has_the_engine_format);
+    tcase_add_test(tc, status_and_analyze_read_a_split_run);
     tcase_add_test(tc, measured_run_keeps_labels_apart);
     tcase_add_test(tc, predicted_run_resumes_from_a_torn_journal);
     tcase_add_test(tc, killed_measured_run_resumes_without_remeasuring);

@@ -10,6 +10,7 @@
 
 #include "annotate.h"
 #include "analysis.h"
+#include "split_analysis.h"
 #include "campaign.h"
 #include "engine.h"
 #include "report.h"
@@ -334,15 +335,19 @@ static int cmd_analyze(int argc, char **argv)
     const po_command cmd = {
         "analyze", "usage: gpudse analyze DIR\n",
         "Recompute DIR/analysis.json (fits, Pareto fronts, calibration error) from\n"
-        "the run directory's results alone.\n",
+        "the run directory's results alone; for a split study,\n"
+        "DIR/split-analysis.json (calibration, held-out score, speedups).\n",
         NULL, NULL};
     int rc, n = po_parse(&cmd, argc, argv, &rc);
     if (n < 0 || !one_dir(&cmd, n, argv, &rc))
         return rc;
     gd_err err = {0, ""};
-    if (ana_run(argv[0], &err) != GD_OK)
+    int split = sp_is_run_dir(argv[0]);
+    if ((split ? ana_split_run(argv[0], &err) : ana_run(argv[0], &err))
+        != GD_OK)
         return report_error(&err);
-    printf("analysis: %s/analysis.json\n", argv[0]);
+    printf("analysis: %s/%s\n", argv[0],
+           split ? "split-analysis.json" : "analysis.json");
     return 0;
 }
 

@@ -16,12 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <cairo.h>
-#include <curl/curl.h>
-#include <gsl/gsl_version.h>
-#include <libxml/xmlversion.h>
-#include <openssl/crypto.h>
-#include <pango/pango.h>
 #include <cjson/cJSON.h>
 
 #include "analysis.h"
@@ -29,6 +23,7 @@
 #include "backend.h"
 #include "campaign.h"
 #include "identity.h"
+#include "manifest.h"
 #include "report.h"
 #include "rundir.h"
 #include "batch.h"
@@ -218,20 +213,6 @@ static int copy_campaign(run_t *r, gd_err *err)
     return rundir_copy_campaign(r->dir, r->c.path, r->c.sha256, err);
 }
 
-static void add_libraries(cJSON *m)
-{
-    cJSON *l = cJSON_AddObjectToObject(m, "libraries");
-    char v[64];
-    cJSON_AddStringToObject(l, "gsl", GSL_VERSION);
-    cJSON_AddStringToObject(l, "libxml2", LIBXML_DOTTED_VERSION);
-    cJSON_AddStringToObject(l, "cairo", cairo_version_string());
-    cJSON_AddStringToObject(l, "pango", pango_version_string());
-    snprintf(v, sizeof v, "%s", cJSON_Version());
-    cJSON_AddStringToObject(l, "cjson", v);
-    cJSON_AddStringToObject(l, "libcurl", curl_version_info(CURLVERSION_NOW)->version);
-    cJSON_AddStringToObject(l, "openssl", OpenSSL_version(OPENSSL_VERSION));
-}
-
 /* The external simulator (the campaign's, or its <verify> backend's): its
  * fingerprint (in every job key) and the build and template identity it
  * was made from. */
@@ -271,15 +252,9 @@ static int add_simulator(cJSON *m, const camp_campaign *c, gd_err *err)
 static int write_manifest(run_t *r, const char *finished, uint64_t ok,
                           uint64_t failed, gd_err *err)
 {
-    cJSON *m = cJSON_CreateObject();
-    cJSON_AddStringToObject(m, "tool", "gpudse");
-    cJSON_AddStringToObject(m, "version", GPUDSE_VERSION);
-    cJSON_AddStringToObject(m, "campaign", r->c.name);
-    cJSON_AddStringToObject(m, "campaign_file", r->c.path);
-    cJSON_AddStringToObject(m, "campaign_sha256", r->c.sha256);
-    cJSON_AddNumberToObject(m, "seed", (double)r->c.seed);
-    cJSON_AddStringToObject(m, "backend", r->be->name);
-    cJSON_AddStringToObject(m, "backend_version", r->be->version());
+    const manifest_head h = {NULL, r->c.name, r->c.path, r->c.sha256,
+                             r->c.seed, r->be->name, r->be->version()};
+    cJSON *m = manifest_begin(&h);
     cJSON_AddStringToObject(m, "fidelity", r->be->fidelity);
     int rc = add_simulator(m, &r->c, err);
     cJSON_AddStringToObject(m, "strategy", r->c.strategy);
@@ -305,27 +280,10 @@ static int write_manifest(run_t *r, const char *finished, uint64_t ok,
         cJSON_AddItemReferenceToObject(m, "settings", r->settings);
     if (r->history)
         cJSON_AddItemReferenceToObject(m, "history", r->history);
-    add_libraries(m);
-    char host[256] = "unknown";
-    gethostname(host, sizeof host - 1);
-    cJSON_AddStringToObject(m, "host", host);
-    cJSON_AddStringToObject(m, "started", r->started);
-    if (finished)
-        cJSON_AddStringToObject(m, "finished", finished);
-    else
-        cJSON_AddNullToObject(m, "finished");
-    cJSON *j = cJSON_AddObjectToObject(m, "jobs");
-    cJSON_AddNumberToObject(j, "planned", (double)r->planned);
-    cJSON_AddNumberToObject(j, "total", (double)(ok + failed));
-    cJSON_AddNumberToObject(j, "ok", (double)ok);
-    cJSON_AddNumberToObject(j, "failed", (double)failed);
-    cJSON_AddNumberToObject(j, "run_this_session", (double)r->ran);
-    cJSON_AddNumberToObject(j, "resumed_from_journal", (double)r->skipped);
-    cJSON_AddNumberToObject(j, "torn_lines_dropped", (double)r->torn);
-    char path[PATH_MAX];
-    util_path_join(path, sizeof path, r->dir, "manifest.json");
+    const manifest_jobs j = {r->started, finished, r->planned, ok, failed,
+                             r->ran, r->skipped, r->torn};
     if (rc == GD_OK)
-        rc = util_write_json_atomic(path, m, err);
+        return manifest_write(m, r->dir, &j, err);
     cJSON_Delete(m);
     return rc;
 }

@@ -1,12 +1,14 @@
 /* engine_split: the engine's path for a <split-study> campaign (split.h).
  * The engine owns the run directory as for any run: the -o DIR / runs/NAME
- * rule, the lock (store_lock), the campaign copy, manifest.json (written
- * when the session starts, finished: null, and when it ends), the journal
+ * rule, the lock (store_lock), the campaign copy, manifest.json (one
+ * format, manifest.h: written when the session starts, finished: null,
+ * and when it ends), the journal
  * results.jsonl (store.c; a torn last line is dropped) and resume: a
  * directory holding this campaign's run is reopened and split_session
- * reads each finished record back by its key. Then the report stage
- * renders report.pdf from the directory's files (rep_render), as it does
- * for `gpudse report DIR`. */
+ * reads each finished record back by its key. Then the analysis stage
+ * writes split-analysis.json (ana_split_run) and the report stage renders
+ * report.pdf (rep_render), both from the directory's files, as `gpudse
+ * analyze DIR` and `gpudse report DIR` do. */
 #include "engine.h"
 
 #include <limits.h>
@@ -20,9 +22,11 @@
 
 #include "be_split.h"
 #include "campaign.h"
+#include "manifest.h"
 #include "report.h"
 #include "rundir.h"
 #include "split.h"
+#include "split_analysis.h"
 #include "store.h"
 
 typedef struct {
@@ -32,6 +36,7 @@ typedef struct {
     char started[32];
     store *st;
     int lock_fd;
+    int torn;                      /* a torn last line was dropped */
     sp_outcome out;
 } srun;
 
@@ -86,39 +91,27 @@ static void add_loadavg(cJSON *m)
     cJSON_AddStringToObject(m, "loadavg", load);
 }
 
-/* Written when the run starts (fin NULL: finished null) and when it ends. */
+/* Written when the run starts (fin NULL: finished null) and when it ends,
+ * in the engine's one format (manifest.h), with the split study's own
+ * fields: the machines as used, the load, the measurements. */
 static int write_manifest(const srun *r, const char *fin, gd_err *err)
 {
-    cJSON *m = cJSON_CreateObject();
-    char host[256] = "unknown", path[PATH_MAX];
-    gethostname(host, sizeof host - 1);
-    cJSON_AddStringToObject(m, "tool", "gpudse");
-    cJSON_AddStringToObject(m, "version", GPUDSE_VERSION);
-    cJSON_AddStringToObject(m, "kind", "split");
-    cJSON_AddStringToObject(m, "campaign", r->c->name);
-    cJSON_AddStringToObject(m, "campaign_file", r->c->path);
-    cJSON_AddStringToObject(m, "campaign_sha256", r->c->sha256);
-    cJSON_AddNumberToObject(m, "seed", (double)r->c->seed);
-    cJSON_AddStringToObject(m, "backend", be_split_at(r->c->backend)->name);
-    cJSON_AddStringToObject(m, "backend_version", SP_TOOL_VERSION);
+    const manifest_head h = {"split", r->c->name, r->c->path, r->c->sha256,
+                             r->c->seed, be_split_at(r->c->backend)->name,
+                             SP_TOOL_VERSION};
+    cJSON *m = manifest_begin(&h);
     add_machines(m, r, fin != NULL);
-    cJSON_AddStringToObject(m, "host", host);
     add_loadavg(m);
-    cJSON_AddStringToObject(m, "started", r->started);
-    if (fin)
-        cJSON_AddStringToObject(m, "finished", fin);
-    else
-        cJSON_AddNullToObject(m, "finished");
-    cJSON_AddNumberToObject(m, "jobs", (double)(fin ? (long)r->out.njobs
-                                                    : planned_jobs(r->c)));
     cJSON *ms = cJSON_AddObjectToObject(m, "measurements_this_session");
     cJSON_AddNumberToObject(ms, "taken", (double)r->out.measured);
     cJSON_AddNumberToObject(ms, "read_back_from_journal",
                             (double)r->out.recalled);
-    util_path_join(path, sizeof path, r->dir, "manifest.json");
-    int rc = util_write_json_atomic(path, m, err);
-    cJSON_Delete(m);
-    return rc;
+    size_t done = fin ? r->out.njobs : 0;
+    const manifest_jobs j = {r->started, fin, (uint64_t)planned_jobs(r->c),
+                             done - r->out.failed, r->out.failed,
+                             done - r->out.resumed, r->out.resumed,
+                             (uint64_t)r->torn};
+    return manifest_write(m, r->dir, &j, err);
 }
 
 /* A directory is resumed only when it holds this campaign's run. */
@@ -153,10 +146,9 @@ static int open_dir(srun *r, gd_err *err)
         rc = rundir_copy_campaign(r->dir, r->c->path, r->c->sha256, err);
     if (!rc)
         rc = write_manifest(r, NULL, err);
-    int torn = 0;
     if (!rc)
-        rc = store_open(r->dir, &r->st, &torn, err);
-    if (!rc && torn)
+        rc = store_open(r->dir, &r->st, &r->torn, err);
+    if (!rc && r->torn)
         split_say(r->o->quiet, "%s/results.jsonl: dropped a torn last line left by an "
             "interrupted run; that job runs again", r->dir);
     if (!rc && store_count(r->st) > 0)
@@ -196,7 +188,11 @@ static int run_open(srun *r, gd_err *err)
                 "measurements taken, %lu read back from the journal; run "
                 "directory %s\n", r->out.njobs, r->c->nmach, r->out.measured,
                 r->out.recalled, r->dir);
-    if (!rc)   /* from the files alone, as `gpudse report DIR` renders it */
+    /* from the files alone, as `gpudse analyze DIR` and `gpudse report
+     * DIR` do */
+    if (!rc)
+        rc = ana_split_run(r->dir, err);
+    if (!rc)
         rc = rep_render(r->dir, NULL, err);
     return rc;
 }

@@ -29,6 +29,7 @@
 
 #include "jobrun.h"
 #include "parseopt.h"
+#include "split.h"
 #include "store.h"
 #include "util.h"
 
@@ -71,6 +72,8 @@ typedef struct {
     double eta_s;           /* -1 unknown */
     int slurm_tasks;        /* tasks found in job folders */
     char slurm_note[160];
+    int split;              /* a split study: rows are its machines */
+    int finished;           /* the manifest says the last session ended */
 } st_view;
 
 /* ---- the coordinator and run.log ---- */
@@ -154,6 +157,8 @@ static int read_manifest(st_view *v)
         util_strlcpy(v->campaign, c->valuestring, sizeof v->campaign);
     if (cJSON_IsString(b))
         util_strlcpy(v->backend, b->valuestring, sizeof v->backend);
+    v->finished = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(m,
+                                                                  "finished"));
     double per = -1;
     if (cJSON_IsNumber(bud) && cJSON_IsNumber(sz))
         per = fmin(bud->valuedouble, sz->valuedouble);
@@ -286,6 +291,8 @@ static int hex_key(const char *s)
     return 1;
 }
 
+static int scan_split_line(st_view *v, const char *line);
+
 /* Scan the journal's lines from byte from to its end, a block at a time
  * (memory stays small whatever the journal's size). */
 static int scan_from(st_view *v, const char *path, off_t from, gd_err *err)
@@ -305,7 +312,7 @@ static int scan_from(st_view *v, const char *path, off_t from, gd_err *err)
         if (line[n - 1] != '\n')
             break;  /* a torn last line is no record */
         line[n - 1] = '\0';
-        if (scan_line(v, line) != 0)
+        if ((v->split ? scan_split_line(v, line) : scan_line(v, line)) != 0)
             rc = gd_errf(err, GD_EENV, "out of memory");
     }
     free(line);
@@ -416,6 +423,60 @@ static int scan_journal(st_view *v, gd_err *err)
     if (read_summary(v, path, &from) != 0)
         from = 0;
     return scan_from(v, path, from, err);
+}
+
+/* ---- a split study's journal ---- */
+
+/* One line of a split study's journal (its records carry "kind":"split",
+ * which scan_line skips): a policy job's prediction counts the job done on
+ * its machine; its measurement, when it failed or was skipped, counts it
+ * failed. Calibration rungs count neither. */
+static int scan_split_line(st_view *v, const char *line)
+{
+    size_t rl = 0, bl = 0, ml = 0, sl = 0;
+    const char *role = field(line, ",\"role\":\"", &rl);
+    const char *b = field(line, ",\"backend\":\"", &bl);
+    const char *m = field(line, ",\"machine\":\"", &ml);
+    const char *s = field(line, ",\"status\":\"", &sl);
+    if (!role || !b || !m || !s || rl != 6 || memcmp(role, "policy", 6))
+        return 0;
+    int i = wl_index(v, m, ml);
+    if (i < 0)
+        return 0;
+    if (bl == 9 && !memcmp(b, "costmodel", 9))
+        v->wl[i].done++;
+    else if ((sl == 6 && !memcmp(s, "failed", 6))
+             || (sl == 7 && !memcmp(s, "skipped", 7)))
+        v->wl[i].failed++;
+    return 0;
+}
+
+/* A split run's jobs per machine: planned from its campaign.xml (tasks x
+ * sizes x policies on every machine), done and failed from the whole
+ * journal (the journal's summary counts design points only). */
+static int scan_split(st_view *v, gd_err *err)
+{
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, v->dir, "campaign.xml");
+    sp_campaign *c = malloc(sizeof *c);
+    int rc = c ? sp_load_copy(path, c, err)
+               : gd_errf(err, GD_EENV, "out of memory");
+    double per = 0;
+    for (int t = 0; !rc && t < c->ntask; t++)
+        per += (double)c->task[t].nsizes * c->npol;
+    for (int i = 0; !rc && i < c->nmach; i++)
+        if (!c->mach[i].file[0])   /* a file's machine names itself */
+            wl_index(v, c->mach[i].name, strlen(c->mach[i].name));
+    free(c);
+    v->split = 1;
+    util_path_join(path, sizeof path, v->dir, "results.jsonl");
+    if (!rc && util_path_exists(path))
+        rc = scan_from(v, path, 0, err);
+    for (int i = 0; i < v->nwl; i++)
+        v->wl[i].planned = per;
+    if (v->finished && v->pid == 0)
+        strcpy(v->phase, "finished");
+    return rc;
 }
 
 /* ---- job folders not in the journal ---- */
@@ -642,7 +703,8 @@ static void print_text(const st_view *v)
                       : "not running", v->phase);
     if (v->pid > 0)
         printf("  gpudse pid %ld holds the run directory\n", v->pid);
-    printf("  %-16s %8s %8s %8s %8s\n", "workload", "queued", "running",
+    printf("  %-16s %8s %8s %8s %8s\n", v->split ? "machine" : "workload",
+           "queued", "running",
            "done", "failed");
     size_t tq = 0, tr = 0, td = 0, tf = 0, tu = 0;
     for (int i = 0; i < v->nwl; i++) {
@@ -756,7 +818,7 @@ static int build_view(const char *dir, st_view *v, gd_err *err)
     read_manifest(v);
     v->pid = lock_holder(dir);
     read_log_tail(v);
-    int rc = scan_journal(v, err);
+    int rc = sp_is_run_dir(dir) ? scan_split(v, err) : scan_journal(v, err);
     if (!rc)
         rc = scan_jobs(v, err);
     if (!rc) {

@@ -2,7 +2,9 @@
  * machine, calibrate from single-device ladders when measuring, then for
  * every task x size x policy decide, validate, predict
  * (PREDICTED(costmodel)) and measure (MEASURED(cpu|cuda)), every record
- * journaled as it is made; write split-analysis.json and machines/. */
+ * journaled as it is made; write machines/ (each machine as used and its
+ * calibration), from which the analysis stage (analysis/split_analysis.c)
+ * writes split-analysis.json. */
 #include "split.h"
 #include "be_split.h"
 
@@ -46,6 +48,7 @@ typedef struct {
     char mach_sha[SP_MAXMACH][65];
     int devices_missing;           /* be has no device here: skipped */
     unsigned long measured, recalled;  /* this session: taken, read back */
+    unsigned long resumed;         /* policy jobs wholly read back */
 } runner;
 
 static int stopped(const runner *r)
@@ -544,38 +547,16 @@ static int run_job(runner *r, int mi, int ti, int si, int pi, gd_err *err)
         cJSON_AddStringToObject(o, "status", "invalid");
         cJSON_AddStringToObject(o, "reason", x->reason);
     }
+    char key[65];
+    util_strlcpy(key, record_key(o), sizeof key);
+    unsigned long taken = r->measured;
     int rc = journal(r, o, err);
     cJSON_Delete(o);
-    if (rc || !x->valid || !r->be->measure)
-        return rc;
-    return measure_job(r, mi, x, err);
-}
-
-/* Held-out score: multi-device policy decisions with both numbers. */
-static void score_machine(runner *r, int mi)
-{
-    size_t n = 0;
-    double *p = malloc(sizeof *p * (r->run.nres + 1));
-    double *q = malloc(sizeof *q * (r->run.nres + 1));
-    int *g = malloc(sizeof *g * (r->run.nres + 1));
-    for (size_t i = 0; p && q && g && i < r->run.nres; i++) {
-        const sp_result *x = &r->run.res[i];
-        if (x->mach != mi || !x->valid || x->meas_status != SP_MEAS_OK ||
-            (x->d.n < 2 && !x->d.dynamic))
-            continue;
-        p[n] = x->pred;
-        q[n] = x->meas.median;
-        g[n] = x->task * SP_MAXSIZE + x->size;
-        n++;
-    }
-    sp_machine_out *mo = &r->run.mach[mi];
-    if (n >= 2) {
-        scal_score_pairs(p, q, g, n, &mo->score);
-        mo->has_score = 1;
-    }
-    free(p);
-    free(q);
-    free(g);
+    if (!rc && x->valid && r->be->measure)
+        rc = measure_job(r, mi, x, err);
+    if (!rc && !store_is_new(r->st, key) && r->measured == taken)
+        r->resumed++;
+    return rc;
 }
 
 static int run_machine(runner *r, int mi, gd_err *err)
@@ -605,142 +586,27 @@ static int run_machine(runner *r, int mi, gd_err *err)
                     return rc;
             }
         }
-    score_machine(r, mi);
     return GD_OK;
 }
 
 /* ---- writing ---- */
 
-static int write_json(const char *dir, const char *name, cJSON *o, gd_err *err)
-{
-    char path[PATH_MAX];
-    util_path_join(path, sizeof path, dir, name);
-    return util_write_json_atomic(path, o, err);
-}
-
-static const sp_result *find_even(const runner *r, const sp_result *x)
-{
-    for (size_t i = 0; i < r->run.nres; i++) {
-        const sp_result *y = &r->run.res[i];
-        if (y->mach == x->mach && y->task == x->task && y->size == x->size &&
-            y->policy == CM_POL_EVEN)
-            return y;
-    }
-    return NULL;
-}
-
-static void add_num_or_null(cJSON *o, const char *k, double v)
-{
-    if (isfinite(v))
-        cJSON_AddNumberToObject(o, k, v);
-    else
-        cJSON_AddNullToObject(o, k);
-}
-
-static cJSON *machine_analysis(const runner *r, int mi)
-{
-    const sp_machine_out *mo = &r->run.mach[mi];
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "machine", mo->m.name);
-    cJSON_AddBoolToObject(o, "induced", mo->m.induced);
-    cJSON *cal = cJSON_AddObjectToObject(o, "calibration");
-    cJSON_AddBoolToObject(cal, "calibrated", mo->calibrated);
-    cJSON_AddStringToObject(cal, "label", mo->calibrated ? r->be->label
-                                                         : "none (machine file numbers)");
-    cJSON *rows = cJSON_AddArrayToObject(cal, "fits");
-    for (int i = 0; mo->calibrated && i < mo->fit.nrows; i++) {
-        const scal_row *f = &mo->fit.rows[i];
-        cJSON *x = cJSON_CreateObject();
-        cJSON_AddStringToObject(x, "device", mo->m.dev[f->dev].name);
-        cJSON_AddStringToObject(x, "class", cm_kind_name(f->kind));
-        cJSON_AddStringToObject(x, "roof", f->compute_bound ? "flops" : "bytes");
-        add_num_or_null(x, "eta", f->eta);
-        add_num_or_null(x, "fixed_s", f->fixed_s);
-        add_num_or_null(x, "r2", f->r2);
-        cJSON_AddNumberToObject(x, "ladder_points", f->npts);
-        cJSON_AddItemToArray(rows, x);
-    }
-    add_num_or_null(cal, "parallel_efficiency_measured", mo->par_eff);
-    cJSON *lk = cJSON_AddArrayToObject(cal, "links");
-    for (int i = 0; mo->calibrated && i < mo->links.nlinks; i++) {
-        const scal_link *l = &mo->links.links[i];
-        cJSON *x = cJSON_CreateObject();
-        cJSON_AddStringToObject(x, "from", mo->m.dev[l->a].name);
-        cJSON_AddStringToObject(x, "to", mo->m.dev[l->b].name);
-        add_num_or_null(x, "latency_s", l->lat);
-        add_num_or_null(x, "bandwidth_Bps", l->bw);
-        add_num_or_null(x, "r2", l->r2);
-        cJSON_AddItemToArray(lk, x);
-    }
-    cJSON *hl = cJSON_AddArrayToObject(cal, "host_links");
-    for (int i = 0; mo->calibrated && i < mo->host_links.nlinks; i++) {
-        const scal_host_link *l = &mo->host_links.links[i];
-        cJSON *x = cJSON_CreateObject();
-        cJSON_AddStringToObject(x, "device", mo->m.dev[l->dev].name);
-        cJSON_AddStringToObject(x, "direction", l->h2d ? "h2d" : "d2h");
-        add_num_or_null(x, "latency_s", l->lat);
-        add_num_or_null(x, "bandwidth_Bps", l->bw);
-        add_num_or_null(x, "r2", l->r2);
-        cJSON_AddItemToArray(hl, x);
-    }
-    cJSON *h = cJSON_AddObjectToObject(cal, "heldout");
-    if (mo->has_score) {
-        cJSON_AddStringToObject(h, "compares", "PREDICTED(costmodel) vs measured, multi-device policy decisions");
-        cJSON_AddNumberToObject(h, "n", (double)mo->score.n);
-        add_num_or_null(h, "median_ape_pct", mo->score.median_ape);
-        add_num_or_null(h, "p90_ape_pct", mo->score.p90_ape);
-        add_num_or_null(h, "spearman_rho", mo->score.spearman);
-        add_num_or_null(h, "kendall_tau_b", mo->score.kendall_tau_b);
-        add_num_or_null(h, "regret", mo->score.regret);
-        cJSON_AddBoolToObject(h, "warning_ape_above_30pct", mo->score.warn);
-    }
-    cJSON *sp = cJSON_AddArrayToObject(o, "speedup_over_even");
-    for (size_t i = 0; i < r->run.nres; i++) {
-        const sp_result *x = &r->run.res[i];
-        const sp_result *e = find_even(r, x);
-        if (x->mach != mi || !e)
-            continue;
-        cJSON *s = cJSON_CreateObject();
-        cJSON_AddStringToObject(s, "task", x->task_text);
-        cJSON_AddStringToObject(s, "policy", cm_policy_name(x->policy));
-        add_num_or_null(s, "predicted", x->valid && e->valid ? e->pred / x->pred : NAN);
-        if (x->meas_status == SP_MEAS_OK && e->meas_status == SP_MEAS_OK) {
-            cJSON_AddNumberToObject(s, "measured", e->meas.median / x->meas.median);
-            cJSON_AddNumberToObject(s, "measured_lo", e->meas.median / x->meas.q3);
-            cJSON_AddNumberToObject(s, "measured_hi", e->meas.median / x->meas.q1);
-        }
-        cJSON_AddItemToArray(sp, s);
-    }
-    return o;
-}
-
-static int write_analysis(runner *r, gd_err *err)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "kind", "split");
-    cJSON_AddStringToObject(o, "campaign", r->c->name);
-    cJSON_AddStringToObject(o, "predicted_label", blabel(SP_COSTMODEL));
-    cJSON_AddStringToObject(o, "measured_label", r->be->measure ? r->be->label
-                                                                : "none");
-    cJSON *ms = cJSON_AddArrayToObject(o, "machines");
-    for (int i = 0; i < r->c->nmach; i++)
-        cJSON_AddItemToArray(ms, machine_analysis(r, i));
-    int rc = write_json(r->dir, "split-analysis.json", o, err);
-    cJSON_Delete(o);
-    return rc;
-}
-
-/* Machines as used for the predictions (calibrated ones included). */
+/* Machines as used for the predictions (calibrated ones included), and
+ * the calibration of each calibrated one (the analysis stage reads both
+ * back to write split-analysis.json). */
 static int write_machines(const runner *r, gd_err *err)
 {
     char sub[PATH_MAX];
     util_path_join(sub, sizeof sub, r->dir, "machines");
     int rc = util_mkdirs(sub, err);
     for (int i = 0; !rc && i < r->c->nmach; i++) {
+        const sp_machine_out *mo = &r->run.mach[i];
         char file[96], path[PATH_MAX];
-        snprintf(file, sizeof file, "%s.xml", r->run.mach[i].m.name);
+        snprintf(file, sizeof file, "%s.xml", mo->m.name);
         util_path_join(path, sizeof path, sub, file);
-        rc = mach_save(&r->run.mach[i].m, path, err);
+        rc = mach_save(&mo->m, path, err);
+        if (!rc && mo->calibrated)
+            rc = sp_calibration_save(r->dir, mo, r->be->label, err);
     }
     return rc;
 }
@@ -751,6 +617,10 @@ static void fill_outcome(const runner *r, sp_outcome *out)
     out->njobs = r->run.nres;
     out->measured = r->measured;
     out->recalled = r->recalled;
+    out->resumed = r->resumed;
+    for (size_t i = 0; i < r->run.nres; i++)
+        out->failed += r->run.res[i].meas_status == SP_MEAS_FAILED ||
+                       r->run.res[i].meas_status == SP_MEAS_SKIPPED;
     for (int i = 0; i < r->c->nmach; i++) {
         const cm_machine *m = &r->run.mach[i].m;
         util_strlcpy(out->mach[i].name, m->name, sizeof out->mach[i].name);
@@ -781,8 +651,6 @@ int split_session(const sp_campaign *c, const char *dir, store *st,
         rc = run_machine(r, i, err);
     if (!rc)
         rc = store_flush(r->st, err);
-    if (!rc)
-        rc = write_analysis(r, err);
     if (!rc)
         rc = write_machines(r, err);
     memset(out, 0, sizeof *out);

@@ -3,15 +3,16 @@
  * exit class 2) declaring tasks x sizes x machines x policies, and
  * split_session, which runs it in a run directory the engine has opened
  * (engine_split.c: lock, campaign.xml copy, manifest.json, the journal
- * results.jsonl with one labelled record per job, resume; then report.pdf
- * by the report stage from the directory's files), writing
- * split-analysis.json (speedups, calibration error) and machines/. */
+ * results.jsonl with one labelled record per job, resume; then
+ * split-analysis.json by the analysis stage and report.pdf by the report
+ * stage, both from the directory's files), writing machines/. */
 #ifndef GPUDSE_SPLIT_H
 #define GPUDSE_SPLIT_H
 
 #include <limits.h>
 #include <signal.h>
 #include <stddef.h>
+#include <cjson/cJSON.h>
 #include "costmodel.h"
 #include "measure.h"
 #include "splitcal.h"
@@ -117,6 +118,9 @@ typedef struct {
     size_t njobs;                  /* policy jobs */
     unsigned long measured;        /* measurements taken this session */
     unsigned long recalled;        /* read back from the journal */
+    size_t failed;                 /* policy jobs not measured (failed or
+                                      skipped) */
+    size_t resumed;                /* policy jobs wholly read back */
     struct {
         char name[64], sha256[65], source[256];
     } mach[SP_MAXMACH];            /* machines as used (c->nmach) */
@@ -126,8 +130,8 @@ typedef struct {
  * engine has opened (engine_split.c holds the lock, copies the campaign,
  * writes the manifest and renders the report): every record is journaled
  * as it is made, a finished measurement already in the journal is read
- * back instead of taken again (resume); then split-analysis.json and
- * machines/ are written. *stop set (SIGINT; NULL: never) stops it with a
+ * back instead of taken again (resume); then machines/ is written (each
+ * machine as used, and its calibration: sp_calibration_save). *stop set (SIGINT; NULL: never) stops it with a
  * GD_EENV error, the journal kept. out is filled on every return. */
 int split_session(const sp_campaign *c, const char *dir, store *st,
                   int quiet, volatile sig_atomic_t *stop, sp_outcome *out,
@@ -138,6 +142,21 @@ int split_session(const sp_campaign *c, const char *dir, store *st,
  * machines/ (c is filled and r->c points to it; sp_run_free frees r).
  * Errors name the file. */
 int sp_run_load(const char *dir, sp_campaign *c, sp_run *r, gd_err *err);
+/* The same without split-analysis.json, which the analysis stage writes
+ * from it: each machine as used (the manifest's "machines", then
+ * machines/NAME.xml), its calibration (machines/NAME.calibration.json;
+ * none: not calibrated) and the policy jobs; no held-out score. */
+int sp_run_load_jobs(const char *dir, sp_campaign *c, sp_run *r,
+                     gd_err *err);
+
+/* A machine's calibration as a JSON object — calibrated, label (label
+ * when calibrated, else "none (machine file numbers)"), fits,
+ * parallel_efficiency_measured, links, host_links — the object
+ * split-analysis.json carries per machine; NULL when out of memory. */
+cJSON *sp_calibration_json(const sp_machine_out *mo, const char *label);
+/* DIR/machines/NAME.calibration.json: sp_calibration_json, atomically. */
+int sp_calibration_save(const char *dir, const sp_machine_out *mo,
+                        const char *label, gd_err *err);
 void sp_run_free(sp_run *r);
 /* Whether dir holds a split run (its campaign.xml is a <split-study>). */
 int sp_is_run_dir(const char *dir);

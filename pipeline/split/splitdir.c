@@ -4,7 +4,9 @@
  * machine), machines/NAME.xml and results.jsonl (every policy job's
  * prediction with its Eq. (1) terms, and its measurement). The report is
  * drawn from this, both at the end of a run and by `gpudse report DIR`,
- * so the same files always give the same report. */
+ * so the same files always give the same report. The analysis stage reads
+ * the same files but split-analysis.json, which it writes (and the split
+ * run writes each machine's calibration here: sp_calibration_save). */
 #include "split.h"
 
 #include <math.h>
@@ -153,23 +155,34 @@ static void load_score(const cJSON *cal, sp_machine_out *mo)
     s->warn = cJSON_IsTrue(item(h, "warning_ape_above_30pct"));
 }
 
-static int load_machine_out(const lctx *x, const cJSON *a, sp_machine_out *mo)
+/* machines/NAME.xml: the machine as the run used it. */
+static int load_machine_file(const lctx *x, const char *name,
+                             sp_machine_out *mo)
 {
     char sub[PATH_MAX], file[96], path[PATH_MAX];
-    const char *name = str(a, "machine");
     if (!*name || strchr(name, '/'))
         return bad(x, "a machine entry without a valid \"machine\" name", NULL);
     util_path_join(sub, sizeof sub, x->dir, "machines");
     snprintf(file, sizeof file, "%s.xml", name);
     util_path_join(path, sizeof path, sub, file);
-    int rc = mach_load_file(path, &mo->m, x->err);
-    if (rc)
-        return rc;
-    const cJSON *cal = item(a, "calibration");
+    return mach_load_file(path, &mo->m, x->err);
+}
+
+/* A calibration object (sp_calibration_json's, with "heldout" in
+ * split-analysis.json). */
+static int load_calibration(const lctx *x, const cJSON *cal,
+                            sp_machine_out *mo)
+{
     mo->calibrated = cJSON_IsTrue(item(cal, "calibrated"));
     mo->par_eff = num(cal, "parallel_efficiency_measured");
     load_score(cal, mo);
     return load_fits(x, cal, mo);
+}
+
+static int load_machine_out(const lctx *x, const cJSON *a, sp_machine_out *mo)
+{
+    int rc = load_machine_file(x, str(a, "machine"), mo);
+    return rc ? rc : load_calibration(x, item(a, "calibration"), mo);
 }
 
 static int load_analysis(const char *dir, const sp_campaign *c, sp_run *r,
@@ -374,6 +387,156 @@ static int campaign_path(const char *dir, sp_campaign *c, gd_err *err)
         util_strlcpy(c->path, p, sizeof c->path);
     cJSON_Delete(m);
     return GD_OK;
+}
+
+/* ---- machines/: each machine as used and its calibration ---- */
+
+static void add_num_or_null(cJSON *o, const char *k, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, k, v);
+    else
+        cJSON_AddNullToObject(o, k);
+}
+
+static void add_fits(cJSON *cal, const sp_machine_out *mo)
+{
+    cJSON *rows = cJSON_AddArrayToObject(cal, "fits");
+    for (int i = 0; mo->calibrated && i < mo->fit.nrows; i++) {
+        const scal_row *f = &mo->fit.rows[i];
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "device", mo->m.dev[f->dev].name);
+        cJSON_AddStringToObject(x, "class", cm_kind_name(f->kind));
+        cJSON_AddStringToObject(x, "roof", f->compute_bound ? "flops" : "bytes");
+        add_num_or_null(x, "eta", f->eta);
+        add_num_or_null(x, "fixed_s", f->fixed_s);
+        add_num_or_null(x, "r2", f->r2);
+        cJSON_AddNumberToObject(x, "ladder_points", f->npts);
+        cJSON_AddItemToArray(rows, x);
+    }
+}
+
+static void add_links(cJSON *cal, const sp_machine_out *mo)
+{
+    cJSON *lk = cJSON_AddArrayToObject(cal, "links");
+    for (int i = 0; mo->calibrated && i < mo->links.nlinks; i++) {
+        const scal_link *l = &mo->links.links[i];
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "from", mo->m.dev[l->a].name);
+        cJSON_AddStringToObject(x, "to", mo->m.dev[l->b].name);
+        add_num_or_null(x, "latency_s", l->lat);
+        add_num_or_null(x, "bandwidth_Bps", l->bw);
+        add_num_or_null(x, "r2", l->r2);
+        cJSON_AddItemToArray(lk, x);
+    }
+    cJSON *hl = cJSON_AddArrayToObject(cal, "host_links");
+    for (int i = 0; mo->calibrated && i < mo->host_links.nlinks; i++) {
+        const scal_host_link *l = &mo->host_links.links[i];
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "device", mo->m.dev[l->dev].name);
+        cJSON_AddStringToObject(x, "direction", l->h2d ? "h2d" : "d2h");
+        add_num_or_null(x, "latency_s", l->lat);
+        add_num_or_null(x, "bandwidth_Bps", l->bw);
+        add_num_or_null(x, "r2", l->r2);
+        cJSON_AddItemToArray(hl, x);
+    }
+}
+
+cJSON *sp_calibration_json(const sp_machine_out *mo, const char *label)
+{
+    cJSON *cal = cJSON_CreateObject();
+    cJSON_AddBoolToObject(cal, "calibrated", mo->calibrated);
+    cJSON_AddStringToObject(cal, "label", mo->calibrated
+                            ? label : "none (machine file numbers)");
+    add_fits(cal, mo);
+    add_num_or_null(cal, "parallel_efficiency_measured", mo->par_eff);
+    add_links(cal, mo);
+    return cal;
+}
+
+static void calibration_path(const char *dir, const char *name, char *path,
+                             size_t n)
+{
+    char sub[PATH_MAX], file[128];
+    util_path_join(sub, sizeof sub, dir, "machines");
+    snprintf(file, sizeof file, "%s.calibration.json", name);
+    util_path_join(path, n, sub, file);
+}
+
+int sp_calibration_save(const char *dir, const sp_machine_out *mo,
+                        const char *label, gd_err *err)
+{
+    char path[PATH_MAX];
+    calibration_path(dir, mo->m.name, path, sizeof path);
+    cJSON *cal = sp_calibration_json(mo, label);
+    int rc = cal ? util_write_json_atomic(path, cal, err)
+                 : gd_errf(err, GD_EENV, "out of memory");
+    cJSON_Delete(cal);
+    return rc;
+}
+
+/* The machine named in the manifest's "machines" entry a, and its
+ * calibration when it has one (none: calibrated 0, par_eff NaN). */
+static int load_machine_used(const lctx *x, const cJSON *a,
+                             sp_machine_out *mo)
+{
+    int rc = load_machine_file(x, str(a, "name"), mo);
+    mo->par_eff = NAN;
+    char path[PATH_MAX];
+    calibration_path(x->dir, mo->m.name, path, sizeof path);
+    if (rc || !util_path_exists(path))
+        return rc;
+    char *text;
+    rc = util_read_file(path, &text, NULL, x->err);
+    if (rc)
+        return rc;
+    cJSON *cal = cJSON_Parse(text);
+    free(text);
+    lctx y = {x->dir, "machines/", x->err};
+    rc = cJSON_IsObject(cal) ? load_calibration(&y, cal, mo)
+                             : gd_errf(x->err, GD_EINPUT, "%s: not a JSON "
+                                       "object", path);
+    cJSON_Delete(cal);
+    return rc;
+}
+
+static int load_machines_used(const char *dir, const sp_campaign *c,
+                              sp_run *r, gd_err *err)
+{
+    cJSON *m;
+    int rc = read_json(dir, "manifest.json", &m, err);
+    if (rc)
+        return rc;
+    lctx x = {dir, "manifest.json", err};
+    const cJSON *ms = item(m, "machines");
+    if (cJSON_GetArraySize(ms) != c->nmach)
+        rc = gd_errf(err, GD_EINPUT, "%s/manifest.json: \"machines\" does "
+                     "not list the campaign's machines; the split run has "
+                     "not finished (run the same command again to resume "
+                     "it)", dir);
+    for (int i = 0; !rc && i < c->nmach; i++)
+        rc = load_machine_used(&x, cJSON_GetArrayItem(ms, i), &r->mach[i]);
+    cJSON_Delete(m);
+    return rc;
+}
+
+int sp_run_load_jobs(const char *dir, sp_campaign *c, sp_run *r,
+                     gd_err *err)
+{
+    memset(r, 0, sizeof *r);
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, dir, "campaign.xml");
+    int rc = sp_load_copy(path, c, err);
+    r->c = c;
+    if (!rc)
+        rc = campaign_path(dir, c, err);
+    if (!rc)
+        rc = load_machines_used(dir, c, r, err);
+    if (!rc)
+        rc = load_jobs(dir, r, err);
+    if (rc)
+        sp_run_free(r);
+    return rc;
 }
 
 int sp_run_load(const char *dir, sp_campaign *c, sp_run *r, gd_err *err)
