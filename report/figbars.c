@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "figcross.h"
-#include "figures.h"
+#include "figkit.h"
+#include "figkit_cross.h"
 #include "plots.h"
 
 typedef struct {

@@ -6,15 +6,10 @@
 #define GPUDSE_FIGCROSS_H
 
 #include "chart.h"
+#include "figkit_cross.h"    /* fig_cross_metric, fig_cross_title */
 #include "layout.h"
 #include "rundata.h"
 
-/* The metric the figure shows: its own, else the first objective. */
-const char *fig_cross_metric(const rep_run *run, const rep_cross_fig *f);
-/* Page heading and figure title: "IPC against n_clusters across
- * workloads". */
-void fig_cross_title(const rep_run *run, const rep_cross_fig *f, char *out,
-                     size_t n);
 /* Draw into box; f->no_title leaves title and caption out. */
 void fig_cross_draw(chart_ctx *cc, const rep_run *run,
                     const rep_cross_fig *f, chart_box box);

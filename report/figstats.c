@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "figures.h"
+#include "figkit.h"
 #include "plots.h"
 
 #define MAXKNOBS 64

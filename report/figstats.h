@@ -6,6 +6,7 @@
 #define GPUDSE_FIGSTATS_H
 
 #include "chart.h"
+#include "figkit.h"    /* fig_knob_title */
 #include "rundata.h"
 
 void fig_sensitivity(chart_ctx *cc, const rep_run *run, int wl,
@@ -20,8 +21,5 @@ int fig_heatmap_avail(const rep_run *run, int wl, const char *metric);
  * first, else the first two knobs that vary. 0 when found. */
 int fig_heat_knobs(const rep_run *run, int wl, const char *metric, int *ka,
                    int *kb, int *by_sensitivity);
-
-/* Axis title of a knob: "shmem_size (bytes)". */
-void fig_knob_title(int knob, char *out, size_t n);
 
 #endif

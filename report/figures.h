@@ -6,12 +6,8 @@
 #define GPUDSE_FIGURES_H
 
 #include "chart.h"
+#include "figkit.h"    /* FIG_* bits, fig_axis_title */
 #include "rundata.h"
-
-/* Log axes requested by the layout (log="x", "y" or "xy"); FIG_NOTITLE:
- * title="off", the figure without its title and note (figure files; the
- * report's pages keep them). */
-enum { FIG_LOGX = 1, FIG_LOGY = 2, FIG_NOTITLE = 4 };
 
 /* Draw figure `kind` for workload wl (and metric, for kinds drawn per
  * metric) into box; log: FIG_LOG* bits. */
@@ -43,8 +39,5 @@ void fig_stem(const fig_kind *k, const rep_run *run, int wl,
 /* Write DIR/figures/STEM.svg and/or .pdf as the CAMP_FMT_* bits say. */
 int fig_write_files(const fig_kind *k, const rep_run *run, int wl,
                     const char *metric, int log, int formats, gd_err *err);
-
-/* Axis title for a metric: "Area (mm²)". */
-void fig_axis_title(const char *metric, char *out, size_t n);
 
 #endif

@@ -2,13 +2,17 @@
 # layers.sh: the source folders stand in layers (README "Source layout"),
 # and an #include may only point at the including file's own folder or at a
 # lower layer — never up, never sideways to another folder of the same
-# layer — and no module (a .c and its .h) includes itself through others
-# (no include cycle). Every folder the Makefile builds (SRCDIRS) must have a
+# layer — and no module includes itself through others (no include cycle):
+# a module is a .c/.h pair by basename, in its folder, and a NAME_impl.h or
+# NAME_int.h header belongs to module NAME; a .c including another module's
+# header depends on that module, so two modules whose files include each
+# other's headers (a.c includes b.h, b.c includes a.h) form a cycle. Every folder the Makefile builds (SRCDIRS) must have a
 # layer in the table below, so a new folder is placed before it is used.
 # An include "x.h" resolves as the compiler resolves it: the including
 # file's folder first, then the -I folders in the Makefile's order.
 # usage: sh tests/layers.sh [ROOT]   (ROOT: a source tree, default ".")
-# exit: 0 the layers hold; 1 an include points up or sideways, a cycle, a
+# exit: 0 the layers hold; 1 an include points up or sideways, a cycle
+#       between headers or between modules, a
 #       folder without a layer or an include that names no file (each
 #       listed as FILE: what is wrong); 2 cannot run
 set -u
@@ -59,11 +63,19 @@ for d in $folders $SUBDIRS; do
     ls "$d"/*.c "$d"/*.h "$d"/*.cu 2>/dev/null
 done > "$TMP/files"
 : > "$TMP/hedges"
-awk -v folders="$folders" -v subdirs="$SUBDIRS" -v hedges="$TMP/hedges" '
+: > "$TMP/medges"
+awk -v folders="$folders" -v subdirs="$SUBDIRS" -v hedges="$TMP/hedges" \
+    -v medges="$TMP/medges" '
 function folder_of(f,   d, i) {
     d = f; sub(/\/[^\/]*$/, "", d)
     for (i in sub_) if (d == sub_[i]) sub(/\/[^\/]*$/, "", d)
     return d
+}
+# The module a file belongs to: its path without the extension and
+# without an _impl or _int suffix.
+function module_of(f,   m) {
+    m = f; sub(/\.[^.\/]*$/, "", m); sub(/_(impl|int)$/, "", m)
+    return m
 }
 FNR == NR { layer[$2] = $1; next }
 { exists[$0] = 1; list[++n] = $0 }
@@ -84,6 +96,8 @@ END {
             }
             b = folder_of(hit)
             if (f ~ /\.h$/ && hit != f) print f, hit > hedges
+            if (module_of(f) != module_of(hit))
+                print module_of(f), module_of(hit) > medges
             if (a == b) continue
             if (!(a in layer) || !(b in layer)) {
                 print f ": includes " hit ", and a folder of the two has no layer"
@@ -110,6 +124,13 @@ END {
 if ! tsort "$TMP/hedges" > /dev/null 2> "$TMP/tsort"; then
     echo "include cycle between headers:"
     sed "s|^tsort: [^ ]*: ||; s|^|  |" "$TMP/tsort"
+    bad=1
+fi
+# Nor may modules: modules in a cycle cannot be read, built or tested one
+# before the other.
+if ! tsort "$TMP/medges" > /dev/null 2> "$TMP/tsort"; then
+    echo "include cycle between modules (.c/.h pairs by basename):"
+    sed "s|^tsort: [^ ]*: ||; s|^tsort: ||; s|^|  |" "$TMP/tsort"
     bad=1
 fi
 exit $bad

@@ -2,8 +2,9 @@
  * downwards (tests/layers.sh, README "Source layout"; issue 25): the tree
  * passes, and the check fails on a tree with an include that points up a
  * layer, one that points sideways to a folder of the same layer, an include
- * cycle between headers, an include of no file, or a built folder that has
- * no layer. */
+ * cycle between headers or between modules (.c/.h pairs, a NAME_impl.h in
+ * module NAME), an include of no file, or a built folder that has no
+ * layer. */
 #include "testrun.h"
 
 /* Write text into T/rel, making its folder. */
@@ -36,6 +37,17 @@ START_TEST(upward_sideways_cyclic_and_unplaced_includes_fail)
     put("pipeline/model/a.h", "#include \"b.h\"\n");
     put("pipeline/model/b.h", "#include \"a.h\"\n");
     put("pipeline/search/s.c", "#include \"nowhere.h\"\n");
+    /* two modules whose .c files include each other's headers, one of
+     * them through its _impl.h */
+    put("pipeline/backends/m1.h", "int m1(void);\n");
+    put("pipeline/backends/m1_impl.h", "#include \"m1.h\"\n");
+    put("pipeline/backends/m1.c", "#include \"m2.h\"\n");
+    put("pipeline/backends/m2.h", "int m2(void);\n");
+    put("pipeline/backends/m2.c", "#include \"m1_impl.h\"\n");
+    /* a module's own headers including each other's is no cycle */
+    put("pipeline/backends/k.h", "int k(void);\n");
+    put("pipeline/backends/k_int.h", "#include \"k.h\"\n");
+    put("pipeline/backends/k.c", "#include \"k_int.h\"\n#include \"m2.h\"\n");
     /* downwards is fine */
     put("pipeline/cli/main.c", "#include \"engine.h\"\n#include \"a.h\"\n");
     /* a folder the Makefile builds that the table does not place */
@@ -53,6 +65,10 @@ START_TEST(upward_sideways_cyclic_and_unplaced_includes_fail)
     ck_assert_msg(strstr(out, "include cycle between headers")
                   && strstr(out, "pipeline/model/a.h")
                   && strstr(out, "pipeline/model/b.h"), "%s", out);
+    ck_assert_msg(strstr(out, "include cycle between modules")
+                  && strstr(out, "pipeline/backends/m1\n")
+                  && strstr(out, "pipeline/backends/m2\n"), "%s", out);
+    ck_assert_msg(!strstr(out, "pipeline/backends/k"), "%s", out);
     ck_assert_msg(strstr(out, "pipeline/search/s.c: #include \"nowhere.h\" "
                          "names no file"), "%s", out);
     ck_assert_msg(strstr(out, "SRCDIRS folder pipeline/extra has no layer"),

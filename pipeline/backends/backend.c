@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "be_gpgpusim.h"
+#include "backend_impl.h"
 #include "campaign.h"
 #include "gpgpusim.h"
 #include "model.h"

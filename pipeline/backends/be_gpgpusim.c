@@ -2,6 +2,7 @@
  * rewriting, statistics, classification): prepare writes the configs and the
  * command, finish turns stdout, stderr and the power report into a record. */
 #include "be_gpgpusim.h"
+#include "backend_impl.h"
 
 #include <dirent.h>
 #include <limits.h>

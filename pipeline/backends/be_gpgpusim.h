@@ -6,9 +6,10 @@
 #ifndef GPUDSE_BE_GPGPUSIM_H
 #define GPUDSE_BE_GPGPUSIM_H
 
-#include "backend.h"
+#include <stddef.h>
 
-extern const be_backend be_gpgpusim;
+/* The backend itself, be_gpgpusim, is declared in backend_impl.h for
+ * backend.c's table. */
 
 /* Folders under root holding libcudart.so*, ':'-joined into out ("" when
  * none). */

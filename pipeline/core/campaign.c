@@ -15,7 +15,7 @@
 #include <libxml/relaxng.h>
 #include <libxml/tree.h>
 
-#include "campaign_xml.h"
+#include "campaign_impl.h"
 #include "store.h"
 #include "xmlsafe.h"
 

@@ -2,7 +2,7 @@
  * file descriptors, the command and environment of a workload on an
  * external backend (its identity in job keys), each workload's resources
  * over <execution>'s — for campaign.c's meaning checks. */
-#include "campaign_xml.h"
+#include "campaign_impl.h"
 
 #include <limits.h>
 #include <stdlib.h>

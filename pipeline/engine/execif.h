@@ -11,7 +11,6 @@
 #define GPUDSE_EXECIF_H
 
 #include <limits.h>
-#include "batch.h"
 #include "jobsrc.h"
 
 /* A job the loop hands to an executor, and gets back when it ended. */

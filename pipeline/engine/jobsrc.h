@@ -5,8 +5,53 @@
 #ifndef GPUDSE_JOBSRC_H
 #define GPUDSE_JOBSRC_H
 
-#include "batch.h"
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "backend.h"
+#include "campaign.h"
+#include "progress.h"
+#include "store.h"
 #include "strategy.h"
+
+/* What the dispatch loop (batch.h's batch_run) is given and what it
+ * counts; declared here, below batch.c, as the job source and the
+ * executors read them too. */
+typedef struct {
+    const camp_campaign *c;
+    const be_backend *be;
+    store *st;
+    const char *rundir;        /* absolute */
+    int workers;
+    volatile sig_atomic_t *stop;
+    void (*on_result)(const store_record *r, void *arg);
+    void *cb_arg;
+    FILE *log;                 /* run.log, may be NULL */
+    progress *pg;
+    const char *executor;      /* "local" or "slurm", as exec_choose
+                                  (execif.h) decided; NULL: local */
+    /* Optional, for a verification pass: run exactly these configs per
+     * workload instead of asking the strategy, as these workloads (same
+     * names, their own identities in job keys). NULL: the campaign's. */
+    const gpu_config *const *fixed;
+    const size_t *nfixed;
+    const wl_workload *workloads;
+    /* `run --retry`: bits (1 << store_status) of the journaled outcomes to
+     * run again (once per session); 0: a journaled key is done. */
+    unsigned rerun_mask;
+    /* The budgets a resumed search went through, first to last (manifest
+     * "budgets"; the last is the campaign's): an extensible strategy starts
+     * with the first and is extended to each next one when it has spent
+     * the one before. NULL: the campaign's budget alone. */
+    const long *budgets;
+    int nbudgets;
+} batch_opts;
+
+typedef struct {
+    uint64_t planned;          /* configs proposed */
+    uint64_t ran, skipped, failed, retried, interrupted;
+    uint64_t rerun;            /* journaled jobs run again (--retry) */
+} batch_counts;
 
 typedef struct {
     const batch_opts *o;

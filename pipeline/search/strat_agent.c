@@ -15,7 +15,7 @@
  * With <search>'s <agents> naming an LLM, the rounds are the LLM's
  * (strat_agent_llm.c): this file's moves then replace the proposals it
  * rejects, and the start is smaller (budget/5, 2..8 points). */
-#include "strat_impl.h"
+#include "strategy_impl.h"
 
 #include <math.h>
 #include <stdlib.h>

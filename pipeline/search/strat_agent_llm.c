@@ -12,7 +12,7 @@
  * their verdicts and the results that came back - is one line of
  * RUNDIR/agent-log.jsonl, rewritten in (workload, round) order when the
  * strategy ends, so a rerun from the cache writes the same bytes. */
-#include "strat_impl.h"
+#include "strategy_impl.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
  * non-dominated rank, then crowding distance. Generations run until the
  * budget is spent. A config is never proposed twice: a child already seen
  * is mutated again, then replaced by a random unseen point. */
-#include "strat_impl.h"
+#include "strategy_impl.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
  * prediction (optimistic by KAPPA prediction errors), and each pick is
  * added to the front at its predicted value before the next is scored,
  * which spreads a batch along the front. */
-#include "strat_impl.h"
+#include "strategy_impl.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * sampling — plus the non-adaptive strategies: exhaustive (index order),
  * random (distinct points, GSL MT19937 from the seed) and lhs (a Latin
  * hypercube over the knob levels). Adaptive ones live in strat_*.c. */
-#include "strat_impl.h"
+#include "strategy_impl.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
-/* campaign_xml: private to campaign.c and campaign_wl.c, the two halves of
+/* campaign_impl: private to campaign.c and campaign_wl.c, the two halves of
  * the campaign parser — the context of one file's meaning checks, the small
  * libxml2 helpers both use, and campaign_wl.c's entry points. No other
  * module includes it. */
-#ifndef GPUDSE_CAMPAIGN_XML_H
-#define GPUDSE_CAMPAIGN_XML_H
+#ifndef GPUDSE_CAMPAIGN_IMPL_H
+#define GPUDSE_CAMPAIGN_IMPL_H
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
-/* strat_impl: what the search strategies share inside pipeline/ — the
+/* strategy_impl: what the search strategies share inside pipeline/ — the
  * strategy state, observations, and helpers to propose distinct configs.
  * Not for use outside strategy*.c / strat_*.c. */
-#ifndef GPUDSE_STRAT_IMPL_H
-#define GPUDSE_STRAT_IMPL_H
+#ifndef GPUDSE_STRATEGY_IMPL_H
+#define GPUDSE_STRATEGY_IMPL_H
 
 #include <stddef.h>
 #include <stdint.h>

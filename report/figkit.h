@@ -1,0 +1,24 @@
+/* figkit: what the figure kinds share — the FIG_* bits a layout item asks
+ * for and the axis titles every kind writes the same way. Only
+ * declarations: each function is defined with the kind it came from
+ * (figures.c, figstats.c), and this header lets a kind use another's text
+ * without including its module (no include cycle between figures,
+ * figstats, figlines and figbars). figkit_cross.h holds the same for the
+ * figures across workloads. */
+#ifndef GPUDSE_FIGKIT_H
+#define GPUDSE_FIGKIT_H
+
+#include <stddef.h>
+
+/* Log axes requested by the layout (log="x", "y" or "xy"); FIG_NOTITLE:
+ * title="off", the figure without its title and note (figure files; the
+ * report's pages keep them). */
+enum { FIG_LOGX = 1, FIG_LOGY = 2, FIG_NOTITLE = 4 };
+
+/* Axis title for a metric: "Area (mm²)" (figures.c). */
+void fig_axis_title(const char *metric, char *out, size_t n);
+
+/* Axis title of a knob: "shmem_size (bytes)" (figstats.c). */
+void fig_knob_title(int knob, char *out, size_t n);
+
+#endif
