@@ -843,10 +843,11 @@ int cmd_status(int argc, char **argv)
     const po_command cmd = {
         "status", "usage: gpudse status DIR [--json] [--watch [SECONDS]]\n",
         "Show a run's progress from its files, while it runs or after its\n"
-        "gpudse died: queued, running, done and failed jobs per workload with\n"
-        "totals, the running jobs (workload, config, elapsed, last log line),\n"
-        "the phase and an ETA; results job-run wrote but nobody merged are\n"
-        "counted, and squeue is asked about Slurm tasks.\n",
+        "gpudse died: queued, running, done and failed jobs per workload (per\n"
+        "machine for a split study) with totals, the running jobs (workload,\n"
+        "config, elapsed, last log line), the phase and an ETA; results\n"
+        "job-run wrote but nobody merged are counted, and squeue is asked\n"
+        "about Slurm tasks.\n",
         opts, NULL};
     int rc, n = po_parse(&cmd, argc, argv, &rc);
     if (n < 0)
