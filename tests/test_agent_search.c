@@ -74,21 +74,6 @@ static int run_campaign(const char *name, const char *extra)
                "2>&1", tu_bin(), name, name, extra, name);
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    size_t got = fread(s, 1, (size_t)n, f);
-    s[got] = 0;
-    fclose(f);
-    return s;
-}
-
 /* The run's journal in run order (one worker). */
 static store_record *journal(const char *name, size_t *n)
 {
@@ -105,7 +90,7 @@ static cJSON *transcript(const char *name)
 {
     char path[256];
     snprintf(path, sizeof path, TMP "/%s/agent-log.jsonl", name);
-    char *s = slurp(path);
+    char *s = tu_slurp_opt(path, NULL);
     ck_assert_msg(s != NULL, "no %s", path);
     cJSON *all = cJSON_CreateArray();
     for (char *save = NULL, *l = strtok_r(s, "\n", &save); l;
@@ -224,14 +209,14 @@ static void valid_run(const char *provider, int anthropic)
     /* the server is gone: a rerun comes from the cache alone, the same */
     char path[256];
     snprintf(path, sizeof path, TMP "/%s/agent-log.jsonl", name);
-    char *first = slurp(path);
+    char *first = tu_slurp_opt(path, NULL);
     /* openai: the old transcript stays, its rounds replayed over it;
      * anthropic: written afresh */
     ck_assert_int_eq(shf("rm -f " TMP "/%s/results.jsonl", name), 0);
     if (anthropic)
         ck_assert_int_eq(unlink(path), 0);
     ck_assert_int_eq(run_campaign(name, "--force"), 0);
-    char *second = slurp(path);
+    char *second = tu_slurp_opt(path, NULL);
     ck_assert_str_eq(first, second);
     r = journal(name, &n);
     ck_assert_uint_eq(n, 5);

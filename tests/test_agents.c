@@ -366,21 +366,6 @@ static void make_rundir(char *dir, size_t n, const char *name,
     tu_write(path, an);
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    size_t got = fread(s, 1, (size_t)n, f);
-    s[got] = 0;
-    fclose(f);
-    return s;
-}
-
 /* Every file under dir, recursively (bounded depth): none holds the key. */
 static int count_key(const char *dir, int depth)
 {
@@ -403,7 +388,7 @@ static int count_key(const char *dir, int depth)
             hits += count_key(p, depth + 1);
             continue;
         }
-        char *s = slurp(p);
+        char *s = tu_slurp_opt(p, NULL);
         if (s && (strstr(s, KEY) || strstr(p, KEY)))
             hits++;
         free(s);
@@ -421,7 +406,7 @@ static cJSON *load_annotations(const char *dir)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/annotations.json", dir);
-    char *s = slurp(path);
+    char *s = tu_slurp_opt(path, NULL);
     ck_assert_msg(s != NULL, "no %s", path);
     cJSON *j = cJSON_Parse(s);
     free(s);
@@ -470,7 +455,7 @@ START_TEST(annotate_rules_fixture)
     ck_assert_int_eq(annotate(dir), GD_OK);
     char path[512];
     snprintf(path, sizeof path, "%s/annotations.json", dir);
-    char *first = slurp(path);
+    char *first = tu_slurp_opt(path, NULL);
     cJSON *j = load_annotations(dir);
     ck_assert_str_eq(str_of(j, "provider"), "rules");
     cJSON *w = wl_notes(j);
@@ -492,7 +477,7 @@ START_TEST(annotate_rules_fixture)
     cJSON_Delete(j);
     /* deterministic */
     ck_assert_int_eq(annotate(dir), GD_OK);
-    char *second = slurp(path);
+    char *second = tu_slurp_opt(path, NULL);
     ck_assert_str_eq(first, second);
     free(first);
     free(second);
@@ -575,10 +560,10 @@ static void llm_ok(const char *provider, int anthropic)
     ck_assert_int_ge(withfacts, 6);   /* every specialist request */
     char path[512];
     snprintf(path, sizeof path, "%s/annotations.json", dir);
-    char *first = slurp(path);
+    char *first = tu_slurp_opt(path, NULL);
     /* the server is gone: the rerun comes from the cache alone */
     ck_assert_int_eq(annotate(dir), GD_OK);
-    char *second = slurp(path);
+    char *second = tu_slurp_opt(path, NULL);
     ck_assert_str_eq(first, second);
     free(first);
     free(second);

@@ -20,7 +20,6 @@
 #include "store.h"
 #include "util.h"
 
-static char root[PATH_MAX];
 
 static void write_modes_campaign(const char *path, const char *name,
                                  const char *const *modes, int nmodes,
@@ -627,16 +626,11 @@ static Suite *suite(void)
 
 int main(void)
 {
-    snprintf(T, sizeof T, "tests/tmp/backends-%ld", (long)getpid());
-    shf("rm -rf %s; mkdir -p %s", T, T);
+    if (tu_setup("backends") != 0)
+        return 1;
     /* T is the simulator root of the fake GPGPU-Sim: a stand-in of its
      * built libcudart (the fake simulator, a script, never loads it) */
     shf("mkdir -p %s/lib/gcc-9.4.0/cuda-11000/release && echo stand-in > "
         "%s/lib/gcc-9.4.0/cuda-11000/release/libcudart.so", T, T);
-    if (!getcwd(root, sizeof root))
-        return 1;
-    int rc = tu_run_suite(suite());
-    if (rc == 0)
-        shf("rm -rf %s", T);  /* keep the evidence only when it failed */
-    return rc;
+    return tu_finish(tu_run_suite(suite()));
 }

@@ -194,14 +194,6 @@ static void fill(int kind, dcase c, plot_spec *p, synth *s)
     }
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-    char *data = NULL;
-    gd_err err = { 0 };
-    ck_assert_msg(util_read_file(path, &data, len, &err) == 0, "%s", err.msg);
-    return data;
-}
-
 static char *pdf_text(const char *pdf)
 {
     char cmd[600], chunk[4096];
@@ -277,9 +269,9 @@ START_TEST(rerender_is_byte_identical)
         render(_i, (dcase)c, 0);
         snprintf(svg, sizeof svg, DIR "/%s_%s.svg", knames[_i], dnames[c]);
         snprintf(pdf, sizeof pdf, DIR "/%s_%s.pdf", knames[_i], dnames[c]);
-        char *a = slurp(svg, &l1), *b = slurp(pdf, &l2);
+        char *a = tu_slurp(svg, &l1), *b = tu_slurp(pdf, &l2);
         render(_i, (dcase)c, 0);
-        char *a2 = slurp(svg, &l3), *b2 = slurp(pdf, &l4);
+        char *a2 = tu_slurp(svg, &l3), *b2 = tu_slurp(pdf, &l4);
         ck_assert_msg(l1 == l3 && memcmp(a, a2, l1) == 0, "%s differs", svg);
         ck_assert_msg(l2 == l4 && memcmp(b, b2, l2) == 0, "%s differs", pdf);
         free(a);

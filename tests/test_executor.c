@@ -30,13 +30,12 @@ static exec_result run1(const char *cmd, double timeout, double grace,
     return r;
 }
 
+/* T/name, read whole. */
 static char *slurp(const char *name)
 {
-    char path[256], *text;
-    gd_err err;
+    char path[256];
     snprintf(path, sizeof path, T "/%s", name);
-    ck_assert(util_read_file(path, &text, NULL, &err) == 0);
-    return text;
+    return tu_slurp(path, NULL);
 }
 
 START_TEST(exit_codes_and_output)

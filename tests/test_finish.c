@@ -17,7 +17,6 @@
 #include "store.h"
 #include "util.h"
 
-static char root[PATH_MAX];
 
 /* A command-backend campaign whose simulator fails (exit 1) for workload
  * "flaky" while T/broken exists, and sleeps for "slow" while T/slow
@@ -646,12 +645,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-    snprintf(T, sizeof T, "tests/tmp/finish-%ld", (long)getpid());
-    shf("rm -rf %s; mkdir -p %s", T, T);
-    if (!getcwd(root, sizeof root))
-        return 1;
-    int rc = tu_run_suite(suite());
-    if (rc == 0)
-        shf("rm -rf %s", T);  /* keep the evidence only when it failed */
-    return rc;
+    return tu_main("finish", suite);
 }

@@ -19,14 +19,6 @@
 
 /* ---- helpers ---------------------------------------------------------------- */
 
-static char *read_text(const char *path)
-{
-    char *s = NULL;
-    gd_err err;
-    ck_assert_msg(util_read_file(path, &s, NULL, &err) == 0, "%s", err.msg);
-    return s;
-}
-
 /* A gzip'd log, decompressed by gzip(1). */
 static char *read_gz(const char *path, size_t *len)
 {
@@ -145,8 +137,8 @@ static char *rewrite(const char *tmpl, const gpu_config *c)
 
 START_TEST(baseline_reproduces_template_bytes)
 {
-    char *tmpl = read_text(TMPL "/gpgpusim.config");
-    char *icnt = read_text(TMPL "/config_fermi_islip.icnt");
+    char *tmpl = tu_slurp(TMPL "/gpgpusim.config", NULL);
+    char *icnt = tu_slurp(TMPL "/config_fermi_islip.icnt", NULL);
     gpu_config base = space_baseline();
     char *out = rewrite(tmpl, &base);
     ck_assert_str_eq(out, tmpl);
@@ -203,7 +195,7 @@ static void expected_lines(int knob, int v, char exp[2][128], int *nexp)
 
 START_TEST(each_knob_changes_exactly_its_lines)
 {
-    char *tmpl = read_text(TMPL "/gpgpusim.config");
+    char *tmpl = tu_slurp(TMPL "/gpgpusim.config", NULL);
     int checked = 0;
     for (int k = 0; k < SPACE_NKNOBS; k++) {
         const space_knob_def *d = space_knob_get(k);
@@ -236,7 +228,7 @@ END_TEST
 
 START_TEST(similar_keys_are_left_alone)
 {
-    char *tmpl = read_text(TMPL "/gpgpusim.config");
+    char *tmpl = tu_slurp(TMPL "/gpgpusim.config", NULL);
     gpu_config c = space_baseline();
     c.n_mem = 12;
     c.shmem_size = 16384;
@@ -256,7 +248,7 @@ END_TEST
 
 START_TEST(icnt_k_follows_rule)
 {
-    char *icnt = read_text(TMPL "/config_fermi_islip.icnt");
+    char *icnt = tu_slurp(TMPL "/config_fermi_islip.icnt", NULL);
     int nc[] = {8, 15, 30, 60}, nm[] = {4, 6, 8, 12};
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 4; j++) {
@@ -305,7 +297,7 @@ END_TEST
 
 START_TEST(l1_set_index_h_only_for_32_and_64)
 {
-    char *tmpl = read_text(TMPL "/gpgpusim.config");
+    char *tmpl = tu_slurp(TMPL "/gpgpusim.config", NULL);
     int sets[] = {16, 32, 64, 128};
     const char *want[] = {"N:16:128:4,L:L:m:N:L,S:64:8,8",
                           "N:32:128:4,L:L:m:N:H,S:64:8,8",
@@ -364,7 +356,7 @@ END_TEST
 /* The template with one line replaced. */
 static char *template_with(const char *old, const char *neu)
 {
-    char *tmpl = read_text(TMPL "/gpgpusim.config");
+    char *tmpl = tu_slurp(TMPL "/gpgpusim.config", NULL);
     char *at = strstr(tmpl, old);
     ck_assert_ptr_nonnull(at);
     util_buf b;
@@ -417,7 +409,7 @@ END_TEST
 
 START_TEST(core_clock_from_config_and_log)
 {
-    char *tmpl = read_text(TMPL "/gpgpusim.config");
+    char *tmpl = tu_slurp(TMPL "/gpgpusim.config", NULL);
     double mhz = 0;
     ck_assert_int_eq(gsim_core_clock_mhz(tmpl, &mhz), 0);
     ck_near(mhz, 700.0, 0);
@@ -448,14 +440,14 @@ START_TEST(write_configs_into_job_dir)
     ck_assert_msg(gsim_write_configs(TMPL, &c, job, &power, &err) == 0, "%s",
                   err.msg);
     ck_assert_int_eq(power, 1);
-    char *tmpl = read_text(TMPL "/gpgpusim.config");
+    char *tmpl = tu_slurp(TMPL "/gpgpusim.config", NULL);
     char *want = rewrite(tmpl, &c);
-    char *got = read_text(T "/job1/gpgpusim.config");
+    char *got = tu_slurp(T "/job1/gpgpusim.config", NULL);
     ck_assert_str_eq(got, want);
-    char *icnt = read_text(T "/job1/config_fermi_islip.icnt");
+    char *icnt = tu_slurp(T "/job1/config_fermi_islip.icnt", NULL);
     ck_assert_ptr_nonnull(strstr(icnt, "\nk = 84;\n"));
-    char *x1 = read_text(TMPL "/gpuwattch_gtx480.xml");
-    char *x2 = read_text(T "/job1/gpuwattch_gtx480.xml");
+    char *x1 = tu_slurp(TMPL "/gpuwattch_gtx480.xml", NULL);
+    char *x2 = tu_slurp(T "/job1/gpuwattch_gtx480.xml", NULL);
     ck_assert_str_eq(x1, x2);
     ck_assert(gsim_check_templates(TMPL, &err) == 0);
     free(x1);
@@ -476,7 +468,7 @@ START_TEST(rejected_config_writes_nothing)
     unlink(T "/job2/config_fermi_islip.icnt");
     char *t = template_with("L:L:m:N:H,S:64:8,8", "L:B:f:N:H,S:64:8,8");
     tu_write(T "/badtmpl/gpgpusim.config", t);
-    char *icnt = read_text(TMPL "/config_fermi_islip.icnt");
+    char *icnt = tu_slurp(TMPL "/config_fermi_islip.icnt", NULL);
     tu_write(T "/badtmpl/config_fermi_islip.icnt", icnt);
     gpu_config c = space_baseline();
     gd_err err;
@@ -489,7 +481,7 @@ START_TEST(rejected_config_writes_nothing)
     ck_assert_int_eq(gsim_check_templates(tdir, &err), GD_EINPUT);
     /* power on but its XML missing from the template directory */
     free(t);
-    t = read_text(TMPL "/gpgpusim.config");
+    t = tu_slurp(TMPL "/gpgpusim.config", NULL);
     tu_write(T "/badtmpl/gpgpusim.config", t);
     ck_assert_int_eq(gsim_check_templates(tdir, &err), GD_EINPUT);
     ck_assert_msg(strstr(err.msg, "gpuwattch_gtx480.xml") != NULL, "%s",
@@ -882,8 +874,8 @@ static int run_fakesim(const char *mode, char *reason)
     }
     int status;
     ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-    char *out = read_text(T "/fake/stdout");
-    char *errt = read_text(T "/fake/stderr");
+    char *out = tu_slurp(T "/fake/stdout", NULL);
+    char *errt = tu_slurp(T "/fake/stderr", NULL);
     int st = gsim_classify(out, errt, WIFEXITED(status),
                            WIFEXITED(status) ? WEXITSTATUS(status) : 0,
                            WIFSIGNALED(status),

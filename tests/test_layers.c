@@ -77,16 +77,18 @@ START_TEST(upward_sideways_cyclic_and_unplaced_includes_fail)
 }
 END_TEST
 
-int main(void)
+static Suite *suite(void)
 {
-    snprintf(T, sizeof T, "tests/tmp/layers-%ld", (long)getpid());
     Suite *s = suite_create("layers");
     TCase *t = tcase_create("includes");
     tcase_set_timeout(t, 120);
     tcase_add_test(t, the_tree_keeps_its_layers);
     tcase_add_test(t, upward_sideways_cyclic_and_unplaced_includes_fail);
     suite_add_tcase(s, t);
-    int rc = tu_run_suite(s);
-    shf("rm -rf %s", T);
-    return rc;
+    return s;
+}
+
+int main(void)
+{
+    return tu_main("layers", suite);
 }

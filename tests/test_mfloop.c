@@ -13,7 +13,6 @@
 #include "model.h"
 #include "workload.h"
 
-static char root[PATH_MAX];
 
 /* A loop campaign on vecadd over the 24 strat configs. extra: more
  * attributes of <verify>. */
@@ -420,12 +419,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-    snprintf(T, sizeof T, "tests/tmp/mfloop-%ld", (long)getpid());
-    shf("rm -rf %s; mkdir -p %s", T, T);
-    if (!getcwd(root, sizeof root))
-        return 1;
-    int rc = tu_run_suite(suite());
-    if (rc == 0)
-        shf("rm -rf %s", T);
-    return rc;
+    return tu_main("mfloop", suite);
 }

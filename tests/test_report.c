@@ -149,14 +149,12 @@ static void assert_contains(const char *text, const char *what,
                   what);
 }
 
+/* dir/name, read whole. */
 static char *slurp(const char *dir, const char *name, size_t *len)
 {
-    char path[4200], *data = NULL;
-    gd_err err = { 0 };
+    char path[4200];
     util_path_join(path, sizeof path, dir, name);
-    ck_assert_msg(util_read_file(path, &data, len, &err) == 0, "%s",
-                  err.msg);
-    return data;
+    return tu_slurp(path, len);
 }
 
 static void assert_svg_parses(const char *dir, const char *name)

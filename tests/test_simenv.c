@@ -16,7 +16,6 @@
 #include "verify.h"
 #include "verification.h"
 
-static char root[PATH_MAX];
 
 /* A libcudart whose constructor prints a banner, leaves a mark file
  * ($FAKECUDART_MARK) and exits 1, as a GPGPU-Sim libcudart without
@@ -409,15 +408,6 @@ START_TEST(validate_accepts_split_studies)
 }
 END_TEST
 
-static char *slurp(const char *path)
-{
-    char *t;
-    gd_err err;
-    ck_assert_msg(util_read_file(path, &t, NULL, &err) == GD_OK, "%s",
-                  err.msg);
-    return t;
-}
-
 /* Issue 21.5: the simulator's build and the config templates are in the
  * job key and the manifest: changing either never reuses old results. */
 START_TEST(simulator_build_and_templates_in_job_key)
@@ -437,7 +427,7 @@ START_TEST(simulator_build_and_templates_in_job_key)
     ck_assert_uint_eq(n, 2);
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/manifest.json", tp("/id-run"));
-    char *man = slurp(path);
+    char *man = tu_slurp(path, NULL);
     ck_assert_msg(strstr(man, "gpgpu-sim_git-commit-90ec3399_modified_0")
                   && strstr(man, "\"libcudart\"")
                   && strstr(man, "gpgpusim.config ")
@@ -627,12 +617,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-    snprintf(T, sizeof T, "tests/tmp/simenv-%ld", (long)getpid());
-    shf("rm -rf %s; mkdir -p %s", T, T);
-    if (!getcwd(root, sizeof root))
-        return 1;
-    int rc = tu_run_suite(suite());
-    if (rc == 0)
-        shf("rm -rf %s", T);
-    return rc;
+    return tu_main("simenv", suite);
 }

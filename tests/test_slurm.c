@@ -24,7 +24,6 @@
 #include "execif.h"
 #include "store.h"
 
-static char root[PATH_MAX];
 static int have_cluster;   /* set in main when the daemons came up */
 
 static double now_s(void)
@@ -742,14 +741,12 @@ static int start_cluster(void)
 
 int main(void)
 {
-    snprintf(T, sizeof T, "tests/tmp/slurm-%ld", (long)getpid());
-    shf("rm -rf %s; mkdir -p %s", T, T);
+    if (tu_setup("slurm") != 0)
+        return 1;
     /* T is the simulator root of the fake GPGPU-Sim: a stand-in of its
      * built libcudart (the fake simulator, a script, never loads it) */
     shf("mkdir -p %s/lib/gcc-9.4.0/cuda-11000/release && echo stand-in > "
         "%s/lib/gcc-9.4.0/cuda-11000/release/libcudart.so", T, T);
-    if (!getcwd(root, sizeof root))
-        return 1;
     double t0 = now_s();
     have_cluster = start_cluster();
     double t1 = now_s();
@@ -760,7 +757,5 @@ int main(void)
         printf("test_slurm: cluster up in %.1f s, tests %.1f s, stopped in "
                "%.1f s\n", t1 - t0, t2 - t1, now_s() - t2);
     }
-    if (rc == 0)
-        shf("rm -rf %s", T);
-    return rc;
+    return tu_finish(rc);
 }

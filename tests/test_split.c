@@ -29,15 +29,6 @@ static int run_study(const char *campaign, const char *dir, gd_err *err)
     return eng_run(&o, NULL, 0, err);
 }
 
-static char *slurp(const char *path)
-{
-    char *s = NULL;
-    size_t n;
-    gd_err err = {0, ""};
-    ck_assert_msg(util_read_file(path, &s, &n, &err) == GD_OK, "%s", err.msg);
-    return s;
-}
-
 static void fresh(const char *dir)
 {
     char cmd[512];
@@ -57,7 +48,7 @@ static int count_lines_with(const char *text, const char *needle)
  * matching backend; counts of predicted and measured lines. */
 static void check_journal(const char *path, int *npred, int *nmeas)
 {
-    char *s = slurp(path);
+    char *s = tu_slurp(path, NULL);
     *npred = *nmeas = 0;
     char (*keys)[65] = calloc(4096, 65);
     int nkeys = 0;
@@ -98,7 +89,7 @@ static void check_journal(const char *path, int *npred, int *nmeas)
 /* Lines of the journal whose "role" is role. */
 static int count_role(const char *path, const char *role)
 {
-    char *s = slurp(path), needle[64];
+    char *s = tu_slurp(path, NULL), needle[64];
     snprintf(needle, sizeof needle, "\"role\":\"%s\"", role);
     int n = count_lines_with(s, needle);
     free(s);
@@ -154,7 +145,7 @@ START_TEST(predicted_run_is_deterministic_and_labelled)
         char pa[256], pb[256];
         snprintf(pa, sizeof pa, TMP "/a/%s", files[i]);
         snprintf(pb, sizeof pb, TMP "/b/%s", files[i]);
-        char *x = slurp(pa), *y = slurp(pb);
+        char *x = tu_slurp(pa, NULL), *y = tu_slurp(pb, NULL);
         ck_assert_msg(strcmp(x, y) == 0, "%s differs between runs", files[i]);
         free(x);
         free(y);
@@ -163,7 +154,7 @@ START_TEST(predicted_run_is_deterministic_and_labelled)
     check_journal(TMP "/a/results.jsonl", &np, &nm);
     ck_assert_int_eq(np, 2 * 10 * 7);           /* machines x task sizes x policies */
     ck_assert_int_eq(nm, 0);
-    char *an = slurp(TMP "/a/split-analysis.json");
+    char *an = tu_slurp(TMP "/a/split-analysis.json", NULL);
     ck_assert(strstr(an, "\"measured_label\":\t\"none\""));
     free(an);
     ck_assert(util_path_exists(TMP "/a/manifest.json"));
@@ -179,7 +170,7 @@ START_TEST(split_manifest_has_the_engine_format)
     fresh(TMP "/f");
     gd_err err = {0, ""};
     ck_assert_msg(run_study("campaigns/split-hetero4.xml", TMP "/f", &err) == GD_OK, "%s", err.msg);
-    char *text = slurp(TMP "/f/manifest.json");
+    char *text = tu_slurp(TMP "/f/manifest.json", NULL);
     cJSON *m = cJSON_Parse(text);
     ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(m, "kind")), "split");
     ck_assert(cJSON_IsObject(cJSON_GetObjectItem(m, "libraries")));
@@ -195,7 +186,7 @@ START_TEST(split_manifest_has_the_engine_format)
     free(text);
     /* a second session reads every job back */
     ck_assert_msg(run_study("campaigns/split-hetero4.xml", TMP "/f", &err) == GD_OK, "%s", err.msg);
-    text = slurp(TMP "/f/manifest.json");
+    text = tu_slurp(TMP "/f/manifest.json", NULL);
     m = cJSON_Parse(text);
     j = cJSON_GetObjectItem(m, "jobs");
     ck_assert_int_eq((int)cJSON_GetNumberValue(cJSON_GetObjectItem(j, "resumed_from_journal")), 140);
@@ -225,11 +216,11 @@ START_TEST(status_and_analyze_read_a_split_run)
     ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(o, "workloads")), 2);
     ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(o, "phase")), "finished");
     cJSON_Delete(o);
-    char *an = slurp(TMP "/s/split-analysis.json");
+    char *an = tu_slurp(TMP "/s/split-analysis.json", NULL);
     ck_assert_int_eq(unlink(TMP "/s/split-analysis.json"), 0);
     ck_assert_msg(run_cli("analyze " TMP "/s", out, sizeof out) == 0, "%s", out);
     ck_assert_msg(strstr(out, "split-analysis.json"), "%s", out);
-    char *again = slurp(TMP "/s/split-analysis.json");
+    char *again = tu_slurp(TMP "/s/split-analysis.json", NULL);
     ck_assert_msg(strcmp(an, again) == 0, "re-analysed split-analysis.json differs");
     free(an);
     free(again);
@@ -261,11 +252,11 @@ START_TEST(measured_run_keeps_labels_apart)
     ck_assert_int_eq(count_role(TMP "/m/results.jsonl", "parallel-efficiency"), 2);
     ck_assert_int_eq(count_role(TMP "/m/results.jsonl", "link"), 4);
     /* the run records its calibration; the analysis stage reads it back */
-    char *cal = slurp(TMP "/m/machines/local-cpu.calibration.json");
+    char *cal = tu_slurp(TMP "/m/machines/local-cpu.calibration.json", NULL);
     ck_assert(strstr(cal, "\"calibrated\":\ttrue"));
     ck_assert(strstr(cal, "\"fits\""));
     free(cal);
-    char *an = slurp(TMP "/m/split-analysis.json");
+    char *an = tu_slurp(TMP "/m/split-analysis.json", NULL);
     ck_assert(strstr(an, "MEASURED(cpu)"));
     ck_assert(strstr(an, "median_ape_pct"));
     ck_assert(strstr(an, "kendall_tau_b"));
@@ -277,7 +268,7 @@ START_TEST(measured_run_keeps_labels_apart)
     ck_assert_double_eq_tol(m.dev[1].slowdown.v, 2, 1e-12);
     ck_assert_int_eq(m.dev[0].eta_f[CM_GEMM].prov, CM_MEASURED);
     ck_assert(util_path_exists(TMP "/m/machines/local-cpu.probe.xml"));
-    char *j = slurp(TMP "/m/results.jsonl");
+    char *j = tu_slurp(TMP "/m/results.jsonl", NULL);
     ck_assert_int_eq(count_lines_with(j, "\"contended_dropped\":"), nm);
     free(j);
     check_rerender(TMP "/m");
@@ -288,7 +279,7 @@ END_TEST
  * journal of a run killed in the middle of a write. */
 static void tear(const char *path, int lines)
 {
-    char *s = slurp(path), *p = s;
+    char *s = tu_slurp(path, NULL), *p = s;
     for (int i = 0; i < lines; i++) {
         p = strchr(p, '\n');
         ck_assert(p != NULL);
@@ -305,12 +296,12 @@ START_TEST(predicted_run_resumes_from_a_torn_journal)
     fresh(TMP "/r");
     gd_err err = {0, ""};
     ck_assert_msg(run_study("campaigns/split-hetero4.xml", TMP "/r", &err) == GD_OK, "%s", err.msg);
-    char *full = slurp(TMP "/r/results.jsonl"), *pdf = slurp(TMP "/r/report.pdf");
+    char *full = tu_slurp(TMP "/r/results.jsonl", NULL), *pdf = tu_slurp(TMP "/r/report.pdf", NULL);
     tear(TMP "/r/results.jsonl", 40);
     ck_assert_int_eq(unlink(TMP "/r/split-analysis.json"), 0);
     ck_assert_int_eq(unlink(TMP "/r/report.pdf"), 0);
     ck_assert_msg(run_study("campaigns/split-hetero4.xml", TMP "/r", &err) == GD_OK, "%s", err.msg);
-    char *again = slurp(TMP "/r/results.jsonl"), *pdf2 = slurp(TMP "/r/report.pdf");
+    char *again = tu_slurp(TMP "/r/results.jsonl", NULL), *pdf2 = tu_slurp(TMP "/r/report.pdf", NULL);
     ck_assert_msg(strcmp(full, again) == 0, "resumed journal differs from the uninterrupted one");
     ck_assert_int_eq(strlen(pdf), strlen(pdf2));
     int np, nm;
@@ -378,7 +369,7 @@ START_TEST(killed_measured_run_resumes_without_remeasuring)
         kill(pid, SIGKILL);
         waitpid(pid, &st, 0);
     }
-    char *before = slurp(TMP "/k/results.jsonl");
+    char *before = tu_slurp(TMP "/k/results.jsonl", NULL);
     size_t keep = strlen(before);
     while (keep > 0 && before[keep - 1] != '\n')
         keep--;                     /* a torn last line is not a finished job */
@@ -386,7 +377,7 @@ START_TEST(killed_measured_run_resumes_without_remeasuring)
     ck_assert_int_gt(measured_before, 0);
     char out[8192];
     ck_assert_msg(run_cli("run " TMP "/k.xml -o " TMP "/k -q", out, sizeof out) == 0, "%s", out);
-    char *after = slurp(TMP "/k/results.jsonl");
+    char *after = tu_slurp(TMP "/k/results.jsonl", NULL);
     /* every finished line kept, byte for byte, where it was */
     ck_assert_msg(strncmp(before, after, keep) == 0, "finished records changed on resume");
     int np, nm;
@@ -394,7 +385,7 @@ START_TEST(killed_measured_run_resumes_without_remeasuring)
     ck_assert_int_eq(np, 5 * 7);
     ck_assert_int_eq(nm, 5 * 7 + 20 + 2 + 4);
     /* the rerun read each finished measurement back and took only the rest */
-    char *man = slurp(TMP "/k/manifest.json");
+    char *man = tu_slurp(TMP "/k/manifest.json", NULL);
     cJSON *m = cJSON_Parse(man);
     const cJSON *ms = cJSON_GetObjectItem(m, "measurements_this_session");
     ck_assert_int_eq((int)cJSON_GetNumberValue(cJSON_GetObjectItem(ms, "read_back_from_journal")),
@@ -523,7 +514,7 @@ START_TEST(cuda_without_gpu_says_skipped)
     check_journal(TMP "/cu/results.jsonl", &np, &nm);
     ck_assert_int_eq(np, 2);
     ck_assert_int_eq(nm, 2);
-    char *j = slurp(TMP "/cu/results.jsonl");
+    char *j = tu_slurp(TMP "/cu/results.jsonl", NULL);
     ck_assert_int_eq(count_lines_with(j, "\"status\":\"skipped\""), 2);
     ck_assert_int_eq(count_lines_with(j, "no CUDA device: skipped"), 2);
     free(j);
@@ -572,7 +563,7 @@ START_TEST(split_stage_does_not_call_the_report)
                            "pipeline/split/splitcal.c", "pipeline/split/splitcal.h"};
     const char *words[] = {"split_report", "rep_render", "report.h", "chart.h", "doc.h"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        char *s = slurp(files[i]);
+        char *s = tu_slurp(files[i], NULL);
         for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
             ck_assert_msg(!strstr(s, words[w]), "%s names %s", files[i], words[w]);
         free(s);
@@ -588,16 +579,16 @@ START_TEST(run_directory_of_the_old_split_runner_resumes)
 {
     fresh(TMP "/old");
     ck_assert_int_eq(system("cp -R tests/data/split_d5fecbf_run " TMP "/old"), 0);
-    char *before = slurp(TMP "/old/results.jsonl");
+    char *before = tu_slurp(TMP "/old/results.jsonl", NULL);
     gd_err err = {0, ""};
     ck_assert_msg(run_study(TMP "/old/campaign.xml", TMP "/old", &err) == GD_OK, "%s", err.msg);
-    char *after = slurp(TMP "/old/results.jsonl");
+    char *after = tu_slurp(TMP "/old/results.jsonl", NULL);
     ck_assert_msg(strncmp(before, after, strlen(before)) == 0, "old records changed on resume");
     int np, nm;
     check_journal(TMP "/old/results.jsonl", &np, &nm);   /* every key once */
     ck_assert_int_eq(np, 5 * 7);
     ck_assert_int_eq(nm, 5 * 7 + 20 + 2 + 4);
-    char *man = slurp(TMP "/old/manifest.json");
+    char *man = tu_slurp(TMP "/old/manifest.json", NULL);
     cJSON *m = cJSON_Parse(man);
     const cJSON *ms = cJSON_GetObjectItem(m, "measurements_this_session");
     ck_assert_int_eq((int)cJSON_GetNumberValue(cJSON_GetObjectItem(ms, "read_back_from_journal")), 28);

@@ -16,24 +16,9 @@
 
 #define T "tests/tmp/trust"
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "cannot read %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    ck_assert(s != NULL);
-    size_t got = fread(s, 1, (size_t)n, f);
-    s[got] = '\0';
-    fclose(f);
-    return s;
-}
-
 static cJSON *load_json(const char *path)
 {
-    char *s = slurp(path);
+    char *s = tu_slurp(path, NULL);
     cJSON *j = cJSON_Parse(s);
     free(s);
     ck_assert_msg(j != NULL, "%s: not JSON", path);
@@ -86,7 +71,7 @@ START_TEST(sparse_metrics_are_not_facts)
     last_finished(dir, line, sizeof line);
     ck_assert_msg(strstr(line, "finished: ok 3 failed 1 rc 1"), "%s", line);
     /* the annotations judge nothing the backend did not measure */
-    char *a = slurp(T "/sparse-run/annotations.json");
+    char *a = tu_slurp(T "/sparse-run/annotations.json", NULL);
     static const char *const never[] = {
         "Occupancy is 0%", "L1D miss rate 0%", "catches 100%", "0.0 mm2",
         "0.0 W", "DRAM at 0%", "occupancy 0%", "Too few warps"};
@@ -98,7 +83,7 @@ START_TEST(sparse_metrics_are_not_facts)
     ck_assert_ptr_null(strstr(a, "\"RED\""));
     free(a);
     /* results.csv: an absent metric is an empty cell, never 0 */
-    char *csv = slurp(T "/sparse-run/results.csv");
+    char *csv = tu_slurp(T "/sparse-run/results.csv", NULL);
     char *nl = strchr(csv, '\n');
     ck_assert_ptr_nonnull(nl);
     *nl = '\0';
@@ -109,7 +94,7 @@ START_TEST(sparse_metrics_are_not_facts)
      * failure and run.log still says rc 1 */
     ck_assert_int_eq(shf("%s run " T "/sparse.xml -o %s 2>" T "/err2.txt",
                          tu_bin(), dir), 1);
-    char *err = slurp(T "/err2.txt");
+    char *err = tu_slurp(T "/err2.txt", NULL);
     ck_assert_msg(strstr(err, "4/4 done, 1 failed"), "%s", err);
     ck_assert_msg(strstr(err, "4 already in the journal (1 failed)"), "%s",
                   err);
@@ -175,7 +160,7 @@ START_TEST(every_strategy_evaluates_the_baseline)
     write_campaign(T "/b/out.xml", "random", 6, "8 30");
     ck_assert_int_eq(shf("%s run " T "/b/out.xml -o " T "/b/out-run 2>"
                          T "/b/out-err.txt", tu_bin()), 0);
-    char *err = slurp(T "/b/out-err.txt");
+    char *err = tu_slurp(T "/b/out-err.txt", NULL);
     ck_assert_msg(strstr(err, "the baseline config (n_clusters=15,"), "%s",
                   err);
     ck_assert_msg(strstr(err, "is not in this campaign's space"), "%s", err);
@@ -184,7 +169,7 @@ START_TEST(every_strategy_evaluates_the_baseline)
     ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(m, "baseline_in_space")));
     ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(m, "budget_exceeds_space")));
     cJSON_Delete(m);
-    char *log = slurp(T "/b/out-run/run.log");
+    char *log = tu_slurp(T "/b/out-run/run.log", NULL);
     ck_assert_ptr_nonnull(strstr(log, "baseline not in the space"));
     free(log);
 }
@@ -198,7 +183,7 @@ START_TEST(budget_larger_than_the_space_is_said)
     write_campaign(T "/big/big.xml", "random", 1000000, "8 15");
     ck_assert_int_eq(shf("%s run " T "/big/big.xml -o " T "/big/run 2>"
                          T "/big/err.txt", tu_bin()), 0);
-    char *err = slurp(T "/big/err.txt");
+    char *err = tu_slurp(T "/big/err.txt", NULL);
     ck_assert_msg(strstr(err, "the budget (1000000) is larger than the space "
                          "(96 configs)"), "%s", err);
     free(err);
@@ -208,7 +193,7 @@ START_TEST(budget_larger_than_the_space_is_said)
     cJSON *m = load_json(T "/big/run/manifest.json");
     ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(m, "budget_exceeds_space")));
     cJSON_Delete(m);
-    char *log = slurp(T "/big/run/run.log");
+    char *log = tu_slurp(T "/big/run/run.log", NULL);
     ck_assert_ptr_nonnull(strstr(log, "larger than the space"));
     free(log);
 }
@@ -237,7 +222,7 @@ static int nightly(const char *flags, const char *campaign, const char *stamp,
 
 static void expect_last_good(const char *stamp)
 {
-    char *g = slurp(T "/nightly/LAST_GOOD");
+    char *g = tu_slurp(T "/nightly/LAST_GOOD", NULL);
     g[strcspn(g, "\n")] = '\0';
     ck_assert_str_eq(g, stamp);
     free(g);
@@ -246,7 +231,7 @@ static void expect_last_good(const char *stamp)
 /* junit.xml's testsuites attribute name as a number. */
 static int junit_attr(const char *name)
 {
-    char *j = slurp(T "/nightly/junit.xml");
+    char *j = tu_slurp(T "/nightly/junit.xml", NULL);
     char key[64];
     snprintf(key, sizeof key, "%s=\"", name);
     char *at = strstr(j, key);
@@ -274,7 +259,7 @@ START_TEST(nightly_junit_accept_and_keep)
     /* a run error on the first night: an <error> case, nothing promoted */
     ck_assert_int_eq(nightly("", T "/missing.xml", "n0", "2"), 2);
     ck_assert_int_eq(junit_attr("errors"), 1);
-    char *j = slurp(T "/nightly/junit.xml");
+    char *j = tu_slurp(T "/nightly/junit.xml", NULL);
     ck_assert_ptr_nonnull(strstr(j, "<error message=\"gpudse run"));
     ck_assert_ptr_nonnull(strstr(j, "missing.xml"));
     free(j);
@@ -282,7 +267,7 @@ START_TEST(nightly_junit_accept_and_keep)
     /* first night: a passing "baseline established" case */
     ck_assert_int_eq(nightly("", T "/nt5.xml", "n1", "2"), 0);
     expect_last_good("n1");
-    j = slurp(T "/nightly/junit.xml");
+    j = tu_slurp(T "/nightly/junit.xml", NULL);
     ck_assert_ptr_nonnull(strstr(j, "name=\"baseline established\""));
     free(j);
     ck_assert_int_eq(junit_attr("failures"), 0);
@@ -295,7 +280,7 @@ START_TEST(nightly_junit_accept_and_keep)
     ck_assert_int_eq(nightly("--accept", T "/nt6.xml", "n3", "2"), 0);
     expect_last_good("n3");
     ck_assert_int_eq(junit_attr("failures"), 0);
-    char *cmp = slurp(T "/nightly/n3/compare.json");
+    char *cmp = tu_slurp(T "/nightly/n3/compare.json", NULL);
     ck_assert_ptr_nonnull(strstr(cmp, "\"accepted\":\ttrue"));
     free(cmp);
     /* KEEP=2: the two newest run directories stay */
@@ -334,7 +319,7 @@ START_TEST(install_has_campaigns_and_nightly)
     capture("sh " T "/inst/usr/share/gpudse/campaigns/nightly.sh --help 2>&1"
             " | head -1", out, sizeof out);
     ck_assert_msg(strstr(out, "nightly.sh: one night"), "%s", out);
-    char *w = slurp(T "/inst/usr/bin/gpudse-nightly");
+    char *w = tu_slurp(T "/inst/usr/bin/gpudse-nightly", NULL);
     ck_assert_ptr_nonnull(strstr(w, "exec \"/usr/share/gpudse/campaigns/"
                                     "nightly.sh\" \"$@\""));
     ck_assert_ptr_nonnull(strstr(w, "GPUDSE:-/usr/bin/gpudse"));
@@ -378,11 +363,11 @@ START_TEST(resume_with_nothing_new_keeps_the_report)
     ck_assert_int_eq(shf("echo kept > " T "/same/run/analysis.json"), 0);
     ck_assert_int_eq(shf("%s run " T "/same/s.xml -o " T "/same/run 2>"
                          T "/same/err.txt", tu_bin()), 0);
-    char *err = slurp(T "/same/err.txt");
+    char *err = tu_slurp(T "/same/err.txt", NULL);
     ck_assert_msg(strstr(err, "nothing new to run and nothing changed"),
                   "%s", err);
     free(err);
-    char *ana = slurp(T "/same/run/analysis.json");
+    char *ana = tu_slurp(T "/same/run/analysis.json", NULL);
     ck_assert_str_eq(ana, "kept\n");
     free(ana);
     /* a setting changed (the report's formats): analysed and rendered */
@@ -390,7 +375,7 @@ START_TEST(resume_with_nothing_new_keeps_the_report)
                          "</campaign>|' " T "/same/s.xml"), 0);
     ck_assert_int_eq(shf("%s run " T "/same/s.xml -o " T "/same/run -q",
                          tu_bin()), 0);
-    ana = slurp(T "/same/run/analysis.json");
+    ana = tu_slurp(T "/same/run/analysis.json", NULL);
     ck_assert_msg(strstr(ana, "\"workloads\""), "%s", ana);
     free(ana);
 }

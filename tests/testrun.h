@@ -16,6 +16,10 @@
  * main: concurrent runs of a suite never meet. */
 static char T[256];
 
+/* The working directory the suite started in (the source tree), set by
+ * tu_setup, for tests that change directory. */
+static char root[PATH_MAX];
+
 /* T + suffix, from a small rotating pool (several live in one call). */
 static inline const char *tp(const char *suffix)
 {
@@ -38,6 +42,33 @@ static inline int shf(const char *fmt, ...)
     va_end(ap);
     int st = system(cmd);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* A suite's start: T = tests/tmp/NAME-PID, made empty, and root. 0, or
+ * -1 when the working directory cannot be read. */
+static inline int tu_setup(const char *name)
+{
+    snprintf(T, sizeof T, "tests/tmp/%s-%ld", name, (long)getpid());
+    shf("rm -rf %s; mkdir -p %s", T, T);
+    return getcwd(root, sizeof root) ? 0 : -1;
+}
+
+/* A suite's end: T removed when every test passed (kept as the evidence
+ * when one failed); returns rc, the suite's exit status. */
+static inline int tu_finish(int rc)
+{
+    if (rc == EXIT_SUCCESS)
+        shf("rm -rf %s", T);
+    return rc;
+}
+
+/* The main of a suite that needs nothing more: tu_setup, the suite that
+ * make builds, run, and tu_finish. */
+static inline int tu_main(const char *name, Suite *(*make)(void))
+{
+    if (tu_setup(name) != 0)
+        return EXIT_FAILURE;
+    return tu_finish(tu_run_suite(make()));
 }
 
 /* A command's standard output, into buf. */

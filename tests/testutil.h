@@ -26,6 +26,36 @@ static inline const char *tu_bin(void)
     return b && *b ? b : "./gpudse";
 }
 
+/* The whole file at path, NUL-terminated (malloc'd; the caller frees it),
+ * its length in *len when len is not NULL; NULL when it cannot be opened.
+ * For a file that may be absent. */
+static inline char *tu_slurp_opt(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    ck_assert_msg(s != NULL, "cannot read %s", path);
+    size_t got = fread(s, 1, (size_t)n, f);
+    s[got] = '\0';
+    fclose(f);
+    if (len)
+        *len = got;
+    return s;
+}
+
+/* The same for a file the test needs: fails the test when it cannot be
+ * read. */
+static inline char *tu_slurp(const char *path, size_t *len)
+{
+    char *s = tu_slurp_opt(path, len);
+    ck_assert_msg(s != NULL, "cannot read %s", path);
+    return s;
+}
+
 /* Write text to path (test fixtures); aborts the test on failure. */
 static inline void tu_write(const char *path, const char *text)
 {
