@@ -49,14 +49,6 @@ static const sp_result *find_even(const sp_run *r, const sp_result *x)
     return NULL;
 }
 
-static void add_num_or_null(cJSON *o, const char *k, double v)
-{
-    if (isfinite(v))
-        cJSON_AddNumberToObject(o, k, v);
-    else
-        cJSON_AddNullToObject(o, k);
-}
-
 static void add_heldout(cJSON *cal, const sp_machine_out *mo)
 {
     cJSON *h = cJSON_AddObjectToObject(cal, "heldout");
@@ -65,11 +57,11 @@ static void add_heldout(cJSON *cal, const sp_machine_out *mo)
     cJSON_AddStringToObject(h, "compares", "PREDICTED(costmodel) vs "
                             "measured, multi-device policy decisions");
     cJSON_AddNumberToObject(h, "n", (double)mo->score.n);
-    add_num_or_null(h, "median_ape_pct", mo->score.median_ape);
-    add_num_or_null(h, "p90_ape_pct", mo->score.p90_ape);
-    add_num_or_null(h, "spearman_rho", mo->score.spearman);
-    add_num_or_null(h, "kendall_tau_b", mo->score.kendall_tau_b);
-    add_num_or_null(h, "regret", mo->score.regret);
+    sp_json_num(h, "median_ape_pct", mo->score.median_ape);
+    sp_json_num(h, "p90_ape_pct", mo->score.p90_ape);
+    sp_json_num(h, "spearman_rho", mo->score.spearman);
+    sp_json_num(h, "kendall_tau_b", mo->score.kendall_tau_b);
+    sp_json_num(h, "regret", mo->score.regret);
     cJSON_AddBoolToObject(h, "warning_ape_above_30pct", mo->score.warn);
 }
 
@@ -84,7 +76,7 @@ static void add_speedups(cJSON *o, const sp_run *r, int mi)
         cJSON *s = cJSON_CreateObject();
         cJSON_AddStringToObject(s, "task", x->task_text);
         cJSON_AddStringToObject(s, "policy", cm_policy_name(x->policy));
-        add_num_or_null(s, "predicted", x->valid && e->valid
+        sp_json_num(s, "predicted", x->valid && e->valid
                                             ? e->pred / x->pred : NAN);
         if (x->meas_status == SP_MEAS_OK && e->meas_status == SP_MEAS_OK) {
             cJSON_AddNumberToObject(s, "measured", e->meas.median / x->meas.median);

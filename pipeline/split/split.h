@@ -154,6 +154,9 @@ int sp_run_load_jobs(const char *dir, sp_campaign *c, sp_run *r,
  * parallel_efficiency_measured, links, host_links — the object
  * split-analysis.json carries per machine; NULL when out of memory. */
 cJSON *sp_calibration_json(const sp_machine_out *mo, const char *label);
+/* A number of split-analysis.json (and the calibration files): v, or null
+ * when it is not finite (NaN: none). */
+void sp_json_num(cJSON *o, const char *k, double v);
 /* DIR/machines/NAME.calibration.json: sp_calibration_json, atomically. */
 int sp_calibration_save(const char *dir, const sp_machine_out *mo,
                         const char *label, gd_err *err);

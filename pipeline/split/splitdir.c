@@ -391,7 +391,7 @@ static int campaign_path(const char *dir, sp_campaign *c, gd_err *err)
 
 /* ---- machines/: each machine as used and its calibration ---- */
 
-static void add_num_or_null(cJSON *o, const char *k, double v)
+void sp_json_num(cJSON *o, const char *k, double v)
 {
     if (isfinite(v))
         cJSON_AddNumberToObject(o, k, v);
@@ -408,9 +408,9 @@ static void add_fits(cJSON *cal, const sp_machine_out *mo)
         cJSON_AddStringToObject(x, "device", mo->m.dev[f->dev].name);
         cJSON_AddStringToObject(x, "class", cm_kind_name(f->kind));
         cJSON_AddStringToObject(x, "roof", f->compute_bound ? "flops" : "bytes");
-        add_num_or_null(x, "eta", f->eta);
-        add_num_or_null(x, "fixed_s", f->fixed_s);
-        add_num_or_null(x, "r2", f->r2);
+        sp_json_num(x, "eta", f->eta);
+        sp_json_num(x, "fixed_s", f->fixed_s);
+        sp_json_num(x, "r2", f->r2);
         cJSON_AddNumberToObject(x, "ladder_points", f->npts);
         cJSON_AddItemToArray(rows, x);
     }
@@ -424,9 +424,9 @@ static void add_links(cJSON *cal, const sp_machine_out *mo)
         cJSON *x = cJSON_CreateObject();
         cJSON_AddStringToObject(x, "from", mo->m.dev[l->a].name);
         cJSON_AddStringToObject(x, "to", mo->m.dev[l->b].name);
-        add_num_or_null(x, "latency_s", l->lat);
-        add_num_or_null(x, "bandwidth_Bps", l->bw);
-        add_num_or_null(x, "r2", l->r2);
+        sp_json_num(x, "latency_s", l->lat);
+        sp_json_num(x, "bandwidth_Bps", l->bw);
+        sp_json_num(x, "r2", l->r2);
         cJSON_AddItemToArray(lk, x);
     }
     cJSON *hl = cJSON_AddArrayToObject(cal, "host_links");
@@ -435,9 +435,9 @@ static void add_links(cJSON *cal, const sp_machine_out *mo)
         cJSON *x = cJSON_CreateObject();
         cJSON_AddStringToObject(x, "device", mo->m.dev[l->dev].name);
         cJSON_AddStringToObject(x, "direction", l->h2d ? "h2d" : "d2h");
-        add_num_or_null(x, "latency_s", l->lat);
-        add_num_or_null(x, "bandwidth_Bps", l->bw);
-        add_num_or_null(x, "r2", l->r2);
+        sp_json_num(x, "latency_s", l->lat);
+        sp_json_num(x, "bandwidth_Bps", l->bw);
+        sp_json_num(x, "r2", l->r2);
         cJSON_AddItemToArray(hl, x);
     }
 }
@@ -449,7 +449,7 @@ cJSON *sp_calibration_json(const sp_machine_out *mo, const char *label)
     cJSON_AddStringToObject(cal, "label", mo->calibrated
                             ? label : "none (machine file numbers)");
     add_fits(cal, mo);
-    add_num_or_null(cal, "parallel_efficiency_measured", mo->par_eff);
+    sp_json_num(cal, "parallel_efficiency_measured", mo->par_eff);
     add_links(cal, mo);
     return cal;
 }
@@ -520,8 +520,10 @@ static int load_machines_used(const char *dir, const sp_campaign *c,
     return rc;
 }
 
-int sp_run_load_jobs(const char *dir, sp_campaign *c, sp_run *r,
-                     gd_err *err)
+/* The run: its machines from split-analysis.json (analysed: for the
+ * report), else as used (manifest.json, machines/: for the analysis). */
+static int load_run(const char *dir, int analysed, sp_campaign *c,
+                    sp_run *r, gd_err *err)
 {
     memset(r, 0, sizeof *r);
     char path[PATH_MAX];
@@ -531,7 +533,8 @@ int sp_run_load_jobs(const char *dir, sp_campaign *c, sp_run *r,
     if (!rc)
         rc = campaign_path(dir, c, err);
     if (!rc)
-        rc = load_machines_used(dir, c, r, err);
+        rc = analysed ? load_analysis(dir, c, r, err)
+                      : load_machines_used(dir, c, r, err);
     if (!rc)
         rc = load_jobs(dir, r, err);
     if (rc)
@@ -539,22 +542,15 @@ int sp_run_load_jobs(const char *dir, sp_campaign *c, sp_run *r,
     return rc;
 }
 
+int sp_run_load_jobs(const char *dir, sp_campaign *c, sp_run *r,
+                     gd_err *err)
+{
+    return load_run(dir, 0, c, r, err);
+}
+
 int sp_run_load(const char *dir, sp_campaign *c, sp_run *r, gd_err *err)
 {
-    memset(r, 0, sizeof *r);
-    char path[PATH_MAX];
-    util_path_join(path, sizeof path, dir, "campaign.xml");
-    int rc = sp_load_copy(path, c, err);
-    r->c = c;
-    if (!rc)
-        rc = campaign_path(dir, c, err);
-    if (!rc)
-        rc = load_analysis(dir, c, r, err);
-    if (!rc)
-        rc = load_jobs(dir, r, err);
-    if (rc)
-        sp_run_free(r);
-    return rc;
+    return load_run(dir, 1, c, r, err);
 }
 
 void sp_run_free(sp_run *r)
