@@ -14,6 +14,9 @@
 #include <string.h>
 
 #include "numtext.h"
+#include "util.h"
+
+#include <cjson/cJSON.h>
 
 /* A fixed xorshift stream: the same values on every run. */
 static uint64_t next(uint64_t *s)
@@ -215,6 +218,37 @@ START_TEST(shortest_layout)
 }
 END_TEST
 
+/* A JSON line for the journal keeps every bit of every number (cJSON's
+ * own printer stops at 15 digits when they come within an epsilon), the
+ * members' names and order, nested arrays, and writes non-finite as null. */
+START_TEST(json_line_keeps_every_bit)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "t", 0.1 + 0.2);
+    cJSON_AddNumberToObject(o, "n", 16777216);
+    cJSON *a = cJSON_AddArrayToObject(o, "a");
+    cJSON_AddItemToArray(a, cJSON_CreateNumber(3.0000000000000004e-05));
+    cJSON_AddItemToArray(a, cJSON_CreateNumber(NAN));
+    cJSON *in = cJSON_AddObjectToObject(o, "in");
+    cJSON_AddNumberToObject(in, "x", 0.008605446096463023);
+    cJSON_AddStringToObject(in, "s", "1.5");
+    char *line = util_json_line_exact(o);
+    ck_assert_ptr_nonnull(line);
+    ck_assert_str_eq(line, "{\"t\":0.30000000000000004,\"n\":16777216,"
+                     "\"a\":[3.0000000000000004e-05,null],"
+                     "\"in\":{\"x\":0.008605446096463023,\"s\":\"1.5\"}}");
+    cJSON *back = cJSON_Parse(line);
+    ck_assert(cJSON_GetObjectItem(back, "t")->valuedouble == 0.1 + 0.2);
+    ck_assert(cJSON_GetObjectItem(cJSON_GetObjectItem(back, "in"), "x")
+              ->valuedouble == 0.008605446096463023);
+    /* the caller's tree is untouched */
+    ck_assert(cJSON_IsNumber(cJSON_GetObjectItem(o, "t")));
+    cJSON_Delete(back);
+    cJSON_Delete(o);
+    free(line);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("numtext");
@@ -226,6 +260,7 @@ int main(void)
     tcase_add_test(t, integers_as_printf);
     tcase_add_test(t, shortest_reads_back_random);
     tcase_add_test(t, shortest_layout);
+    tcase_add_test(t, json_line_keeps_every_bit);
     suite_add_tcase(s, t);
     return tu_run_suite(s);
 }

@@ -1,6 +1,7 @@
 /* util: error messages, atomic file writes, directories, SHA-256, and small
  * string helpers used by every module. */
 #include "util.h"
+#include "numtext.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -218,6 +219,38 @@ int util_write_file_atomic(const char *path, const void *data, size_t len,
                            gd_err *err)
 {
     return write_file(path, data, len, 1, err);
+}
+
+/* Numbers of t turned into raw items of their shortest exact text. */
+static int exact_numbers(cJSON *t)
+{
+    for (cJSON *c = t->child, *next; c; c = next) {
+        next = c->next;
+        if (cJSON_IsNumber(c) && isfinite(c->valuedouble)) {
+            char text[NUM_TEXT_MAX];
+            num_short(c->valuedouble, text);
+            cJSON *raw = cJSON_CreateRaw(text);
+            if (!raw)
+                return -1;
+            /* the member's name moves to its replacement */
+            raw->string = c->string;
+            raw->type |= c->type & cJSON_StringIsConst;
+            c->string = NULL;
+            cJSON_ReplaceItemViaPointer(t, c, raw);
+        } else if ((cJSON_IsObject(c) || cJSON_IsArray(c))
+                   && exact_numbers(c)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+char *util_json_line_exact(const cJSON *root)
+{
+    cJSON *t = cJSON_Duplicate(root, 1);
+    char *line = t && !exact_numbers(t) ? cJSON_PrintUnformatted(t) : NULL;
+    cJSON_Delete(t);
+    return line;
 }
 
 int util_write_json_atomic(const char *path, const struct cJSON *root,

@@ -72,6 +72,13 @@ struct cJSON;
 int util_write_json_atomic(const char *path, const struct cJSON *root,
                            gd_err *err);
 
+/* A cJSON tree as one line whose numbers read back as the very same
+ * doubles (num_short: cJSON's own printer writes 15 digits whenever they
+ * come within an epsilon, which loses the last bits a journal must keep);
+ * non-finite numbers are null as cJSON writes them. Caller frees with
+ * free(); NULL when out of memory. */
+char *util_json_line_exact(const struct cJSON *root);
+
 /* The same rename-into-place write without fsync: readers never see half a
  * file, but a power cut may lose it. For advisory files (job status, pgid)
  * that are cheap to lose and written once per job. */

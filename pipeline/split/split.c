@@ -172,11 +172,11 @@ static const char *record_key(const cJSON *o)
 /* Append o unless its key is already in the journal (a rerun). */
 static int journal(runner *r, const cJSON *o, gd_err *err)
 {
-    char *text = cJSON_PrintUnformatted(o);
+    char *text = util_json_line_exact(o);
     if (!text)
         return gd_errf(err, GD_EENV, "out of memory");
     int rc = store_append_line(r->st, record_key(o), text, err);
-    cJSON_free(text);
+    free(text);
     return rc;
 }
 
