@@ -47,7 +47,7 @@
 
 const char *model_version(void)
 {
-    return "analytic-3.3";
+    return "analytic-3.4";
 }
 
 /* What one launch of a kernel contributes to the totals. */
@@ -185,8 +185,14 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
                     + model_cold_atomic_start(k, f);
     if (t_atom > 0)
         t_atom += model_two_level_atom_start(k, f, c, N);
-    double t_xbar = W * m.inj / k->mem_eff
-                    / model_xbar_requests_per_cycle(d_mix, n_in);
+    /* One core per cluster: the input's heads visit the slices in the
+     * warp's fixed order (analytic-3.4, a closed cyclic network); two or
+     * more cores interleave their streams in the cluster's one injection
+     * FIFO, so the heads' slices are independent (analytic-2.5). */
+    double x_req = per_cluster == 1
+                   ? model_xbar_cyclic_requests_per_cycle(d_mix, n_in)
+                   : model_xbar_requests_per_cycle(d_mix, n_in);
+    double t_xbar = W * m.inj / k->mem_eff / x_req;
     /* Reply crossbar (analytic-2.11): the same input-queued switch the
      * other way, the 2·n_mem slices as inputs (each pushes at most one
      * reply per cycle into its one-VC buffer, gpu_stall_icnt2sh when it is
@@ -197,8 +203,15 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
      * stream forms (a camped slice acks no faster than stores reach it). */
     double t_xrep = W * m.ej / k->mem_eff
                     / model_xbar_requests_per_cycle(nsub, n_in);
+    /* The two crossbars in tandem (analytic-3.4): a slice whose reply
+     * cannot enter the reply network stops taking requests (its input
+     * queue fills: gpu_stall_icnt2sh, then gpu_stall_dramfull), and a
+     * request input whose slice is blocked holds its FIFO, so the two
+     * networks' stalls add where they do not coincide; met at the smooth
+     * maximum of the network against the SM (NET_OVERLAP), not a hard one. */
+    double nets[2] = {t_xbar, t_xrep};
     double t_bw = maxf(maxf(maxf(t_l2, t_dram), t_port),
-                       maxf(t_xbar, t_xrep));
+                       model_smax(nets, 2, NET_OVERLAP));
     /* Fill and drain: the first CTAs wait under the launch's initial burst
      * (loaded latency L), the last ones drain without contention (L0). */
     double fill_drain = 0.5 * (L + L0);

@@ -120,12 +120,43 @@ static inline double model_xbar_requests_per_cycle(double d, double n_in)
     return n_in + d - sqrt(n_in * n_in + d * d);
 }
 
+/* Request packets per cycle the request crossbar delivers when every one
+ * of its n_in inputs carries a single core's stores (one core per cluster,
+ * analytic-3.4): the core's LD/ST unit sends a warp's strided stores in
+ * address order, so an input's successive heads visit the d slices in one
+ * fixed cyclic order, the same in every warp. The heads then circulate
+ * through the slices as the n_in customers of a closed cyclic network of d
+ * single-server stations (Gordon and Newell 1967, product form: every
+ * placement of the heads equally likely), each station busy a share
+ * n_in/(n_in + d - 1) of the time. Heads that meet at a slice leave it
+ * one behind the other and meet again at the next (a convoy), which the
+ * independent destinations of model_xbar_requests_per_cycle do not see;
+ * both tend to d when the inputs outnumber the slices. */
+static inline double model_xbar_cyclic_requests_per_cycle(double d,
+                                                          double n_in)
+{
+    return d * n_in / (n_in + d - 1);
+}
+
 /* Overlap exponent of the smooth maximum: GTO staggers warps so phases
  * overlap best; LRR keeps warps in lockstep so they overlap least. */
 static inline double model_sched_overlap(int sched)
 {
     return sched == SCHED_LRR ? 3.0 : sched == SCHED_TWO_LEVEL ? 3.5 : 4.0;
 }
+
+/* Overlap exponent between an SM's time and the GPU-wide bandwidth bounds
+ * (analytic-2.13). The bandwidth servers (L2 slices, crossbars, DRAM) are
+ * fed by every SM's requests at once, so how one SM's scheduler orders its
+ * warps does not change how SM work overlaps a saturated network: under
+ * LRR / two-level GPGPU-Sim's memory-bound kernels lose at most 1.1%
+ * against GTO (vecadd −0.5 / −1.1%, transpose +0.3 / +2.9%, histogram
+ * +0.3 / 0%). GTO's exponent, the one every baseline was measured under. The
+ * request and reply crossbars meet at it too (analytic-3.4). */
+#define NET_OVERLAP 4.0
+
+/* Smooth maximum (p-norm) of n non-negative terms (model_sm.c). */
+double model_smax(const double *x, int n, double p);
 
 /* The memory side (model_mem.c). */
 void model_mem_of(const wl_kernel *k, const kfacts *f, const gpu_config *c,

@@ -7,15 +7,6 @@
 
 #include <math.h>
 
-/* Overlap exponent between an SM's time and the GPU-wide bandwidth bounds
- * (analytic-2.13). The bandwidth servers (L2 slices, crossbars, DRAM) are
- * fed by every SM's requests at once, so how one SM's scheduler orders its
- * warps does not change how SM work overlaps a saturated network: under
- * LRR / two-level GPGPU-Sim's memory-bound kernels lose at most 1.1%
- * against GTO (vecadd −0.5 / −1.1%, transpose +0.3 / +2.9%, histogram
- * +0.3 / 0%). GTO's exponent, the one every baseline was measured under. */
-#define NET_OVERLAP 4.0
-
 /* r^p for the scheduler overlap exponents (3, 3.5, 4) without pow(). */
 static double pow_p(double r, double p)
 {
@@ -55,6 +46,11 @@ static double smax(const double *x, int n, double p)
         s += r == 1.0 ? 1.0 : pow_p(r, p);
     }
     return s == 1.0 ? m : m * root_p(s, p);
+}
+
+double model_smax(const double *x, int n, double p)
+{
+    return smax(x, n, p);
 }
 
 /* One CTA's latency: a warp's dependent chain, its round trips to memory
