@@ -209,9 +209,8 @@ static void launch(const wl_kernel *k, const kfacts *f, const gpu_config *c,
      * request input whose slice is blocked holds its FIFO, so the two
      * networks' stalls add where they do not coincide; met at the smooth
      * maximum of the network against the SM (NET_OVERLAP), not a hard one. */
-    double nets[2] = {t_xbar, t_xrep};
     double t_bw = maxf(maxf(maxf(t_l2, t_dram), t_port),
-                       model_smax(nets, 2, NET_OVERLAP));
+                       model_smax2_net(t_xbar, t_xrep));
     /* Fill and drain: the first CTAs wait under the launch's initial burst
      * (loaded latency L), the last ones drain without contention (L0). */
     double fill_drain = 0.5 * (L + L0);

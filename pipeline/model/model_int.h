@@ -155,8 +155,17 @@ static inline double model_sched_overlap(int sched)
  * request and reply crossbars meet at it too (analytic-3.4). */
 #define NET_OVERLAP 4.0
 
-/* Smooth maximum (p-norm) of n non-negative terms (model_sm.c). */
-double model_smax(const double *x, int n, double p);
+/* The smooth maximum (p-norm) of two non-negative terms at NET_OVERLAP
+ * (4), inline for the evaluation's hot path: max·(1 + r⁴)^¼, r = min/max
+ * (model_sm.c's smax for two terms, written out). */
+static inline double model_smax2_net(double a, double b)
+{
+    double hi = a > b ? a : b, lo = a > b ? b : a;
+    if (lo <= 0)
+        return hi;
+    double r = lo / hi, r2 = r * r;
+    return hi * sqrt(sqrt(1 + r2 * r2));
+}
 
 /* The memory side (model_mem.c). */
 void model_mem_of(const wl_kernel *k, const kfacts *f, const gpu_config *c,

@@ -48,11 +48,6 @@ static double smax(const double *x, int n, double p)
     return s == 1.0 ? m : m * root_p(s, p);
 }
 
-double model_smax(const double *x, int n, double p)
-{
-    return smax(x, n, p);
-}
-
 /* One CTA's latency: a warp's dependent chain, its round trips to memory
  * (L1 read misses at latency lat_miss), and at every barrier the release
  * plus the skew of the CTA's other warps through the MEM pipe (MWP-CWP
