@@ -12,8 +12,19 @@
 
 /* Log axes requested by the layout (log="x", "y" or "xy"); FIG_NOTITLE:
  * title="off", the figure without its title and note (figure files; the
- * report's pages keep them). */
-enum { FIG_LOGX = 1, FIG_LOGY = 2, FIG_NOTITLE = 4 };
+ * report's pages keep them); FIG_EXACT: density="off", every job as its
+ * own marker however many. */
+enum { FIG_LOGX = 1, FIG_LOGY = 2, FIG_NOTITLE = 4, FIG_EXACT = 8 };
+
+/* Scatters of more than FIG_DENSITY_AUTO jobs are drawn as a density
+ * raster (chart_density) with the front's points exact, unless the layout
+ * says otherwise: density="N" (FIG_DENSITY(N) in the flags: above N
+ * points), density="on" (N = 0) or density="off" (FIG_EXACT);
+ * fig_density_above (figures.c) reads the flags. */
+#define FIG_DENSITY_AUTO 5000
+#define FIG_DENSITY_MAX 1000000
+#define FIG_DENSITY_SHIFT 8
+#define FIG_DENSITY(n) ((int)(((n) + 1) << FIG_DENSITY_SHIFT))
 
 /* Axis title for a metric: "Area (mm²)" (figures.c). */
 void fig_axis_title(const char *metric, char *out, size_t n);

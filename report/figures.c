@@ -11,6 +11,7 @@
 #include <string.h>
 #include "figstats.h"
 #include "output.h"
+#include "plots.h"
 
 #define FIG_PAD 4.0
 #define FIG_TITLE_PT 10.0
@@ -58,9 +59,12 @@ typedef struct {
     size_t npi;         /* front points with an interval */
     int has_base;
     double bx, by;
+    double *z, *fz;     /* third objective (colour); NULL with two */
+    chart_scale zs;     /* its colour scale */
+    int density;        /* the jobs as a density raster (chart_density) */
 } pareto_data;
 
-typedef struct { double key, y; size_t i; } front_pt;
+typedef struct { double key, y, z; size_t i; } front_pt;
 
 static int front_cmp(const void *a, const void *b)
 {
@@ -71,16 +75,28 @@ static int front_cmp(const void *a, const void *b)
 }
 
 /* Objective values of a point: y = objective 1, x = objective 2 (or 0
- * when there is only one objective). 0 when both finite. */
-static int point_xy(const rep_run *run, const met_set *m, double *x,
-                    double *y)
+ * when there is only one objective), z = objective 3 (NaN with fewer). 0
+ * when all the campaign has are finite. */
+static int point_xyz(const rep_run *run, const met_set *m, double *x,
+                     double *y, double *z)
 {
     *x = 0;
+    *z = NAN;
     if (met_get(m, run->obj[0].metric, y) != 0)
         return -1;
     if (run->nobj >= 2 && met_get(m, run->obj[1].metric, x) != 0)
         return -1;
+    if (run->nobj >= 3 && (met_get(m, run->obj[2].metric, z) != 0
+                           || !isfinite(*z)))
+        return -1;
     return isfinite(*x) && isfinite(*y) ? 0 : -1;
+}
+
+static int point_xy(const rep_run *run, const met_set *m, double *x,
+                    double *y)
+{
+    double z;
+    return point_xyz(run, m, x, y, &z);
 }
 
 static void pareto_jobs(const rep_run *run, int wl, pareto_data *d)
@@ -90,11 +106,13 @@ static void pareto_jobs(const rep_run *run, int wl, pareto_data *d)
         if (r->status != ST_OK || strcmp(r->workload, run->wl[wl].name))
             continue;
         d->nok++;
-        double x, y;
-        if (point_xy(run, &r->metrics, &x, &y) != 0) {
+        double x, y, z;
+        if (point_xyz(run, &r->metrics, &x, &y, &z) != 0) {
             d->nskip++;
             continue;
         }
+        if (d->z)
+            d->z[d->n] = z;
         d->x[d->n] = run->nobj >= 2 ? x : (double)d->nok;
         d->y[d->n++] = y;
     }
@@ -125,11 +143,13 @@ static void pareto_front_pts(const rep_run *run, int wl, pareto_data *d)
     size_t n = 0;
     int desc = run->nobj >= 2 && run->obj[1].maximize;
     for (size_t i = 0; i < w->nfront; i++) {
-        double x, y;
-        if (run->nobj < 2 || point_xy(run, &w->front[i].metrics, &x, &y))
+        double x, y, z;
+        if (run->nobj < 2
+            || point_xyz(run, &w->front[i].metrics, &x, &y, &z))
             continue;
         fp[n].key = desc ? -x : x;
         fp[n].y = y;
+        fp[n].z = z;
         fp[n].i = i;
         n++;
     }
@@ -138,11 +158,15 @@ static void pareto_front_pts(const rep_run *run, int wl, pareto_data *d)
         d->fx[i] = desc ? -fp[i].key : fp[i].key;
         d->fidx[i] = fp[i].i + 1;
         d->fy[i] = fp[i].y;
+        if (d->fz)
+            d->fz[i] = fp[i].z;
         front_interval(&w->front[fp[i].i].metrics, d, i);
     }
     d->nf = n;
     free(fp);
 }
+
+static void range_add(const double *v, size_t n, double *lo, double *hi);
 
 static int pareto_build(const rep_run *run, int wl, pareto_data *d)
 {
@@ -155,8 +179,12 @@ static int pareto_build(const rep_run *run, int wl, pareto_data *d)
     d->fidx = malloc(fcap * sizeof *d->fidx);
     d->flo = malloc(fcap * sizeof *d->flo);
     d->fhi = malloc(fcap * sizeof *d->fhi);
+    if (run->nobj >= 3) {
+        d->z = malloc(cap * sizeof *d->z);
+        d->fz = malloc(fcap * sizeof *d->fz);
+    }
     if (!d->x || !d->y || !d->fx || !d->fy || !d->fidx || !d->flo
-        || !d->fhi)
+        || !d->fhi || (run->nobj >= 3 && (!d->z || !d->fz)))
         return -1;
     if (run->nobj >= 2)
         d->pi_axis = !strcmp(run->obj[0].metric, "ipc") ? 'y'
@@ -166,6 +194,12 @@ static int pareto_build(const rep_run *run, int wl, pareto_data *d)
     const rep_wl *w = &run->wl[wl];
     d->has_base = w->has_baseline && run->nobj >= 2
                   && point_xy(run, &w->baseline.metrics, &d->bx, &d->by) == 0;
+    if (d->z) {   /* the colour scale covers jobs and front */
+        double lo = INFINITY, hi = -INFINITY;
+        range_add(d->z, d->n, &lo, &hi);
+        range_add(d->fz, d->nf, &lo, &hi);
+        chart_scale_fit(lo, hi, 0, 6, &d->zs);
+    }
     return 0;
 }
 
@@ -178,6 +212,8 @@ static void pareto_free(pareto_data *d)
     free(d->fidx);
     free(d->flo);
     free(d->fhi);
+    free(d->z);
+    free(d->fz);
 }
 
 static void range_add(const double *v, size_t n, double *lo, double *hi)
@@ -254,7 +290,12 @@ static double pareto_header(chart_ctx *cc, const rep_run *run, int wl,
     note[0] = '\0';
     if (run->nobj > 2)
         snprintf(note, sizeof note, "The front is over %d objectives; the "
-                 "plot shows the first two. ", run->nobj);
+                 "plot shows the first two, colour the third (%s). ",
+                 run->nobj, met_label(run->obj[2].metric));
+    if (d->density)
+        snprintf(note + strlen(note), sizeof note - strlen(note),
+                 "Jobs drawn as a density raster (darker: more jobs), "
+                 "the front's points exact. ");
     if (d->nf && d->nf <= FRONT_LABELS_MAX)
         snprintf(note + strlen(note), sizeof note - strlen(note),
                  "Numbers: rows of the front table. ");
@@ -287,14 +328,18 @@ static int pareto_legend(const pareto_data *d, chart_legend_item *it,
                          char lbl[3][96])
 {
     int n = 0;
-    snprintf(lbl[0], 96, "successful jobs (%zu)", d->n);
+    chart_rgba jobs = d->z ? plot_seq_colour(0.5)
+                           : chart_colour(CHART_SKY, 1);
+    snprintf(lbl[0], 96, "successful jobs (%zu%s)", d->n,
+             d->density ? ", density" : "");
     it[n++] = (chart_legend_item){ lbl[0], CHART_CIRCLE,
-        chart_colour(CHART_SKY, 0.6), chart_colour(CHART_SKY, 1), 0 };
+        (chart_rgba){ jobs.r, jobs.g, jobs.b, 0.6 }, jobs, 0 };
     if (d->nf) {
         snprintf(lbl[1], 96, d->npi ? "Pareto front (%zu), bars: modelled "
                  "IPC 95%% interval" : "Pareto front (%zu)", d->nf);
         it[n++] = (chart_legend_item){ lbl[1], CHART_DIAMOND,
-            chart_colour(CHART_VERMILLION, 1), front_edge(d), 1 };
+            d->z ? plot_seq_colour(0.5) : chart_colour(CHART_VERMILLION, 1),
+            d->z ? chart_colour(CHART_BLACK, 1) : front_edge(d), !d->z };
     }
     if (d->has_base) {
         snprintf(lbl[2], 96, "baseline");
@@ -448,20 +493,85 @@ static void front_intervals(chart_ctx *cc, const chart_axes *ax,
     cairo_stroke(cr);
 }
 
+/* The third objective's colour fraction of v on the colour scale. */
+static double z_frac(const pareto_data *d, double v)
+{
+    return (v - d->zs.lo) / (d->zs.hi - d->zs.lo);
+}
+
+/* Exact jobs coloured by the third objective: one scatter per colour
+ * step (16 steps of the map), so still a few paths, not one per point. */
+static void jobs_coloured(chart_ctx *cc, const chart_axes *ax,
+                          const pareto_data *d, double merge)
+{
+    enum { NSTEP = 16 };
+    double *bx = malloc((d->n + 1) * sizeof *bx);
+    double *by = malloc((d->n + 1) * sizeof *by);
+    for (int b = 0; bx && by && b < NSTEP; b++) {
+        size_t m = 0;
+        for (size_t i = 0; i < d->n; i++) {
+            int s = (int)floor(z_frac(d, d->z[i]) * NSTEP);
+            if ((s < 0 ? 0 : s >= NSTEP ? NSTEP - 1 : s) != b)
+                continue;
+            bx[m] = d->x[i];
+            by[m++] = d->y[i];
+        }
+        chart_rgba c = plot_seq_colour((b + 0.5) / NSTEP);
+        c.a = 0.7;
+        chart_scatter(cc, ax, bx, by, m, CHART_CIRCLE, 1.7, c, merge);
+    }
+    free(bx);
+    free(by);
+}
+
+static chart_rgba z_cmap(double t)
+{
+    return plot_seq_colour(t);
+}
+
+static void pareto_jobs_marks(chart_ctx *cc, const chart_axes *ax,
+                              const pareto_data *d)
+{
+    /* Markers closer than the merge distance (below the marker radius) are
+     * drawn once: invisible at this size. Above the density threshold the
+     * jobs are one image, whatever their number. */
+    double merge = d->n > 20000 ? 1.5 : 0.5;
+    if (d->density)
+        chart_density(cc, ax, d->x, d->y, d->z, d->n, 1.7,
+                      d->z ? plot_seq_colour(0) : chart_colour(CHART_SKY, 1),
+                      d->z ? z_cmap : NULL, d->zs.lo, d->zs.hi);
+    if (d->density)
+        return;
+    if (d->z)
+        jobs_coloured(cc, ax, d, merge);
+    else
+        chart_scatter(cc, ax, d->x, d->y, d->n, CHART_CIRCLE, 1.7,
+                      chart_colour(CHART_SKY, 0.6), merge);
+}
+
+/* Front markers, each filled with its third objective's colour. */
+static void front_coloured(chart_ctx *cc, const chart_axes *ax,
+                           const pareto_data *d)
+{
+    for (size_t i = 0; i < d->nf; i++)
+        chart_markers_stroked(cc, ax, &d->fx[i], &d->fy[i], 1,
+                              CHART_DIAMOND, d->nf > 60 ? 2.2 : 2.8,
+                              plot_seq_colour(z_frac(d, d->fz[i])),
+                              chart_colour(CHART_BLACK, 1));
+}
+
 static void pareto_marks(chart_ctx *cc, const rep_run *run,
                          const chart_axes *ax, const pareto_data *d)
 {
-    /* Markers closer than the merge distance (below the marker radius) are
-     * drawn once: invisible at this size, and it keeps 100,000-point
-     * figures small and fast. */
-    chart_scatter(cc, ax, d->x, d->y, d->n, CHART_CIRCLE, 1.7,
-                  chart_colour(CHART_SKY, 0.6), d->n > 20000 ? 1.5 : 0.5);
+    pareto_jobs_marks(cc, ax, d);
     if (d->nf && run->nobj == 2)
         chart_step_line(cc, ax, d->fx, d->fy, d->nf,
                         chart_colour(CHART_VERMILLION, 1), 1.2);
     if (d->npi)
         front_intervals(cc, ax, d);
-    if (d->nf)
+    if (d->nf && d->z)
+        front_coloured(cc, ax, d);
+    else if (d->nf)
         chart_markers_stroked(cc, ax, d->fx, d->fy, d->nf, CHART_DIAMOND,
                               d->nf > 60 ? 2.0 : 2.6,
                               chart_colour(CHART_VERMILLION, 1),
@@ -486,8 +596,10 @@ static void fig_pareto(chart_ctx *cc, const rep_run *run, int wl,
         pareto_free(&d);
         return;
     }
+    d.density = d.n > fig_density_above(log);
     box = (chart_box){ box.x + FIG_PAD, box.y + FIG_PAD,
                        box.w - 2 * FIG_PAD, box.h - 2 * FIG_PAD };
+    double cbw = d.z ? plot_cbar_width(cc, &d.zs) : 0;
     double top = log & FIG_NOTITLE ? 0
                  : pareto_header(cc, run, wl, &d, box, 1);
     int nleg = pareto_legend(&d, it, lbl);
@@ -496,10 +608,15 @@ static void fig_pareto(chart_ctx *cc, const rep_run *run, int wl,
                   log, &ax);
     chart_axes_margins(cc, &ax, &m);
     ax.plot = (chart_box){ box.x + m.left, box.y + top + m.top,
-                           box.w - m.left - m.right,
+                           box.w - m.left - fmax(m.right, cbw),
                            box.h - top - m.top - m.bottom - legh - 8 };
     pareto_titles(run, xt, yt, sizeof xt);
     chart_axes_draw(cc, &ax, xt, yt);
+    if (d.z) {
+        char zt[160];
+        axis_title_sense(&run->obj[2], zt, sizeof zt);
+        plot_cbar_draw(cc, &ax, &d.zs, zt);
+    }
     if (d.n == 0 && d.nf == 0 && !d.has_base)
         pareto_empty(cc, &ax, &d);
     else
@@ -509,6 +626,14 @@ static void fig_pareto(chart_ctx *cc, const rep_run *run, int wl,
 }
 
 /* ---- registry and files ----------------------------------------------- */
+
+size_t fig_density_above(int flags)
+{
+    int n = flags >> FIG_DENSITY_SHIFT;
+    if (flags & FIG_EXACT)
+        return (size_t)-1;
+    return n > 0 ? (size_t)(n - 1) : FIG_DENSITY_AUTO;
+}
 
 static const fig_kind kinds[] = {
     { "pareto", fig_pareto, NULL, 0 },

@@ -9,6 +9,10 @@
 #include "figkit.h"    /* FIG_* bits, fig_axis_title */
 #include "rundata.h"
 
+/* The point count above which a scatter is a density raster, for the
+ * flags (FIG_EXACT, FIG_DENSITY in figkit.h; SIZE_MAX: never). */
+size_t fig_density_above(int flags);
+
 /* Draw figure `kind` for workload wl (and metric, for kinds drawn per
  * metric) into box; log: FIG_LOG* bits. */
 typedef void (*fig_draw_fn)(chart_ctx *cc, const rep_run *run, int wl,

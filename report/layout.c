@@ -166,6 +166,37 @@ static int parse_top(const xmlNode *n, rep_item *it, const char *path,
     return rc;
 }
 
+/* density="auto|on|off|N" on <figure kind="pareto">: when its jobs are
+ * a density raster (FIG_DENSITY, FIG_EXACT bits in it->log). */
+static int parse_density(const xmlNode *n, rep_item *it, const char *path,
+                         gd_err *err)
+{
+    xmlChar *v = xmlGetProp(n, (const xmlChar *)"density");
+    const char *s = (const char *)v;
+    char *end = NULL;
+    int rc = GD_OK;
+    if (!v)
+        return GD_OK;
+    long above = strtol(s, &end, 10);
+    if (it->kind != REP_ITEM_FIGURE || strcmp(it->name, "pareto") != 0)
+        rc = gd_errf(err, GD_EINPUT, "%s:%ld: density= applies to <figure "
+                     "kind=\"pareto\">", path, xmlGetLineNo(n));
+    else if (strcmp(s, "off") == 0)
+        it->log |= FIG_EXACT;
+    else if (strcmp(s, "on") == 0)
+        it->log |= FIG_DENSITY(0);
+    else if (strcmp(s, "auto") != 0 && (end == s || *end || above < 0
+                                        || above > FIG_DENSITY_MAX))
+        rc = gd_errf(err, GD_EINPUT, "%s:%ld: density=\"%s\": use auto "
+                     "(a raster above %d jobs), on, off, or a job count "
+                     "from 0 to %d", path, xmlGetLineNo(n), s,
+                     FIG_DENSITY_AUTO, FIG_DENSITY_MAX);
+    else if (strcmp(s, "auto") != 0)
+        it->log |= FIG_DENSITY(above);
+    xmlFree(v);
+    return rc;
+}
+
 static int add_item(rep_layout *l, const xmlNode *n, const char *path,
                     gd_err *err)
 {
@@ -198,6 +229,8 @@ static int add_item(rep_layout *l, const xmlNode *n, const char *path,
         rc = parse_title(n, it, path, err);
     if (!rc)
         rc = parse_top(n, it, path, err);
+    if (!rc)
+        rc = parse_density(n, it, path, err);
     if (!rc)
         l->nitems++;
     xmlFree(k);

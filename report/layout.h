@@ -23,7 +23,8 @@ typedef struct {
     char name[32];         /* figure kind ("pareto") or table kind ("front") */
     char metrics[256];     /* per-metric figures: names, space separated;
                             * "" = the campaign's objectives */
-    int log;               /* FIG_LOGX | FIG_LOGY from log="x|y|xy" */
+    int log;               /* FIG_LOGX | FIG_LOGY from log="x|y|xy", with
+                            * density="..." as FIG_EXACT / FIG_DENSITY(N) */
     int no_title;          /* title="off": figure files without title and
                             * note (the report's pages keep them) */
     int top;               /* table kind="front" top="N": the first N rows

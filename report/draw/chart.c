@@ -676,6 +676,179 @@ size_t chart_scatter(chart_ctx *cc, const chart_axes *ax, const double *x,
     return drawn;
 }
 
+/* ---- density raster --------------------------------------------------- */
+
+/* A disc of radius R pixels as offsets with anti-aliased edge weights. */
+typedef struct { int dx, dy; float w; } disc_px;
+
+static int disc_offsets(double R, disc_px **out)
+{
+    int k = (int)ceil(R + 0.5), n = 0;
+    disc_px *d = malloc((size_t)(2 * k + 1) * (size_t)(2 * k + 1)
+                        * sizeof *d);
+    if (!d)
+        return -1;
+    for (int dy = -k; dy <= k; dy++)
+        for (int dx = -k; dx <= k; dx++) {
+            double w = R + 0.5 - sqrt((double)dx * dx + (double)dy * dy);
+            if (w > 0)
+                d[n++] = (disc_px){ dx, dy, (float)fmin(1, w) };
+        }
+    *out = d;
+    return n;
+}
+
+typedef struct {
+    int w, h;
+    uint32_t *cnt;      /* points per pixel */
+    float *zs;          /* sum of their z fractions (NULL without z) */
+    float *cov, *zcov;  /* points covering each pixel, their z sum */
+} density_grid;
+
+static void grid_free(density_grid *g)
+{
+    free(g->cnt);
+    free(g->zs);
+    free(g->cov);
+    free(g->zcov);
+}
+
+static int grid_alloc(density_grid *g, const chart_box *p, int with_z)
+{
+    memset(g, 0, sizeof *g);
+    g->w = (int)ceil(p->w * CHART_DENSITY_RES);
+    g->h = (int)ceil(p->h * CHART_DENSITY_RES);
+    if (g->w <= 0 || g->h <= 0 || g->w > 20000 || g->h > 20000)
+        return -1;
+    size_t np = (size_t)g->w * (size_t)g->h;
+    g->cnt = calloc(np, sizeof *g->cnt);
+    g->cov = calloc(np, sizeof *g->cov);
+    if (with_z) {
+        g->zs = calloc(np, sizeof *g->zs);
+        g->zcov = calloc(np, sizeof *g->zcov);
+    }
+    return g->cnt && g->cov && (!with_z || (g->zs && g->zcov)) ? 0 : -1;
+}
+
+static size_t grid_bin(density_grid *g, const chart_axes *ax,
+                       const double *x, const double *y, const double *z,
+                       size_t n, double zlo, double zhi)
+{
+    size_t binned = 0;
+    double zr = zhi > zlo ? zhi - zlo : 1;
+    for (size_t i = 0; i < n; i++) {
+        double px = (chart_map_x(ax, x[i]) - ax->plot.x) * CHART_DENSITY_RES;
+        double py = (chart_map_y(ax, y[i]) - ax->plot.y) * CHART_DENSITY_RES;
+        if (!(px >= 0 && px < g->w && py >= 0 && py < g->h))
+            continue;   /* NaN, infinite or off the plot */
+        if (z && !isfinite(z[i]))
+            continue;
+        size_t at = (size_t)py * (size_t)g->w + (size_t)px;
+        g->cnt[at]++;
+        if (z)
+            g->zs[at] += (float)fmin(1, fmax(0, (z[i] - zlo) / zr));
+        binned++;
+    }
+    return binned;
+}
+
+/* Each occupied pixel's points spread over the disc around it. */
+static void grid_splat(density_grid *g, const disc_px *d, int nd)
+{
+    for (int py = 0; py < g->h; py++)
+        for (int px = 0; px < g->w; px++) {
+            size_t at = (size_t)py * (size_t)g->w + (size_t)px;
+            if (!g->cnt[at])
+                continue;
+            float c = (float)g->cnt[at], zc = g->zs ? g->zs[at] : 0;
+            for (int k = 0; k < nd; k++) {
+                int qx = px + d[k].dx, qy = py + d[k].dy;
+                if (qx < 0 || qy < 0 || qx >= g->w || qy >= g->h)
+                    continue;
+                size_t q = (size_t)qy * (size_t)g->w + (size_t)qx;
+                g->cov[q] += d[k].w * c;
+                if (g->zs)
+                    g->zcov[q] += d[k].w * zc;
+            }
+        }
+}
+
+/* Premultiplied ARGB of each pixel into the image's data. */
+static void grid_paint(const density_grid *g, unsigned char *data,
+                       int stride, chart_rgba fill, chart_cmap_fn cmap)
+{
+    float dmax = 1;
+    size_t np = (size_t)g->w * (size_t)g->h;
+    for (size_t i = 0; i < np; i++)
+        dmax = fmaxf(dmax, g->cov[i]);
+    double ldmax = log(dmax);
+    for (int py = 0; py < g->h; py++) {
+        uint32_t *row = (uint32_t *)(void *)(data + (size_t)py * stride);
+        for (int px = 0; px < g->w; px++) {
+            size_t at = (size_t)py * (size_t)g->w + (size_t)px;
+            double d = g->cov[at], a;
+            row[px] = 0;
+            if (d <= 1e-6)
+                continue;
+            if (d < 1 || ldmax <= 0)
+                a = fill.a * fmin(1, d);
+            else
+                a = fill.a + (1 - fill.a) * log(d) / ldmax;
+            chart_rgba c = fill;
+            if (g->zs && cmap)
+                c = cmap(g->zcov[at] / d);
+            a = fmin(1, fmax(0, a));
+            uint32_t A = (uint32_t)lround(a * 255);
+            uint32_t R = (uint32_t)lround(c.r * a * 255);
+            uint32_t G = (uint32_t)lround(c.g * a * 255);
+            uint32_t B = (uint32_t)lround(c.b * a * 255);
+            row[px] = A << 24 | R << 16 | G << 8 | B;
+        }
+    }
+}
+
+size_t chart_density(chart_ctx *cc, const chart_axes *ax, const double *x,
+                     const double *y, const double *z, size_t n, double r,
+                     chart_rgba fill, chart_cmap_fn cmap, double zlo,
+                     double zhi)
+{
+    density_grid g;
+    disc_px *disc = NULL;
+    size_t binned = 0;
+    int with_z = z && cmap;
+    memset(&g, 0, sizeof g);
+    int nd = disc_offsets(r * CHART_DENSITY_RES, &disc);
+    if (nd < 0 || grid_alloc(&g, &ax->plot, with_z) != 0) {
+        grid_free(&g);
+        free(disc);
+        return 0;
+    }
+    binned = grid_bin(&g, ax, x, y, with_z ? z : NULL, n, zlo, zhi);
+    grid_splat(&g, disc, nd);
+    cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32,
+                                                      g.w, g.h);
+    if (cairo_surface_status(img) == CAIRO_STATUS_SUCCESS) {
+        cairo_surface_flush(img);
+        grid_paint(&g, cairo_image_surface_get_data(img),
+                   cairo_image_surface_get_stride(img), fill, cmap);
+        cairo_surface_mark_dirty(img);
+        cairo_t *cr = cc->cr;
+        cairo_save(cr);
+        cairo_rectangle(cr, ax->plot.x, ax->plot.y, ax->plot.w, ax->plot.h);
+        cairo_clip(cr);
+        cairo_translate(cr, ax->plot.x, ax->plot.y);
+        cairo_scale(cr, 1.0 / CHART_DENSITY_RES, 1.0 / CHART_DENSITY_RES);
+        cairo_set_source_surface(cr, img, 0, 0);
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD);
+        cairo_paint(cr);
+        cairo_restore(cr);
+    }
+    cairo_surface_destroy(img);
+    grid_free(&g);
+    free(disc);
+    return binned;
+}
+
 void chart_markers_stroked(chart_ctx *cc, const chart_axes *ax,
                            const double *x, const double *y, size_t n,
                            int shape, double r, chart_rgba fill,

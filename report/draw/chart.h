@@ -141,6 +141,26 @@ void chart_marker_path(cairo_t *cr, int shape, double x, double y, double r);
 size_t chart_scatter(chart_ctx *cc, const chart_axes *ax, const double *x,
                      const double *y, size_t n, int shape, double r,
                      chart_rgba fill, double merge);
+/* Colour of a value t in [0, 1] (a sequential map such as viridis). */
+typedef chart_rgba (*chart_cmap_fn)(double t);
+
+/* Pixels per device unit of a density raster: 3 (216 dpi at 1 pt = 1/72
+ * in). */
+#define CHART_DENSITY_RES 2
+
+/* Scatter n points as one image instead of one path element per point:
+ * each point covers a disc of radius r (device units); a pixel covered
+ * by one point gets fill (its alpha), the densest pixel full opacity, in
+ * between on a log scale of how many points cover it. With z (may be
+ * NULL) and cmap, a pixel's colour is cmap of the mean of (z - zlo) /
+ * (zhi - zlo) over the points covering it. The image is clipped to the
+ * plot box and embedded in the PDF/SVG; it depends only on the points
+ * (byte-identical figures). Returns the points binned (finite, on the
+ * plot). */
+size_t chart_density(chart_ctx *cc, const chart_axes *ax, const double *x,
+                     const double *y, const double *z, size_t n, double r,
+                     chart_rgba fill, chart_cmap_fn cmap, double zlo,
+                     double zhi);
 /* Outline markers on top of filled ones (same points, no merge). */
 void chart_markers_stroked(chart_ctx *cc, const chart_axes *ax,
                            const double *x, const double *y, size_t n,

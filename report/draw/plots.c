@@ -507,7 +507,7 @@ static void heat_cell(chart_ctx *cc, const chart_axes *ax,
 }
 
 /* Width the colour bar takes right of the plot. */
-static double cbar_width(chart_ctx *cc, const chart_scale *cs)
+double plot_cbar_width(chart_ctx *cc, const chart_scale *cs)
 {
     char buf[64];
     double maxw = 0, th;
@@ -521,8 +521,8 @@ static double cbar_width(chart_ctx *cc, const chart_scale *cs)
     return 12 + CBAR_W + 4 + 4 + maxw + 6 + th;
 }
 
-static void cbar_draw(chart_ctx *cc, const chart_axes *ax,
-                      const chart_scale *cs, const char *title)
+void plot_cbar_draw(chart_ctx *cc, const chart_axes *ax,
+                    const chart_scale *cs, const char *title)
 {
     char buf[64];
     double x = ax->plot.x + ax->plot.w + 12, y = ax->plot.y, h = ax->plot.h;
@@ -574,7 +574,7 @@ static void draw_heatmap(chart_ctx *cc, const plot_spec *p, chart_box box)
     double labw = f.area.w * 0.3;
     ax.ycat_w = ny ? chart_cat_extent(cc, ny, hm->ylab, 1, labw) : 0;
     chart_axes_margins(cc, &ax, &m);
-    double cbw = cbar_width(cc, &cs);
+    double cbw = plot_cbar_width(cc, &cs);
     double slotw = (f.area.w - m.left - cbw) / (nx ? nx : 1) - 2;
     ax.xcat_h = nx ? chart_cat_extent(cc, nx, hm->xlab, 0, slotw) : 0;
     chart_axes_margins(cc, &ax, &m);
@@ -591,7 +591,7 @@ static void draw_heatmap(chart_ctx *cc, const plot_spec *p, chart_box box)
         empty_msg(cc, &ax, "no data");
     else if (!isfinite(vr[0]))
         empty_msg(cc, &ax, "no plottable values");
-    cbar_draw(cc, &ax, &cs, hm->ctitle);
+    plot_cbar_draw(cc, &ax, &cs, hm->ctitle);
 }
 
 /* ---- predicted vs measured -------------------------------------------- */

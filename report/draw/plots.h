@@ -101,5 +101,11 @@ chart_rgba plot_series_colour(int i, double alpha);
 int plot_series_shape(int i);
 /* Sequential colour-blind-safe map (viridis) at t in [0, 1]. */
 chart_rgba plot_seq_colour(double t);
+/* A viridis colour bar for scale cs right of ax's plot, with its tick
+ * labels and title (the metric and its unit); plot_cbar_width is the
+ * room it takes right of the plot box. */
+double plot_cbar_width(chart_ctx *cc, const chart_scale *cs);
+void plot_cbar_draw(chart_ctx *cc, const chart_axes *ax,
+                    const chart_scale *cs, const char *title);
 
 #endif
