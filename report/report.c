@@ -12,6 +12,7 @@
 #include "doc.h"
 #include "figures.h"
 #include "figcross.h"
+#include "figoverlay.h"
 #include "layout.h"
 #include "rundata.h"
 #include "exploration.h"
@@ -539,8 +540,27 @@ static int workload_sections(rep_doc *d, rep_run *run, const rep_layout *lay,
     return GD_OK;
 }
 
+/* --overlay: each workload's fronts of every run on a page, after the
+ * layout's sections. */
+static void overlay_pages(rep_doc *d, const rep_run *run,
+                          const rep_overlay *ov)
+{
+    char head[200];
+    for (int w = 0; ov && ov->n && w < run->nwl; w++) {
+        rep_doc_new_page(d);
+        fig_overlay_title(run, ov, w, head, sizeof head);
+        rep_doc_heading(d, head, 0);
+        double h = FIG_PAGE_H;
+        rep_doc_need(d, h);
+        if (!d->measure)
+            fig_overlay_draw(&d->cc, run, ov, w, 0, (chart_box){
+                rep_doc_left(d), d->y, rep_doc_width(d), h });
+        d->y += h + 10;
+    }
+}
+
 static int body(rep_doc *d, rep_run *run, const rep_layout *lay,
-                gd_err *err)
+                const rep_overlay *ov, gd_err *err)
 {
     int rc = GD_OK;
     rep_regression_page(d, run);   /* only when DIR/compare.json exists */
@@ -573,14 +593,17 @@ static int body(rep_doc *d, rep_run *run, const rep_layout *lay,
                 rep_sec_failures(d, run);
             break;
         }
+    if (!rc)
+        overlay_pages(d, run, ov);
     return rc;
 }
 
 /* One full document; toc_shift < 0: a layout pass (no contents, figures
  * not drawn) that only records where headings land. */
 static int render_doc(rep_run *run, const rep_layout *lay,
-                      const char *path, rep_doc *d, const rep_toc_entry *toc,
-                      int ntoc, int toc_pages, gd_err *err)
+                      const rep_overlay *ov, const char *path, rep_doc *d,
+                      const rep_toc_entry *toc, int ntoc, int toc_pages,
+                      gd_err *err)
 {
     char title[160], footer[200];
     int letter = strcmp(run->camp.paper, "letter") == 0;
@@ -596,13 +619,14 @@ static int render_doc(rep_run *run, const rep_layout *lay,
         title_page(d, run);
     if (toc && lay->contents)
         rep_sec_contents(d, toc, ntoc, toc_pages, 1);
-    rc = body(d, run, lay, err);
+    rc = body(d, run, lay, ov, err);
     if (rc)
         rep_doc_abandon(d);
     return rc;
 }
 
-static int write_pdf(rep_run *run, const rep_layout *lay, gd_err *err)
+static int write_pdf(rep_run *run, const rep_layout *lay,
+                     const rep_overlay *ov, gd_err *err)
 {
     char path[4096];
     rep_doc *d = calloc(1, sizeof *d);
@@ -610,14 +634,14 @@ static int write_pdf(rep_run *run, const rep_layout *lay, gd_err *err)
     int rc = d ? rep_run_path(run, "report.pdf", path, sizeof path, err)
                : gd_errf(err, GD_EENV, "report.pdf: out of memory");
     if (!rc && !lay->contents) {   /* no contents: one pass is enough */
-        rc = render_doc(run, lay, path, d, none, 0, 0, err);
+        rc = render_doc(run, lay, ov, path, d, none, 0, 0, err);
         if (!rc)
             rc = rep_doc_end(d, path, err);
         free(d);
         return rc;
     }
     if (!rc)
-        rc = render_doc(run, lay, path, d, NULL, 0, 0, err);
+        rc = render_doc(run, lay, ov, path, d, NULL, 0, 0, err);
     if (rc) {
         free(d);
         return rc;
@@ -634,7 +658,7 @@ static int write_pdf(rep_run *run, const rep_layout *lay, gd_err *err)
         free(d);
         return gd_errf(err, GD_EENV, "%s: out of memory", path);
     }
-    rc = render_doc(run, lay, path, d, toc, ntoc, pages, err);
+    rc = render_doc(run, lay, ov, path, d, toc, ntoc, pages, err);
     if (!rc)
         rc = rep_doc_end(d, path, err);
     free(toc);
@@ -696,24 +720,39 @@ static int write_figures(rep_run *run, const rep_layout *lay, gd_err *err)
 
 int rep_render(const char *rundir, const char *layout, gd_err *err)
 {
+    return rep_render_overlay(rundir, layout, NULL, 0, err);
+}
+
+int rep_render_overlay(const char *rundir, const char *layout,
+                       const char *const *overlay, int noverlay,
+                       gd_err *err)
+{
     if (sp_is_run_dir(rundir)) {   /* a split study has its own report */
-        if (layout)
-            return gd_errf(err, GD_EINPUT, "%s: --layout applies to "
-                           "design-space runs, not to a split study", rundir);
+        if (layout || noverlay)
+            return gd_errf(err, GD_EINPUT, "%s: --%s applies to "
+                           "design-space runs, not to a split study", rundir,
+                           layout ? "layout" : "overlay");
         return split_report_dir(rundir, err);
     }
     rep_run run;
     rep_layout lay;
+    rep_overlay ov;
+    memset(&ov, 0, sizeof ov);
     int rc = rep_run_load(rundir, &run, err);
     if (rc)
         return rc;
     rc = pick_layout(&run, layout, &lay, err);
+    if (!rc && noverlay)   /* every input checked before anything is written */
+        rc = rep_overlay_load(&run, overlay, noverlay, &ov, err);
     if (!rc)
         rc = rep_csv_write(&run, err);
     if (!rc)
         rc = write_figures(&run, &lay, err);
+    if (!rc && ov.n)
+        rc = fig_overlay_write_files(&run, &ov, run.camp.formats, err);
     if (!rc)
-        rc = write_pdf(&run, &lay, err);
+        rc = write_pdf(&run, &lay, ov.n ? &ov : NULL, err);
+    rep_overlay_free(&ov);
     rep_run_free(&run);
     return rc;
 }

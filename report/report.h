@@ -7,5 +7,12 @@
 
 /* layout: a report layout file, or NULL for the campaign's or the default. */
 int rep_render(const char *rundir, const char *layout, gd_err *err);
+/* rep_render, and with overlay[0..noverlay) ("DIR[:LABEL]", `gpudse
+ * report --overlay`) each workload's Pareto fronts of this run and those
+ * runs on one plot: figures/overlay_WORKLOAD.* and a page per workload. */
+#define REP_OVERLAY_ARGS 7   /* other runs at most (8 series colours) */
+int rep_render_overlay(const char *rundir, const char *layout,
+                       const char *const *overlay, int noverlay,
+                       gd_err *err);
 
 #endif

@@ -48,9 +48,10 @@ static const char usage_text[] =
     "  job-run JOBDIR      run one prepared external job (a Slurm task)\n"
     "  validate CAMPAIGN   check a campaign file and print what it would run\n"
     "  analyze DIR         recompute analysis.json from a run directory\n"
-    "  report DIR [--layout FILE]\n"
+    "  report DIR [--layout FILE] [--overlay DIR2[:LABEL]]...\n"
     "                      re-render report.pdf, figures/ and results.csv\n"
-    "                      from a run directory alone\n"
+    "                      from a run directory alone (with other runs'\n"
+    "                      fronts overlaid)\n"
     "  annotate DIR        rewrite annotations.json (agents; docs/agents.md)\n"
     "  status DIR [--json] [--watch [S]]\n"
     "                      show a run's progress from its files (while it\n"
@@ -351,17 +352,41 @@ static int cmd_analyze(int argc, char **argv)
     return 0;
 }
 
+/* --overlay DIR[:LABEL], repeatable: the runs in the order given. */
+typedef struct {
+    const char *spec[REP_OVERLAY_ARGS];
+    int n;
+} overlay_args;
+
+static int overlay_arg(void *value, const char *arg, gd_err *err)
+{
+    overlay_args *o = value;
+    if (o->n >= REP_OVERLAY_ARGS)
+        return gd_errf(err, GD_EINPUT, "--overlay: at most %d other runs",
+                       REP_OVERLAY_ARGS);
+    o->spec[o->n++] = arg;
+    return GD_OK;
+}
+
 static int cmd_report(int argc, char **argv)
 {
     const char *layout = NULL;
+    overlay_args ov = {{NULL}, 0};
     const po_option opts[] = {
         PO_STRING("--layout", "FILE", &layout,
                   "report layout (default: the campaign's, else\n"
                   "the built-in one)"),
+        PO_CALLBACK("--overlay", "DIR2[:LABEL]", &ov, overlay_arg,
+                    "also draw run DIR2's Pareto fronts with DIR's,\n"
+                    "one series per run, labelled LABEL (default: its\n"
+                    "campaign name) and modelled or measured; the same\n"
+                    "first two objectives; repeat for more runs (up to\n"
+                    "7): figures/overlay_WORKLOAD.* and a report page"),
         PO_END_OPTS,
     };
     const po_command cmd = {
-        "report", "usage: gpudse report DIR [--layout FILE]\n",
+        "report",
+        "usage: gpudse report DIR [--layout FILE] [--overlay DIR2[:LABEL]]...\n",
         "Re-render DIR/report.pdf, DIR/figures/ and DIR/results.csv from the run\n"
         "directory alone.\n",
         opts, NULL};
@@ -369,7 +394,7 @@ static int cmd_report(int argc, char **argv)
     if (n < 0 || !one_dir(&cmd, n, argv, &rc))
         return rc;
     gd_err err = {0, ""};
-    if (rep_render(argv[0], layout, &err) != GD_OK)
+    if (rep_render_overlay(argv[0], layout, ov.spec, ov.n, &err) != GD_OK)
         return report_error(&err);
     printf("report: %s/report.pdf\n", argv[0]);
     return 0;
