@@ -67,7 +67,7 @@ static void draw_job(chart_ctx *cc, chart_box page, const void *arg)
 }
 
 int fig_cross_write_files(const rep_run *run, const rep_cross_fig *f,
-                          int formats, gd_err *err)
+                          int formats, const chart_font *font, gd_err *err)
 {
     char dir[4096], stem[160], name[200], path[4096];
     double w, h;
@@ -84,8 +84,8 @@ int fig_cross_write_files(const rep_run *run, const rep_cross_fig *f,
         snprintf(name, sizeof name, "%s.%s", stem, i == 0 ? "svg" : "pdf");
         if (util_path_join(path, sizeof path, dir, name) != GD_OK)
             return gd_errf(err, GD_EENV, "%s/%s: path too long", dir, name);
-        rc = chart_write_file(i == 0 ? REP_OUT_SVG : REP_OUT_PDF, w, h, stem,
-                              path, draw_job, &j, err);
+        rc = chart_write_file_font(i == 0 ? REP_OUT_SVG : REP_OUT_PDF, w, h,
+                                   stem, path, font, draw_job, &j, err);
     }
     return rc;
 }

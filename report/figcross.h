@@ -18,6 +18,6 @@ void fig_cross_stem(const rep_run *run, const rep_cross_fig *f, char *out,
                     size_t n);
 /* Write DIR/figures/STEM.svg and/or .pdf as the CAMP_FMT_* bits say. */
 int fig_cross_write_files(const rep_run *run, const rep_cross_fig *f,
-                          int formats, gd_err *err);
+                          int formats, const chart_font *font, gd_err *err);
 
 #endif

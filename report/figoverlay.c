@@ -368,7 +368,8 @@ static void overlay_stem(const rep_run *base, int wl, char *out, size_t n)
 }
 
 int fig_overlay_write_files(const rep_run *base, const rep_overlay *ov,
-                            int formats, gd_err *err)
+                            int formats, const chart_font *font,
+                            gd_err *err)
 {
     char dir[4096], stem[160], name[200], path[4096];
     double w, h;
@@ -387,8 +388,9 @@ int fig_overlay_write_files(const rep_run *base, const rep_overlay *ov,
             if (util_path_join(path, sizeof path, dir, name) != GD_OK)
                 return gd_errf(err, GD_EENV, "%s/%s: path too long", dir,
                                name);
-            rc = chart_write_file(i == 0 ? REP_OUT_SVG : REP_OUT_PDF, w, h,
-                                  stem, path, draw_job, &j, err);
+            rc = chart_write_file_font(i == 0 ? REP_OUT_SVG : REP_OUT_PDF,
+                                       w, h, stem, path, font, draw_job, &j,
+                                       err);
         }
     }
     return rc;

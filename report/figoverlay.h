@@ -40,7 +40,8 @@ void fig_overlay_draw(chart_ctx *cc, const rep_run *base,
                       chart_box box);
 /* Write DIR/figures/overlay_WORKLOAD.svg and/or .pdf for each workload. */
 int fig_overlay_write_files(const rep_run *base, const rep_overlay *ov,
-                            int formats, gd_err *err);
+                            int formats, const chart_font *font,
+                            gd_err *err);
 /* Title of workload wl's overlay: "sgemm: Pareto fronts of 3 runs". */
 void fig_overlay_title(const rep_run *base, const rep_overlay *ov, int wl,
                        char *out, size_t n);

@@ -699,18 +699,20 @@ static void draw_job(chart_ctx *cc, chart_box page, const void *arg)
 
 static int write_one(const fig_kind *k, const rep_run *run, int wl,
                      const char *metric, int log, rep_out_kind kind,
-                     const char *path, gd_err *err)
+                     const char *path, const chart_font *font, gd_err *err)
 {
     char title[160];
     double w, h;
     fig_size(run->camp.figure_single, &w, &h);
     fig_stem(k, run, wl, metric, title, sizeof title);
     fig_job j = {k, run, wl, log, metric};
-    return chart_write_file(kind, w, h, title, path, draw_job, &j, err);
+    return chart_write_file_font(kind, w, h, title, path, font, draw_job,
+                                 &j, err);
 }
 
 int fig_write_files(const fig_kind *k, const rep_run *run, int wl,
-                    const char *metric, int log, int formats, gd_err *err)
+                    const char *metric, int log, int formats,
+                    const chart_font *font, gd_err *err)
 {
     char dir[4096], stem[160], name[200], path[4096];
     int rc = rep_run_path(run, "figures", dir, sizeof dir, err);
@@ -725,7 +727,7 @@ int fig_write_files(const fig_kind *k, const rep_run *run, int wl,
         if (util_path_join(path, sizeof path, dir, name) != GD_OK)
             return gd_errf(err, GD_EENV, "%s/%s: path too long", dir, name);
         rc = write_one(k, run, wl, metric, log,
-                       f == 0 ? REP_OUT_SVG : REP_OUT_PDF, path, err);
+                       f == 0 ? REP_OUT_SVG : REP_OUT_PDF, path, font, err);
     }
     return rc;
 }

@@ -40,8 +40,10 @@ void fig_size(int single, double *w, double *h);
 /* File stem "KIND_WORKLOAD[_METRIC]" (unsafe characters replaced). */
 void fig_stem(const fig_kind *k, const rep_run *run, int wl,
               const char *metric, char *out, size_t n);
-/* Write DIR/figures/STEM.svg and/or .pdf as the CAMP_FMT_* bits say. */
+/* Write DIR/figures/STEM.svg and/or .pdf as the CAMP_FMT_* bits say,
+ * the text in font (NULL: the default). */
 int fig_write_files(const fig_kind *k, const rep_run *run, int wl,
-                    const char *metric, int log, int formats, gd_err *err);
+                    const char *metric, int log, int formats,
+                    const chart_font *font, gd_err *err);
 
 #endif

@@ -538,12 +538,65 @@ static int parse_child(rep_layout *l, const xmlNode *n, const char *path,
     return GD_OK;
 }
 
+/* font="FAMILY": one fontconfig has itself (a substitute would make the
+ * figures differ from host to host). */
+static int root_font(const xmlNode *n, const char *fam, rep_layout *l,
+                     const char *path, gd_err *err)
+{
+    char got[128];
+    if (!*fam || strlen(fam) >= sizeof l->font.family)
+        return gd_errf(err, GD_EINPUT, "%s:%ld: font=\"%s\": name a font "
+                       "family (under %zu characters), e.g. \"DejaVu "
+                       "Serif\"", path, xmlGetLineNo(n), fam,
+                       sizeof l->font.family);
+    if (chart_font_check(fam, got, sizeof got) != 0)
+        return gd_errf(err, GD_EINPUT, "%s:%ld: font=\"%s\" is not "
+                       "installed: fontconfig would use \"%s\" instead, and "
+                       "the figures would differ from host to host; install "
+                       "it or name one `fc-list : family` lists", path,
+                       xmlGetLineNo(n), fam, got);
+    util_strlcpy(l->font.family, fam, sizeof l->font.family);
+    return GD_OK;
+}
+
+/* <report font="..." font-size="PT">: the figure files' text. */
+static int parse_root_attrs(const xmlNode *n, rep_layout *l,
+                            const char *path, gd_err *err)
+{
+    xmlChar *f = xmlGetProp(n, (const xmlChar *)"font");
+    xmlChar *z = xmlGetProp(n, (const xmlChar *)"font-size");
+    int rc = f ? root_font(n, (const char *)f, l, path, err) : GD_OK;
+    if (!rc && z) {
+        char *end = NULL;
+        double pt = strtod((const char *)z, &end);
+        if (end == (char *)z || *end || !(pt >= 5 && pt <= 16))
+            rc = gd_errf(err, GD_EINPUT, "%s:%ld: font-size=\"%s\": use "
+                         "points from 5 to 16 (the tick and legend text; "
+                         "default %g)", path, xmlGetLineNo(n),
+                         (const char *)z, CHART_FONT_PT);
+        else
+            l->font.size = pt;
+    }
+    for (const xmlAttr *a = n->properties; !rc && a; a = a->next)
+        if (strcmp((const char *)a->name, "font") != 0
+            && strcmp((const char *)a->name, "font-size") != 0)
+            rc = gd_errf(err, GD_EINPUT, "%s:%ld: unknown attribute %s= on "
+                         "<report> (known: font, font-size)", path,
+                         xmlGetLineNo(n), (const char *)a->name);
+    xmlFree(f);
+    xmlFree(z);
+    return rc;
+}
+
 static int parse_root(const xmlNode *root, rep_layout *l, const char *path,
                       gd_err *err)
 {
     if (!root || !is_el(root, "report"))
         return gd_errf(err, GD_EINPUT, "%s:%ld: the root element must be "
                        "<report>", path, root ? xmlGetLineNo(root) : 1L);
+    int rc = parse_root_attrs(root, l, path, err);
+    if (rc)
+        return rc;
     for (const xmlNode *n = root->children; n; n = n->next) {
         if (n->type != XML_ELEMENT_NODE)
             continue;

@@ -8,6 +8,7 @@
 #define GPUDSE_LAYOUT_H
 
 #include "campaign.h"
+#include "chart.h"
 #include "util.h"
 #include "space.h"
 
@@ -76,6 +77,9 @@ typedef struct {
     rep_cross_fig cross[REP_CROSS_MAX];
     int nitems;
     rep_item item[REP_LAYOUT_MAX];   /* drawn for every workload, in order */
+    /* <report font="FAMILY" font-size="PT">: the figure files' text
+     * (checked installed when the layout is read); "" / 0: default. */
+    chart_font font;
 } rep_layout;
 
 void rep_layout_default(rep_layout *l);

@@ -680,7 +680,8 @@ static int pick_layout(const rep_run *run, const char *layout,
 }
 
 static int write_item_figures(const rep_run *run, int wl,
-                              const rep_item *it, gd_err *err)
+                              const rep_item *it, const chart_font *font,
+                              gd_err *err)
 {
     char m[CAMP_MAXOBJ + 16][MET_NAMELEN];
     const fig_kind *k = fig_kind_find(it->name);
@@ -691,7 +692,7 @@ static int write_item_figures(const rep_run *run, int wl,
         if (fig_available(k, run, wl, metric))
             rc = fig_write_files(k, run, wl, metric,
                                  it->log | (it->no_title ? FIG_NOTITLE : 0),
-                                 run->camp.formats, err);
+                                 run->camp.formats, font, err);
     }
     return rc;
 }
@@ -704,15 +705,16 @@ static int write_figures(rep_run *run, const rep_layout *lay, gd_err *err)
         rc = rep_run_select(run, run->wl[w].name, err);
         for (int i = 0; !rc && i < lay->nitems; i++)
             if (lay->item[i].kind == REP_ITEM_FIGURE)
-                rc = write_item_figures(run, w, &lay->item[i], err);
+                rc = write_item_figures(run, w, &lay->item[i], &lay->font,
+                                        err);
     }
     if (!rc && lay->ncross)   /* figures across workloads read them all */
         rc = rep_run_select_all(run, err);
     for (int i = 0; !rc && i < lay->ncross; i++)
         rc = fig_cross_write_files(run, &lay->cross[i], run->camp.formats,
-                                  err);
+                                  &lay->font, err);
     if (!rc)
-        rc = rep_study_write_figures(run, err);
+        rc = rep_study_write_figures(run, &lay->font, err);
     if (!rc)
         rc = rep_regression_write_figures(run, err);
     return rc;
@@ -749,7 +751,8 @@ int rep_render_overlay(const char *rundir, const char *layout,
     if (!rc)
         rc = write_figures(&run, &lay, err);
     if (!rc && ov.n)
-        rc = fig_overlay_write_files(&run, &ov, run.camp.formats, err);
+        rc = fig_overlay_write_files(&run, &ov, run.camp.formats, &lay.font,
+                                     err);
     if (!rc)
         rc = write_pdf(&run, &lay, ov.n ? &ov : NULL, err);
     rep_overlay_free(&ov);

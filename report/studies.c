@@ -394,7 +394,8 @@ static int write_fig(const rep_run *run, const study_fig *f,
     return rc;
 }
 
-int rep_study_write_figures(const rep_run *run, gd_err *err)
+int rep_study_write_figures(const rep_run *run, const chart_font *font,
+                            gd_err *err)
 {
     static const wl_build_fn builds[2] = { build_study_lines,
                                            build_study_bars };
@@ -405,8 +406,10 @@ int rep_study_write_figures(const rep_run *run, gd_err *err)
         for (int k = 0; !rc && wl_study(run, w) && k < 2; k++) {
             study_fig f;
             snprintf(stem, sizeof stem, "%s_%s", names[k], run->wl[w].name);
-            if (builds[k](run, w, &f) == 0)
+            if (builds[k](run, w, &f) == 0) {
+                f.p.font = font;
                 rc = write_fig(run, &f, stem, err);
+            }
             fig_free(&f);
         }
     for (int i = 0; !rc && entry(run, "calibration", i); i++) {
@@ -414,8 +417,10 @@ int rep_study_write_figures(const rep_run *run, gd_err *err)
         const cJSON *e = entry(run, "calibration", i);
         snprintf(stem, sizeof stem, "calibration_%d_%s", i + 1,
                  str(e, "metric", "value"));
-        if (build_calibration(e, &f) == 0)
+        if (build_calibration(e, &f) == 0) {
+            f.p.font = font;
             rc = write_fig(run, &f, stem, err);
+        }
         fig_free(&f);
     }
     return rc;

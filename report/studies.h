@@ -13,6 +13,7 @@
 #ifndef GPUDSE_STUDIES_H
 #define GPUDSE_STUDIES_H
 
+#include "chart.h"
 #include "doc.h"
 #include "rundata.h"
 
@@ -20,6 +21,7 @@ void rep_study_strategy(rep_doc *d, const rep_run *run);
 void rep_study_calibration(rep_doc *d, const rep_run *run);
 /* figures/study_hv_WL.*, figures/study_evals_WL.* and
  * figures/calibration_N_METRIC.*. */
-int rep_study_write_figures(const rep_run *run, gd_err *err);
+int rep_study_write_figures(const rep_run *run, const chart_font *font,
+                            gd_err *err);
 
 #endif

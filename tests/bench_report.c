@@ -112,7 +112,8 @@ int main(int argc, char **argv)
         for (int rep = 0; rep < 3; rep++) {   /* best of 3 */
             double t0 = now_s();
             if (fig_write_files(k, &run, 0, NULL, 0, f ? CAMP_FMT_SVG
-                                                    : CAMP_FMT_PDF, &err)) {
+                                                    : CAMP_FMT_PDF, NULL,
+                                &err)) {
                 fprintf(stderr, "bench_report: %s\n", err.msg);
                 return 1;
             }

@@ -421,7 +421,8 @@ START_TEST(run_figures)
             continue;
         ck_assert_msg(fig_write_files(fk, &run, 0, metric,
                                       _i == R_BIG ? FIG_LOGX | FIG_LOGY : 0,
-                                      run.camp.formats, &err) == 0, "%s",
+                                      run.camp.formats, NULL, &err) == 0,
+                      "%s",
                       err.msg);
         fig_stem(fk, &run, 0, metric, stem, sizeof stem);
         snprintf(path, sizeof path, "%s/figures/%s.svg", run.dir, stem);

@@ -35,8 +35,10 @@ void chart_set_rgba(cairo_t *cr, chart_rgba c)
 
 /* ---- text ------------------------------------------------------------- */
 
-/* Whether fontconfig resolves `family` to that family itself. */
-static int font_present(PangoContext *pc, const char *family)
+/* Whether fontconfig resolves `family` to that family itself; got (may
+ * be NULL) receives the family it resolves to. */
+static int font_resolve(PangoContext *pc, const char *family, char *got,
+                        size_t gn)
 {
     PangoFontDescription *want = pango_font_description_new();
     pango_font_description_set_family(want, family);
@@ -45,12 +47,19 @@ static int font_present(PangoContext *pc, const char *family)
     pango_font_description_free(want);
     if (!f)
         return 0;
-    PangoFontDescription *got = pango_font_describe(f);
-    const char *name = pango_font_description_get_family(got);
+    PangoFontDescription *desc = pango_font_describe(f);
+    const char *name = pango_font_description_get_family(desc);
     int ok = name && g_ascii_strcasecmp(name, family) == 0;
-    pango_font_description_free(got);
+    if (got)
+        util_strlcpy(got, name ? name : "none", gn);
+    pango_font_description_free(desc);
     g_object_unref(f);
     return ok;
+}
+
+static int font_present(PangoContext *pc, const char *family)
+{
+    return font_resolve(pc, family, NULL, 0);
 }
 
 const char *chart_init_error(int rc)
@@ -67,6 +76,8 @@ int chart_init(chart_ctx *cc, cairo_t *cr)
 {
     cc->cr = cr;
     cc->lay = NULL;
+    util_strlcpy(cc->family, CHART_FONT, sizeof cc->family);
+    cc->scale = 1;
     if (cairo_status(cr) != CAIRO_STATUS_SUCCESS)
         return CHART_ECAIRO;
     cc->lay = pango_cairo_create_layout(cr);
@@ -87,6 +98,33 @@ int chart_init(chart_ctx *cc, cairo_t *cr)
     return 0;
 }
 
+int chart_set_font(chart_ctx *cc, const chart_font *f)
+{
+    const char *fam = f && f->family[0] ? f->family : CHART_FONT;
+    if (!cc->lay || !font_present(pango_layout_get_context(cc->lay), fam))
+        return CHART_EFONTS;
+    util_strlcpy(cc->family, fam, sizeof cc->family);
+    cc->scale = f && f->size > 0 ? f->size / CHART_FONT_PT : 1;
+    return 0;
+}
+
+int chart_font_check(const char *family, char *got, size_t n)
+{
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1,
+                                                    1);
+    cairo_t *cr = cairo_create(s);
+    chart_ctx cc;
+    int ok = chart_init(&cc, cr) != CHART_ECAIRO && cc.lay
+             && font_resolve(pango_layout_get_context(cc.lay), family, got,
+                             n);
+    if (!cc.lay && got)
+        util_strlcpy(got, "none (cairo/pango could not start)", n);
+    chart_free(&cc);
+    cairo_destroy(cr);
+    cairo_surface_destroy(s);
+    return ok ? 0 : -1;
+}
+
 void chart_free(chart_ctx *cc)
 {
     if (cc->lay)
@@ -99,11 +137,12 @@ static void text_setup(chart_ctx *cc, const char *txt, double pt, int style,
 {
     PangoFontDescription *fd = pango_font_description_new();
     pango_font_description_set_family(fd, (style & CHART_MONO)
-                                      ? CHART_FONT_MONO : CHART_FONT);
+                                      ? CHART_FONT_MONO : cc->family);
     pango_font_description_set_weight(fd, (style & CHART_BOLD)
                                       ? PANGO_WEIGHT_BOLD
                                       : PANGO_WEIGHT_NORMAL);
-    pango_font_description_set_absolute_size(fd, pt * PANGO_SCALE);
+    pango_font_description_set_absolute_size(fd, pt * cc->scale
+                                                 * PANGO_SCALE);
     pango_layout_set_font_description(cc->lay, fd);
     pango_font_description_free(fd);
     if (wrap > 0) {
@@ -950,11 +989,29 @@ int chart_write_file(rep_out_kind kind, double w, double h, const char *title,
                      const char *path, chart_draw_fn draw, const void *arg,
                      gd_err *err)
 {
+    return chart_write_file_font(kind, w, h, title, path, NULL, draw, arg,
+                                 err);
+}
+
+int chart_write_file_font(rep_out_kind kind, double w, double h,
+                          const char *title, const char *path,
+                          const chart_font *font, chart_draw_fn draw,
+                          const void *arg, gd_err *err)
+{
     rep_out out;
     chart_ctx cc;
     rep_out_begin(&out, kind, w, h, title);
     cairo_t *cr = cairo_create(out.surface);
     int rc = chart_init(&cc, cr);
+    if (rc == 0 && font && chart_set_font(&cc, font) != 0) {
+        chart_free(&cc);
+        cairo_destroy(cr);
+        rep_out_abandon(&out);
+        return gd_errf(err, GD_EINPUT, "%s: the layout's font \"%s\" is "
+                       "not installed (fontconfig would substitute "
+                       "another, and the figure would differ from host to "
+                       "host)", path, font->family);
+    }
     if (rc != 0) {
         chart_free(&cc);
         cairo_destroy(cr);

@@ -13,10 +13,22 @@
 #define CHART_FONT "DejaVu Sans"
 #define CHART_FONT_MONO "DejaVu Sans Mono"
 
-/* A drawing context: the cairo_t and one reusable pango layout. */
+/* A figure's text font: family "" is DejaVu Sans; size is the tick and
+ * legend text in points (0: the default 8), every other text scaled with
+ * it. Fixed-width text stays DejaVu Sans Mono. */
+#define CHART_FONT_PT 8.0
+typedef struct {
+    char family[64];
+    double size;
+} chart_font;
+
+/* A drawing context: the cairo_t, one reusable pango layout, and the
+ * font family and scale (chart_set_font) its text is set in. */
 typedef struct {
     cairo_t *cr;
     PangoLayout *lay;
+    char family[64];
+    double scale;
 } chart_ctx;
 
 typedef struct { double x, y, w, h; } chart_box;
@@ -46,6 +58,12 @@ int chart_init(chart_ctx *cc, cairo_t *cr);
 /* What a chart_init failure means and what to do, for "PATH: ..." errors. */
 const char *chart_init_error(int rc);
 void chart_free(chart_ctx *cc);
+/* Set text from now on in font f (NULL or empty: the default): 0, or
+ * CHART_EFONTS when fontconfig would substitute another family. */
+int chart_set_font(chart_ctx *cc, const chart_font *f);
+/* 0 when fontconfig has `family` itself; else -1 with the family it would
+ * use instead in got (for "font X is not installed" errors). */
+int chart_font_check(const char *family, char *got, size_t n);
 
 /* One figure file: a w × h surface painted white, draw(cc, whole page,
  * arg), written atomically to path (rep_out_finish). A missing font or
@@ -54,6 +72,11 @@ typedef void (*chart_draw_fn)(chart_ctx *cc, chart_box page, const void *arg);
 int chart_write_file(rep_out_kind kind, double w, double h, const char *title,
                      const char *path, chart_draw_fn draw, const void *arg,
                      gd_err *err);
+/* chart_write_file with the text in font (NULL: the default). */
+int chart_write_file_font(rep_out_kind kind, double w, double h,
+                          const char *title, const char *path,
+                          const chart_font *font, chart_draw_fn draw,
+                          const void *arg, gd_err *err);
 
 /* Measure / draw text of size pt. wrap > 0 wraps at that width (words, then
  * characters). Sizes come back in *w, *h (either may be NULL). */

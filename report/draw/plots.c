@@ -845,5 +845,6 @@ static void draw_spec(chart_ctx *cc, chart_box page, const void *p)
 int plot_write_file(const plot_spec *p, rep_out_kind kind, double w,
                     double h, const char *path, gd_err *err)
 {
-    return chart_write_file(kind, w, h, p->title, path, draw_spec, p, err);
+    return chart_write_file_font(kind, w, h, p->title, path, p->font,
+                                 draw_spec, p, err);
 }

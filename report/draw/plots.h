@@ -76,6 +76,7 @@ typedef struct {
     /* {lo, hi} axis ranges on request (lines: x and y; bars: y), or NULL:
      * fit to the data. Marks outside are clipped. */
     const double *xrange, *yrange;
+    const chart_font *font;    /* plot_write_file's text; NULL: default */
     union {
         plot_lines lines;
         plot_bars bars;
