@@ -17,7 +17,11 @@ void fig_knob_title(int knob, char *out, size_t n)
     const char *name = space_knob_get(knob)->name;
     const char *unit = knob == KNOB_SHMEM_SIZE ? "bytes"
                      : knob == KNOB_L1_SETS || knob == KNOB_L2_SETS ? "sets"
-                     : knob == KNOB_N_MEM ? "channels" : "";
+                     : knob == KNOB_N_MEM ? "channels"
+                     : knob == KNOB_N_CLUSTERS ? "clusters"
+                     : knob == KNOB_CORES_PER_CLUSTER ? "cores"
+                     : knob == KNOB_NUM_SCHED_PER_CORE ? "schedulers"
+                     : knob == KNOB_SCHEDULER ? "policy" : "";
     snprintf(out, n, "%s%s%s%s", name, *unit ? " (" : "", unit,
              *unit ? ")" : "");
 }

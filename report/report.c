@@ -11,6 +11,7 @@
 #include "csv.h"
 #include "doc.h"
 #include "figures.h"
+#include "figstats.h"
 #include "figcross.h"
 #include "figoverlay.h"
 #include "layout.h"
@@ -361,11 +362,10 @@ static void front_row(rep_table *t, const rep_run *run, const rep_point *p,
     }
 }
 
-/* Knob column header: "shmem size (bytes)". */
+/* Knob column header with its unit: "shmem size (bytes)". */
 static void knob_head(int k, char *head, size_t n)
 {
-    snprintf(head, n, "%s%s", space_knob_get(k)->name,
-             k == KNOB_SHMEM_SIZE ? " (bytes)" : "");
+    fig_knob_title(k, head, n);
     for (char *p = head; *p; p++)
         if (*p == '_')
             *p = ' ';

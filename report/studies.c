@@ -120,7 +120,20 @@ static int seed_count(const cJSON *study)
                                                                "seeds"));
 }
 
-/* Hypervolume ratio against evaluations, median and IQR per strategy. */
+/* The hypervolume gap 1 - ratio, floored at GAP_FLOOR so that a
+ * strategy that reached the basis (gap 0) stays on the log axis. */
+#define GAP_FLOOR 1e-4
+
+static double *gaps(study_fig *f, const cJSON *ratios, size_t len)
+{
+    double *v = keep(f, numbers(ratios, len));
+    for (size_t i = 0; v && i < len; i++)
+        v[i] = isfinite(v[i]) ? fmax(1 - v[i], GAP_FLOOR) : NAN;
+    return v;
+}
+
+/* The hypervolume gap (1 - ratio) against evaluations on log axes,
+ * median and IQR per strategy: convergence is read off the log scale. */
 static int build_study_lines(const rep_run *run, int wl, study_fig *f)
 {
     const cJSON *study = wl_study(run, wl), *s;
@@ -141,24 +154,28 @@ static int build_study_lines(const rep_run *run, int wl, study_fig *f)
             x[i] = (double)(i + 1);
         int band = (size_t)cJSON_GetArraySize(q1) >= len
                    && (size_t)cJSON_GetArraySize(q3) >= len;
+        /* the gap falls as the ratio rises: q3's gap is the band's low */
         f->ser[n] = (plot_series){ str(s, "name", "strategy"), len, x,
-                                   keep(f, numbers(m, len)),
-                                   band ? keep(f, numbers(q1, len)) : NULL,
-                                   band ? keep(f, numbers(q3, len)) : NULL };
+                                   gaps(f, m, len),
+                                   band ? gaps(f, q3, len) : NULL,
+                                   band ? gaps(f, q1, len) : NULL };
         if (!f->ser[n].mid || (band && (!f->ser[n].lo || !f->ser[n].hi)))
             return -1;
         n++;
     }
-    snprintf(f->title, sizeof f->title, "%s: hypervolume reached against "
-             "evaluations, median and IQR over %d seed%s (%s)",
+    snprintf(f->title, sizeof f->title, "%s: hypervolume gap (1 − ratio) "
+             "against evaluations, median and IQR over %d seed%s (%s)",
              run->wl[wl].name, seed_count(study),
              seed_count(study) == 1 ? "" : "s", rep_wl_fidelity(run, wl));
-    snprintf(f->mt, sizeof f->mt, "Basis: %s.",
+    snprintf(f->mt, sizeof f->mt, "Basis: %s. Lower is better; a gap "
+             "under 10⁻⁴ (the basis reached) is drawn at 10⁻⁴.",
              str(study, "basis", "the best front found"));
     util_strlcpy(f->xt, "Evaluations (jobs)", sizeof f->xt);
-    util_strlcpy(f->yt, "Hypervolume ratio (of the basis)", sizeof f->yt);
+    util_strlcpy(f->yt, "1 − hypervolume ratio (of the basis)",
+                 sizeof f->yt);
     f->p.kind = PLOT_LINES;
     f->p.xlog = 1;   /* most of the story is in the first evaluations */
+    f->p.ylog = 1;
     f->p.title = f->title;
     f->p.note = f->mt;
     f->p.xtitle = f->xt;
@@ -336,8 +353,9 @@ void rep_study_strategy(rep_doc *d, const rep_run *run)
             rep_doc_new_page(d);
             rep_doc_heading(d, "Strategy study", 0);
             rep_doc_text(d, "Every strategy of the study replayed with "
-                         "each seed; hypervolume after each evaluation as a "
-                         "fraction of the basis hypervolume.", 9,
+                         "each seed; after each evaluation, how far its "
+                         "hypervolume is from the basis hypervolume (1 − "
+                         "ratio, log axis).", 9,
                          CHART_REGULAR);
             rep_doc_space(d, 8);
         }

@@ -244,8 +244,36 @@ static void lines_band(chart_ctx *cc, const chart_axes *ax,
     }
 }
 
+/* Long lines: a marker about every twelfth of the plot's width, each
+ * series shifted by its share of that step, so lines are told apart in
+ * greyscale print without a marker per point. */
+#define SPARSE_MARKS 12
+
+static void lines_sparse_markers(chart_ctx *cc, const chart_axes *ax,
+                                 const plot_series *s, int idx, int nser)
+{
+    double mx[SPARSE_MARKS + 2], my[SPARSE_MARKS + 2];
+    double step = ax->plot.w / SPARSE_MARKS;
+    double next = ax->plot.x + step * (0.25 + 0.5 * idx / (nser ? nser : 1));
+    size_t m = 0;
+    for (size_t k = 0; k < s->n && m < SPARSE_MARKS + 2; k++) {
+        if (!pt_ok(ax, s->x[k], s->mid[k]))
+            continue;
+        double px = chart_map_x(ax, s->x[k]);
+        if (px < next)
+            continue;
+        mx[m] = s->x[k];
+        my[m++] = s->mid[k];
+        while (next <= px)
+            next += step;
+    }
+    chart_markers_stroked(cc, ax, mx, my, m, plot_series_shape(idx), 2.2,
+                          plot_series_colour(idx, 1),
+                          chart_colour(CHART_BLACK, 1));
+}
+
 static void lines_line(chart_ctx *cc, const chart_axes *ax,
-                       const plot_series *s, int idx)
+                       const plot_series *s, int idx, int nser)
 {
     int pen = 0;
     cairo_new_path(cc->cr);
@@ -270,6 +298,8 @@ static void lines_line(chart_ctx *cc, const chart_axes *ax,
                               plot_series_shape(idx), 2.2,
                               plot_series_colour(idx, 1),
                               chart_colour(CHART_BLACK, 1));
+    else
+        lines_sparse_markers(cc, ax, s, idx, nser);
 }
 
 static void draw_lines(chart_ctx *cc, const plot_spec *p, chart_box box)
@@ -315,7 +345,7 @@ static void draw_lines(chart_ctx *cc, const plot_spec *p, chart_box box)
         if (l->series[i].lo && l->series[i].hi)
             lines_band(cc, &ax, &l->series[i], plot_series_colour(i, 0.22));
     for (int i = 0; i < l->nseries; i++)
-        lines_line(cc, &ax, &l->series[i], i);
+        lines_line(cc, &ax, &l->series[i], i, l->nseries);
     cairo_restore(cc->cr);
     frame_legend(cc, &f);
 }
