@@ -8,6 +8,7 @@
 #include <libxml/parser.h>
 #include <cjson/cJSON.h>
 #include "analysis.h"
+#include "figures.h"
 #include "report.h"
 #include "rundata.h"
 #include "space.h"
@@ -561,6 +562,12 @@ START_TEST(optional_sections_render)
     for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++)
         assert_svg_parses(dir, figs[i]);
     char path[700];
+    /* issue 26.6: hypervolume convergence as 1 - ratio on a log axis */
+    snprintf(path, sizeof path, "%s/figures/study_hv_vecadd.pdf", dir);
+    t = pdf_text(path);
+    assert_contains(t, "1 − hypervolume ratio", "study_hv y axis");
+    assert_contains(t, "0.001", "study_hv log ticks");
+    free(t);
     snprintf(path, sizeof path, "%s/figures/sensitivity_vecadd_area_mm2.svg",
              dir);
     ck_assert_msg(!util_path_exists(path), "no data: no figure");
@@ -1050,6 +1057,237 @@ START_TEST(streaming_failures_named)
 }
 END_TEST
 
+/* Bytes of DIR/NAME equal on a second render (same layout, overlays). */
+static void assert_rerender_same(const char *dir, const char *layout,
+                                 const char *const *ov, int nov,
+                                 const char *name)
+{
+    size_t l1, l2;
+    gd_err err = { 0 };
+    char *a = slurp(dir, name, &l1);
+    ck_assert_msg(rep_render_overlay(dir, layout, ov, nov, &err) == 0, "%s",
+                  err.msg);
+    char *b = slurp(dir, name, &l2);
+    ck_assert_msg(l1 == l2 && memcmp(a, b, l1) == 0, "%s differs on a "
+                  "rerender", name);
+    free(a);
+    free(b);
+}
+
+/* Issue 26.5: `gpudse report A --overlay B[:LABEL]` draws each workload's
+ * fronts of both runs on one plot, one labelled series per run, each
+ * saying whether it is modelled or measured; the title says when they
+ * are mixed; same bytes on a rerender. */
+START_TEST(overlay_two_runs)
+{
+    char a[512], b[512], c[512], path[700], spec[600];
+    gd_err err = { 0 };
+    char cmd[800];
+    wl_spec wa = { "vecadd", 40, 0, 0 }, wb = { "vecadd", 25, 0, 0 };
+    wl_spec wc[2] = { { "vecadd", 30, 0, 0 }, { "other", 5, 0, 0 } };
+    make_run("ovA", &wa, 1, "", a, sizeof a);
+    make_run("ovB", &wb, 1, "", b, sizeof b);
+    /* B: measured results (as a simulator backend journals them) */
+    snprintf(cmd, sizeof cmd, "sed -i 's/\"fidelity\":\"modelled\"/"
+             "\"fidelity\":\"measured\"/' '%s/results.jsonl'", b);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_msg(ana_run(b, &err) == 0, "ana_run: %s", err.msg);
+    make_run("ovC", wc, 2, "", c, sizeof c);
+    snprintf(spec, sizeof spec, "%s:new model", b);
+    const char *ov[2] = { spec, c };
+    ck_assert_msg(rep_render_overlay(a, NULL, ov, 2, &err) == 0, "%s",
+                  err.msg);
+    assert_svg_parses(a, "figures/overlay_vecadd.svg");
+    snprintf(path, sizeof path, "%s/figures/overlay_vecadd.pdf", a);
+    char *t = pdf_text(path);
+    assert_contains(t, "vecadd: Pareto fronts of 3 runs", "overlay title");
+    assert_contains(t, "MIXED modelled and measured", "overlay note");
+    assert_contains(t, "reptest — modelled", "series A");
+    assert_contains(t, "new model — measured", "series B, its label");
+    /* the same campaign name again: the directory's name */
+    assert_contains(t, "report_ovC — modelled", "series C, default label");
+    free(t);
+    snprintf(path, sizeof path, "%s/report.pdf", a);
+    t = pdf_text(path);
+    assert_contains(t, "Pareto fronts of 3 runs", "report page");
+    free(t);
+    assert_rerender_same(a, NULL, ov, 2, "figures/overlay_vecadd.svg");
+    assert_rerender_same(a, NULL, ov, 2, "figures/overlay_vecadd.pdf");
+    /* the run C as base: workload "other" is not in A */
+    const char *ova[1] = { a };
+    ck_assert_msg(rep_render_overlay(c, NULL, ova, 1, &err) == 0, "%s",
+                  err.msg);
+    snprintf(path, sizeof path, "%s/figures/overlay_other.pdf", c);
+    t = pdf_text(path);
+    assert_contains(t, "has no workload other", "absent workload said");
+    free(t);
+}
+END_TEST
+
+/* A bad --overlay is an input error naming it, before anything is
+ * written. */
+START_TEST(overlay_bad_dir)
+{
+    char a[512], path[700];
+    wl_spec wa = { "vecadd", 10, 0, 0 };
+    make_run("ovbad", &wa, 1, "", a, sizeof a);
+    static const struct { const char *spec, *want; } bad[] = {
+        { "tests/tmp/no_such_run_dir", "no such run directory" },
+        { "tests/data", "not a finished run directory" },
+        { "tests/tmp/no_such_run_dir:label", "no such run directory" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gd_err err = { 0 };
+        snprintf(path, sizeof path, "%s/report.pdf", a);
+        unlink(path);
+        const char *ov[1] = { bad[i].spec };
+        ck_assert_int_eq(rep_render_overlay(a, NULL, ov, 1, &err),
+                         GD_EINPUT);
+        assert_contains(err.msg, "--overlay", bad[i].spec);
+        assert_contains(err.msg, bad[i].want, bad[i].spec);
+        ck_assert_msg(!util_path_exists(path), "report.pdf written");
+    }
+}
+END_TEST
+
+/* Issue 26.5: a third objective is the Pareto scatter's colour, with a
+ * colour bar naming the metric and its unit. */
+START_TEST(three_objectives_colour_bar)
+{
+    char dir[512], path[700];
+    wl_spec w = { "vecadd", 60, 0, 0 };
+    make_run("colour3", &w, 1, "<minimize metric=\"power_w\"/>", dir,
+             sizeof dir);
+    render_ok(dir, NULL);
+    snprintf(path, sizeof path, "%s/figures/pareto_vecadd.pdf", dir);
+    char *t = pdf_text(path);
+    assert_contains(t, "Power (W), lower is better", "colour bar title");
+    assert_contains(t, "colour the third", "note");
+    free(t);
+    assert_svg_parses(dir, "figures/pareto_vecadd.svg");
+    assert_rerender_same(dir, NULL, NULL, 0, "figures/pareto_vecadd.svg");
+}
+END_TEST
+
+/* Issue 26.6: font="..." font-size="..." on the layout's root: an
+ * installed family is used in the figure files; one fontconfig would
+ * substitute is refused at FILE:LINE. */
+START_TEST(layout_font_and_refusal)
+{
+    static const struct { const char *attrs, *want; } bad[] = {
+        { "font=\"No Such Font Family 42\"", "is not installed" },
+        { "font=\"\"", "name a font family" },
+        { "font-size=\"40\"", "font-size=\"40\"" },
+        { "font-size=\"big\"", "font-size=\"big\"" },
+        { "fontsize=\"9\"", "unknown attribute fontsize=" },
+    };
+    char dir[512], path[700], xml[512];
+    size_t len;
+    wl_spec w = { "vecadd", 12, 0, 0 };
+    make_run("font", &w, 1, "", dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/lay.xml", dir);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gd_err err = { 0 };
+        snprintf(xml, sizeof xml, "<?xml version=\"1.0\"?>\n<report %s>\n"
+                 "<workloads><figure kind=\"pareto\"/></workloads>\n"
+                 "</report>\n", bad[i].attrs);
+        tu_write(path, xml);
+        ck_assert_int_eq(rep_render(dir, path, &err), GD_EINPUT);
+        assert_contains(err.msg, "lay.xml:2", bad[i].attrs);
+        assert_contains(err.msg, bad[i].want, bad[i].attrs);
+    }
+    tu_write(path, "<report font=\"DejaVu Serif\" font-size=\"10\">\n"
+                   "<workloads><figure kind=\"pareto\"/></workloads>\n"
+                   "</report>\n");
+    render_ok(dir, path);
+    char *pdf = slurp(dir, "figures/pareto_vecadd.pdf", &len);
+    ck_assert_msg(has_bytes(pdf, len, "DejaVuSerif"),
+                  "figure not set in DejaVu Serif");
+    free(pdf);
+    pdf = slurp(dir, "report.pdf", &len);   /* the pages keep DejaVu Sans */
+    ck_assert_msg(has_bytes(pdf, len, "DejaVuSans"), "report font");
+    free(pdf);
+    assert_rerender_same(dir, path, NULL, 0, "figures/pareto_vecadd.pdf");
+}
+END_TEST
+
+static size_t count_of(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* Issues 26.6 and 28.1: above the threshold the jobs are one embedded
+ * image, not a path per point, and the front's markers are still drawn
+ * exactly; density= moves the threshold; the bytes are stable. */
+START_TEST(density_raster_above_threshold)
+{
+    char dir[512], path[700];
+    size_t len;
+    /* front colour (Okabe-Ito vermillion) as cairo writes it in SVG */
+    const char *front = "fill:rgb(83.529412%,36.862745%,0%)";
+    wl_spec w = { "vecadd", FIG_DENSITY_AUTO + 500, 0, 0 };
+    make_run("density", &w, 1, "", dir, sizeof dir);
+    render_ok(dir, NULL);
+    char *svg = slurp(dir, "figures/pareto_vecadd.svg", &len);
+    ck_assert_msg(count_of(svg, "<image") == 1, "no density image");
+    ck_assert_msg(count_of(svg, front) >= 1, "front markers not drawn");
+    size_t dens_len = len;
+    free(svg);
+    snprintf(path, sizeof path, "%s/figures/pareto_vecadd.pdf", dir);
+    char *t = pdf_text(path);
+    assert_contains(t, "density raster", "figure note");
+    assert_contains(t, "density)", "legend");
+    free(t);
+    assert_rerender_same(dir, NULL, NULL, 0, "figures/pareto_vecadd.svg");
+    assert_rerender_same(dir, NULL, NULL, 0, "figures/pareto_vecadd.pdf");
+    snprintf(path, sizeof path, "%s/lay.xml", dir);
+    tu_write(path, "<report>\n<workloads>\n<figure kind=\"pareto\" "
+                   "density=\"off\"/>\n</workloads>\n</report>\n");
+    render_ok(dir, path);
+    svg = slurp(dir, "figures/pareto_vecadd.svg", &len);
+    ck_assert_msg(count_of(svg, "<image") == 0, "density=off: an image");
+    ck_assert_msg(len > dens_len, "exact points not larger: %zu <= %zu",
+                  len, dens_len);
+    free(svg);
+    tu_write(path, "<report>\n<workloads>\n<figure kind=\"pareto\" "
+                   "density=\"100000\"/>\n</workloads>\n</report>\n");
+    render_ok(dir, path);
+    svg = slurp(dir, "figures/pareto_vecadd.svg", &len);
+    ck_assert_msg(count_of(svg, "<image") == 0, "under the threshold");
+    free(svg);
+    /* a small run as density on request: the front stays exact */
+    wl_spec small = { "vecadd", 40, 0, 0 };
+    make_run("density_small", &small, 1, "", dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/lay.xml", dir);
+    tu_write(path, "<report>\n<workloads>\n<figure kind=\"pareto\" "
+                   "density=\"on\"/>\n</workloads>\n</report>\n");
+    render_ok(dir, path);
+    svg = slurp(dir, "figures/pareto_vecadd.svg", &len);
+    ck_assert_msg(count_of(svg, "<image") == 1, "density=on: no image");
+    ck_assert_msg(count_of(svg, front) >= 1, "front markers not drawn");
+    free(svg);
+    static const struct { const char *item, *want; } bad[] = {
+        { "<figure kind=\"pareto\" density=\"some\"/>", "density=\"some\"" },
+        { "<figure kind=\"pareto\" density=\"-3\"/>", "density=\"-3\"" },
+        { "<figure kind=\"heatmap\" density=\"on\"/>", "density= applies" },
+        { "<table kind=\"front\" density=\"on\"/>", "density= applies" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gd_err err = { 0 };
+        char xml[512];
+        snprintf(xml, sizeof xml, "<report>\n<workloads>\n%s\n</workloads>"
+                 "\n</report>\n", bad[i].item);
+        tu_write(path, xml);
+        ck_assert_int_eq(rep_render(dir, path, &err), GD_EINPUT);
+        assert_contains(err.msg, "lay.xml:3", bad[i].item);
+        assert_contains(err.msg, bad[i].want, bad[i].item);
+    }
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
     Suite *s = suite_create("report");
@@ -1080,6 +1318,11 @@ static Suite *report_suite(void)
     tcase_add_test(tc, figure_controls_errors);
     tcase_add_test(tc, rundata_one_workload_at_a_time);
     tcase_add_test(tc, streaming_failures_named);
+    tcase_add_test(tc, overlay_two_runs);
+    tcase_add_test(tc, overlay_bad_dir);
+    tcase_add_test(tc, three_objectives_colour_bar);
+    tcase_add_test(tc, layout_font_and_refusal);
+    tcase_add_test(tc, density_raster_above_threshold);
     suite_add_tcase(s, tc);
     return s;
 }
