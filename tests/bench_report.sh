@@ -2,7 +2,9 @@
 # make bench (report): time to render a 100,000-point Pareto scatter (with
 # front and baseline) to PDF and to SVG with gpudse's cairo figure kind,
 # side by side with Debian's python3-matplotlib drawing the same points,
-# front and baseline to the same formats; printed as ratios. Best of 3 for
+# front and baseline to the same formats; printed as ratios. Also the same
+# figure with every job its own marker (density="off"), with CPU seconds
+# and file sizes of both. Best of 3 for
 # both; matplotlib's time excludes interpreter start-up and CSV loading.
 # Figures only, never pass/fail.
 set -e
@@ -16,7 +18,9 @@ trap 'rm -rf "$out"' EXIT
 cpdf=$(sed -n 's/^pdf_s //p' "$out/c.txt")
 csvg=$(sed -n 's/^svg_s //p' "$out/c.txt")
 echo "report figures: 100,000-point Pareto scatter ($(sed -n 's/^front //p' "$out/c.txt")-point front + baseline)"
-echo "  gpudse (cairo)  PDF ${cpdf} s  SVG ${csvg} s  ($(du -k "$out/figures/pareto_bench.pdf" | cut -f1) KiB, $(du -k "$out/figures/pareto_bench.svg" | cut -f1) KiB)"
+v() { sed -n "s/^$1 //p" "$out/c.txt"; }
+echo "  gpudse (cairo)  PDF ${cpdf} s  SVG ${csvg} s  (CPU $(v pdf_cpu_s) s, $(v svg_cpu_s) s; $(v pdf_bytes) and $(v svg_bytes) bytes; jobs as a density raster)"
+echo "  every job a marker (density=\"off\"): PDF $(v pdf_exact_s) s  SVG $(v svg_exact_s) s  (CPU $(v pdf_exact_cpu_s) s, $(v svg_exact_cpu_s) s; $(v pdf_exact_bytes) and $(v svg_exact_bytes) bytes)"
 if ! /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
         export DEBIAN_FRONTEND=noninteractive
