@@ -1135,7 +1135,16 @@ START_TEST(overlay_bad_dir)
         { "tests/tmp/no_such_run_dir", "no such run directory" },
         { "tests/data", "not a finished run directory" },
         { "tests/tmp/no_such_run_dir:label", "no such run directory" },
+        { "tests/tmp/report_ovbad_power", "fronts of different questions" },
     };
+    /* a run of another question: IPC against power, not area */
+    char o[512], cmd[1200];
+    gd_err e0 = { 0 };
+    make_run("ovbad_power", &wa, 1, "", o, sizeof o);
+    snprintf(cmd, sizeof cmd, "sed -i 's/<minimize metric=\"area_mm2\"/"
+             "<minimize metric=\"power_w\"/' '%s/campaign.xml'", o);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_msg(ana_run(o, &e0) == 0, "ana_run: %s", e0.msg);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         gd_err err = { 0 };
         snprintf(path, sizeof path, "%s/report.pdf", a);
@@ -1166,6 +1175,19 @@ START_TEST(three_objectives_colour_bar)
     free(t);
     assert_svg_parses(dir, "figures/pareto_vecadd.svg");
     assert_rerender_same(dir, NULL, NULL, 0, "figures/pareto_vecadd.svg");
+    /* as a density raster: the image carries the colour, the bar stays */
+    snprintf(path, sizeof path, "%s/lay.xml", dir);
+    tu_write(path, "<report>\n<workloads>\n<figure kind=\"pareto\" "
+                   "density=\"on\"/>\n</workloads>\n</report>\n");
+    render_ok(dir, path);
+    size_t len;
+    char *svg = slurp(dir, "figures/pareto_vecadd.svg", &len);
+    ck_assert_msg(strstr(svg, "<image") != NULL, "no density image");
+    free(svg);
+    snprintf(path, sizeof path, "%s/figures/pareto_vecadd.pdf", dir);
+    t = pdf_text(path);
+    assert_contains(t, "Power (W), lower is better", "colour bar (raster)");
+    free(t);
 }
 END_TEST
 
