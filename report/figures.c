@@ -536,13 +536,12 @@ static void pareto_jobs_marks(chart_ctx *cc, const chart_axes *ax,
      * drawn once: invisible at this size. Above the density threshold the
      * jobs are one image, whatever their number. */
     double merge = d->n > 20000 ? 1.5 : 0.5;
+    chart_rgba fill = d->z ? plot_seq_colour(0) : chart_colour(CHART_SKY, 1);
+    fill.a = 0.6;   /* one job: light; the densest pixel: opaque */
     if (d->density)
-        chart_density(cc, ax, d->x, d->y, d->z, d->n, 1.7,
-                      d->z ? plot_seq_colour(0) : chart_colour(CHART_SKY, 1),
+        chart_density(cc, ax, d->x, d->y, d->z, d->n, 1.7, fill,
                       d->z ? z_cmap : NULL, d->zs.lo, d->zs.hi);
-    if (d->density)
-        return;
-    if (d->z)
+    else if (d->z)
         jobs_coloured(cc, ax, d, merge);
     else
         chart_scatter(cc, ax, d->x, d->y, d->n, CHART_CIRCLE, 1.7,

@@ -812,6 +812,8 @@ static void grid_splat(density_grid *g, const disc_px *d, int nd)
         }
 }
 
+#define DENSITY_STEPS 6
+
 /* Premultiplied ARGB of each pixel into the image's data. */
 static void grid_paint(const density_grid *g, unsigned char *data,
                        int stride, chart_rgba fill, chart_cmap_fn cmap)
@@ -829,10 +831,13 @@ static void grid_paint(const density_grid *g, unsigned char *data,
             row[px] = 0;
             if (d <= 1e-6)
                 continue;
+            /* a few opacity steps: readable, and the image compresses */
             if (d < 1 || ldmax <= 0)
-                a = fill.a * fmin(1, d);
+                a = fill.a * ceil(fmin(1, d) * 4) / 4;
             else
-                a = fill.a + (1 - fill.a) * log(d) / ldmax;
+                a = fill.a + (1 - fill.a)
+                             * ceil(log(d) / ldmax * DENSITY_STEPS)
+                             / DENSITY_STEPS;
             chart_rgba c = fill;
             if (g->zs && cmap)
                 c = cmap(g->zcov[at] / d);
