@@ -814,21 +814,40 @@ static void grid_splat(density_grid *g, const disc_px *d, int nd)
 
 #define DENSITY_STEPS 6
 
-/* Premultiplied ARGB of each pixel into the image's data. */
-static void grid_paint(const density_grid *g, unsigned char *data,
-                       int stride, chart_rgba fill, chart_cmap_fn cmap)
+/* The covered pixels' bounding box: the image holds only that. */
+typedef struct { int x0, y0, x1, y1; } pix_box;
+
+static int grid_extent(const density_grid *g, pix_box *b, float *dmax)
 {
-    float dmax = 1;
-    size_t np = (size_t)g->w * (size_t)g->h;
-    for (size_t i = 0; i < np; i++)
-        dmax = fmaxf(dmax, g->cov[i]);
-    double ldmax = log(dmax);
-    for (int py = 0; py < g->h; py++) {
-        uint32_t *row = (uint32_t *)(void *)(data + (size_t)py * stride);
+    *b = (pix_box){ g->w, g->h, -1, -1 };
+    *dmax = 1;
+    for (int py = 0; py < g->h; py++)
         for (int px = 0; px < g->w; px++) {
+            float d = g->cov[(size_t)py * (size_t)g->w + (size_t)px];
+            if (d <= 1e-6f)
+                continue;
+            *dmax = fmaxf(*dmax, d);
+            b->x0 = px < b->x0 ? px : b->x0;
+            b->x1 = px > b->x1 ? px : b->x1;
+            b->y0 = py < b->y0 ? py : b->y0;
+            b->y1 = py > b->y1 ? py : b->y1;
+        }
+    return b->x1 >= b->x0;
+}
+
+/* Premultiplied ARGB of the pixels of box b into the image's data. */
+static void grid_paint(const density_grid *g, const pix_box *b, float dmax,
+                       unsigned char *data, int stride, chart_rgba fill,
+                       chart_cmap_fn cmap)
+{
+    double ldmax = log(dmax);
+    for (int py = b->y0; py <= b->y1; py++) {
+        uint32_t *row = (uint32_t *)(void *)(data + (size_t)(py - b->y0)
+                                                    * (size_t)stride);
+        for (int px = b->x0; px <= b->x1; px++) {
             size_t at = (size_t)py * (size_t)g->w + (size_t)px;
             double d = g->cov[at], a;
-            row[px] = 0;
+            row[px - b->x0] = 0;
             if (d <= 1e-6)
                 continue;
             /* a few opacity steps: readable, and the image compresses */
@@ -846,7 +865,7 @@ static void grid_paint(const density_grid *g, unsigned char *data,
             uint32_t R = (uint32_t)lround(c.r * a * 255);
             uint32_t G = (uint32_t)lround(c.g * a * 255);
             uint32_t B = (uint32_t)lround(c.b * a * 255);
-            row[px] = A << 24 | R << 16 | G << 8 | B;
+            row[px - b->x0] = A << 24 | R << 16 | G << 8 | B;
         }
     }
 }
@@ -869,11 +888,19 @@ size_t chart_density(chart_ctx *cc, const chart_axes *ax, const double *x,
     }
     binned = grid_bin(&g, ax, x, y, with_z ? z : NULL, n, zlo, zhi);
     grid_splat(&g, disc, nd);
+    pix_box b;
+    float dmax;
+    if (!grid_extent(&g, &b, &dmax)) {   /* nothing on the plot */
+        grid_free(&g);
+        free(disc);
+        return binned;
+    }
     cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32,
-                                                      g.w, g.h);
+                                                      b.x1 - b.x0 + 1,
+                                                      b.y1 - b.y0 + 1);
     if (cairo_surface_status(img) == CAIRO_STATUS_SUCCESS) {
         cairo_surface_flush(img);
-        grid_paint(&g, cairo_image_surface_get_data(img),
+        grid_paint(&g, &b, dmax, cairo_image_surface_get_data(img),
                    cairo_image_surface_get_stride(img), fill, cmap);
         cairo_surface_mark_dirty(img);
         cairo_t *cr = cc->cr;
@@ -882,7 +909,7 @@ size_t chart_density(chart_ctx *cc, const chart_axes *ax, const double *x,
         cairo_clip(cr);
         cairo_translate(cr, ax->plot.x, ax->plot.y);
         cairo_scale(cr, 1.0 / CHART_DENSITY_RES, 1.0 / CHART_DENSITY_RES);
-        cairo_set_source_surface(cr, img, 0, 0);
+        cairo_set_source_surface(cr, img, b.x0, b.y0);
         cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD);
         cairo_paint(cr);
         cairo_restore(cr);
