@@ -7,10 +7,10 @@
 #define GPUDSE_FIGOVERLAY_H
 
 #include "chart.h"
-#include "report.h"
 #include "rundata.h"
 
-#define REP_OVERLAY_MAX REP_OVERLAY_ARGS   /* other runs (report.h) */
+#define REP_OVERLAY_MAX 7   /* other runs: with DIR, the 8 series colours
+                               * (REP_OVERLAY_ARGS in report.h is the same) */
 
 typedef struct {
     rep_run run;

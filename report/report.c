@@ -540,6 +540,9 @@ static int workload_sections(rep_doc *d, rep_run *run, const rep_layout *lay,
     return GD_OK;
 }
 
+_Static_assert(REP_OVERLAY_MAX == REP_OVERLAY_ARGS,
+               "--overlay's limit is the overlay figure's");
+
 /* --overlay: each workload's fronts of every run on a page, after the
  * layout's sections. */
 static void overlay_pages(rep_doc *d, const rep_run *run,
