@@ -161,6 +161,11 @@ int jobsrc_record(jobsrc *s, int wl, const gpu_config *cfg, const char *key,
     util_strlcpy(rec->fidelity, o->be->fidelity, sizeof rec->fidelity);
     rec->cfg = *cfg;
     rec->order = order;
+    /* derived metrics are journaled with the record: every reader (the
+     * strategy below, analysis, CSV, compare) sees the same values */
+    if (drv_apply(o->c->derived, o->c->nderived, &rec->metrics) != 0)
+        jobsrc_log(s, "%s: no room in the record for every derived metric",
+                   key);
     int rc = store_has(o->st, key) ? store_append_attempt(o->st, rec, err)
                                    : store_append(o->st, rec, err);
     if (rc)
