@@ -51,6 +51,7 @@ int jobsrc_init(jobsrc *s, const batch_opts *o, batch_counts *n, size_t cap,
                                       err);
         if (rc)
             return rc;
+        strat_set_constraints(s->st[i], o->c);
         /* adaptive strategies propose rounds that keep every worker busy */
         strat_set_batch(s->st[i], (size_t)(o->workers > 0 ? o->workers : 1));
         /* <search strategy="agent"><agents .../>: the LLM drives it */

@@ -10,7 +10,10 @@
  * then every member's second-best — so a round spreads along the front; a
  * move already tried is never repeated; when no one-knob move is left,
  * two-knob moves, then random points. The start is the baseline and a
- * Latin hypercube of budget/5 points (8..32).
+ * Latin hypercube of budget/5 points (8..32). With constraints the front
+ * is the feasible one (strat_front) and a move predicted infeasible from
+ * its config (strat_predict_infeasible) is not made; random points are
+ * not filtered (they explore; their result decides).
  *
  * With <search>'s <agents> naming an LLM, the rounds are the LLM's
  * (strat_agent_llm.c): this file's moves then replace the proposals it
@@ -199,7 +202,7 @@ static size_t rank_moves(const strat *st, const size_t *pos, size_t nf,
                 tmp[k] = v;
                 if (!two) {
                     uint64_t i = strat_index_of(st, tmp);
-                    if (!st->seen[i])
+                    if (!st->seen[i] && !strat_predict_infeasible(st, i))
                         mv[n++] = (move){i, lk, crowd[f], 0};
                     continue;
                 }
@@ -212,7 +215,7 @@ static size_t rank_moves(const strat *st, const size_t *pos, size_t nf,
                         memcpy(t2, tmp, sizeof t2);
                         t2[k2] = v2;
                         uint64_t i = strat_index_of(st, t2);
-                        if (!st->seen[i])
+                        if (!st->seen[i] && !strat_predict_infeasible(st, i))
                             mv[n++] = (move){i, lk + leverage(o, k2, d2),
                                              crowd[f], 0};
                     }

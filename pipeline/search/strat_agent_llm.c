@@ -631,6 +631,13 @@ static int judge_text(strat *st, const char *text, const gpu_config *base,
                  "proposed", canon);
         return -1;
     }
+    if (strat_predict_infeasible(st, (uint64_t)i)) {
+        char canon[256];
+        space_config_canon(&cfg, canon, sizeof canon);
+        snprintf(p->reason, sizeof p->reason, "%s is predicted to miss a "
+                 "<constraint> of the campaign", canon);
+        return -1;
+    }
     st->seen[i] = 1;
     *idx = (uint64_t)i;
     p->accepted = 1;
