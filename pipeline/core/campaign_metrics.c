@@ -45,7 +45,7 @@ static int unknown_metric(ctx_t *x, xmlNodePtr n, const char *what,
     char hint[96] = "";
     if (s)
         snprintf(hint, sizeof hint, "; did you mean \"%s\"?", s);
-    return fail(x, n, "%s reads unknown metric \"%s\" (a metric of the "
+    return fail(x, n, "%s unknown metric \"%s\" (a metric of the "
                 "backend, a <metric> of the command backend or a <derived> "
                 "declared before it)%s", what, name, hint);
 }
@@ -105,7 +105,7 @@ static int parse_derived(ctx_t *x, xmlNodePtr n)
     for (int i = 0; !rc && i < d->ninputs; i++)
         if (!metric_declared(c, d->inputs[i], c->nderived)) {
             char what[96];
-            snprintf(what, sizeof what, "derived metric %s", name);
+            snprintf(what, sizeof what, "derived metric %s reads", name);
             rc = unknown_metric(x, n, what, d->inputs[i], c->nderived);
         }
     if (!rc)
@@ -155,7 +155,7 @@ static int parse_constraint(ctx_t *x, xmlNodePtr n)
     if (c->ncons == CONS_MAX)
         rc = fail(x, n, "too many constraints (at most %d)", CONS_MAX);
     else if (!metric_declared(c, m, c->nderived))
-        rc = unknown_metric(x, n, "constraint", m, c->nderived);
+        rc = unknown_metric(x, n, "constraint on", m, c->nderived);
     for (int i = 0; !rc && i < c->ncons; i++)
         if (!strcmp(c->cons[i].metric, m))
             rc = fail(x, n, "metric \"%s\" is constrained twice: give min= "
