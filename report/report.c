@@ -723,10 +723,11 @@ static int write_pdf(rep_run *run, const rep_layout *lay, gd_err *err)
 static int pick_layout(const rep_run *run, const char *layout,
                        rep_layout *lay, gd_err *err)
 {
+    const camp_campaign *c = run->have_camp ? &run->camp : NULL;
     if (layout && *layout)
-        return rep_layout_load(layout, lay, err);
+        return rep_layout_load_camp(layout, c, lay, err);
     if (run->camp.layout[0])
-        return rep_layout_load(run->camp.layout, lay, err);
+        return rep_layout_load_camp(run->camp.layout, c, lay, err);
     rep_layout_default(lay);
     return GD_OK;
 }

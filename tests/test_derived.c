@@ -12,6 +12,7 @@
 #include "nsga2.h"
 #include "strategy.h"
 #include "model.h"
+#include "layout.h"
 #include <cjson/cJSON.h>
 
 /* The campaign text of a test, written to T/NAME.xml; its path. */
@@ -327,6 +328,14 @@ static double num(const cJSON *o, const char *name)
 
 START_TEST(derived_objective_and_constraint_in_a_run)
 {
+    /* a layout may name the derived metric as a figure's metric */
+    write_camp("layout.xml",
+        "<report>\n"
+        "  <workloads><figure kind=\"pareto\"/>"
+        "<figure kind=\"heatmap\" metrics=\"ipc_per_mm2\"/></workloads>\n"
+        "  <figure kind=\"line\" knob=\"n_clusters\" "
+        "metric=\"ipc_per_mm2\"/>\n"
+        "</report>\n");
     const char *camp = write_camp("run.xml",
         "<campaign name=\"dc\" seed=\"1\">\n"
         "  <workloads><workload name=\"sgemm\"/></workloads>\n"
@@ -338,7 +347,7 @@ START_TEST(derived_objective_and_constraint_in_a_run)
         "<minimize metric=\"power_w\"/>\n"
         "    <constraint metric=\"area_mm2\" max=\"600\"/></objectives>\n"
         "  <search strategy=\"exhaustive\" budget=\"16\"/>\n"
-        "  <report formats=\"svg\"/>\n"
+        "  <report formats=\"svg\" layout=\"layout.xml\"/>\n"
         "</campaign>\n");
     const char *dir = tp("/run");
     gd_err err;
@@ -377,8 +386,16 @@ START_TEST(derived_objective_and_constraint_in_a_run)
     ck_assert_msg(strstr(csv, ",ipc_per_mm2") != NULL, "no CSV column: %s",
                   csv);
     free(csv);
-    char *svg = slurp(dir, "figures/pareto_sgemm.svg");
-    free(svg);   /* rendered with the derived axis */
+    /* the derived axis with its unit, and the bound on the area axis */
+    char *svg = slurp(dir, "figures/heatmap_sgemm_ipc_per_mm2.svg");
+    free(svg);
+    gd_err e2 = {0, ""};
+    rep_layout *lay = malloc(sizeof *lay);
+    ck_assert_int_eq(rep_layout_load(tp("/layout.xml"), lay, &e2),
+                     GD_EINPUT);   /* without the campaign: unknown */
+    ck_assert_msg(strstr(e2.msg, "unknown metric 'ipc_per_mm2'"), "%s",
+                  e2.msg);
+    free(lay);
     free(r);
 }
 END_TEST

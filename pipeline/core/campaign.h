@@ -230,6 +230,10 @@ const char *camp_wl_gres(const camp_campaign *c, int wl);
 #define CAMP_JOBS_MAX 4096
 int camp_parse_jobs(const char *text, int *jobs, char *why, size_t n);
 
+/* Is name a metric of the catalogue, a command backend's <metric> or a
+ * <derived> of c (1)? */
+int camp_metric_declared(const camp_campaign *c, const char *name);
+
 /* A metric's unit and label for figures and tables: a derived metric's
  * unit= and name, else metrics.h's catalogue. */
 const char *camp_metric_unit(const camp_campaign *c, const char *name);

@@ -187,6 +187,11 @@ int campx_constraints(ctx_t *x, xmlNodePtr objectives)
     return rc;
 }
 
+int camp_metric_declared(const camp_campaign *c, const char *name)
+{
+    return metric_declared(c, name, c->nderived);
+}
+
 const char *camp_metric_unit(const camp_campaign *c, const char *name)
 {
     int i = drv_find(c->derived, c->nderived, name);
