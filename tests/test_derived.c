@@ -454,6 +454,27 @@ START_TEST(absent_derived_in_a_run)
 }
 END_TEST
 
+/* A regression threshold may name a derived metric. */
+START_TEST(threshold_on_derived_metric)
+{
+    char text[2048];
+    snprintf(text, sizeof text, "%s"
+             "  <derived name=\"q\" expr=\"ipc * 2\"/>\n"
+             "  <objectives><maximize metric=\"q\"/></objectives>\n"
+             "  <search strategy=\"random\" budget=\"3\"/>\n"
+             "  <regression><threshold metric=\"q\" relative=\"1\"/>"
+             "</regression>\n"
+             "</campaign>\n", head);
+    const char *path = write_camp("th.xml", text);
+    camp_campaign *c = calloc(1, sizeof *c);
+    gd_err err = {0, ""};
+    ck_assert_msg(preflight_load(path, c, &err) == GD_OK, "%s", err.msg);
+    ck_assert_int_eq(c->nderived, 1);
+    camp_free(c);
+    free(c);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("derived");
@@ -467,6 +488,7 @@ static Suite *suite(void)
     tcase_add_test(t, surrogate_skips_predicted_infeasible);
     tcase_add_test(t, derived_objective_and_constraint_in_a_run);
     tcase_add_test(t, absent_derived_in_a_run);
+    tcase_add_test(t, threshold_on_derived_metric);
     suite_add_tcase(s, t);
     return s;
 }
