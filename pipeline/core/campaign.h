@@ -234,10 +234,10 @@ int camp_parse_jobs(const char *text, int *jobs, char *why, size_t n);
  * <derived> of c (1)? */
 int camp_metric_declared(const camp_campaign *c, const char *name);
 
-/* A metric's unit and label for figures and tables: a derived metric's
- * unit= and name, else metrics.h's catalogue. */
+/* A metric's unit for figures and tables: a derived metric's unit=, else
+ * metrics.h's catalogue (a derived metric's label is its name, as
+ * met_label gives any name it does not know). */
 const char *camp_metric_unit(const camp_campaign *c, const char *name);
-const char *camp_metric_label(const camp_campaign *c, const char *name);
 
 /* Does m meet every <constraint> (1), and by how much does it miss
  * (*violation, may be NULL; cons_feasible)? 1 when there are none. */

@@ -198,12 +198,6 @@ const char *camp_metric_unit(const camp_campaign *c, const char *name)
     return i >= 0 ? c->derived[i].unit : met_unit(name);
 }
 
-const char *camp_metric_label(const camp_campaign *c, const char *name)
-{
-    (void)c;
-    return met_label(name);
-}
-
 int camp_feasible(const camp_campaign *c, const met_set *m,
                   double *violation)
 {
