@@ -242,9 +242,11 @@ START_TEST(nsga2_constrained_domination)
 }
 END_TEST
 
-/* After its start design, the surrogate proposes only configs the area
- * model says meet area_mm2 <= max (while there are such configs). */
-START_TEST(surrogate_skips_predicted_infeasible)
+/* After its start design, strategy name proposes only configs the area
+ * model says meet area_mm2 <= 500 (while it has such moves); returns how
+ * many adaptive proposals it made and *bad how many missed the bound. */
+static size_t adaptive_over_bound(const char *name, int constrained,
+                                  size_t *bad)
 {
     space_def s;
     space_def_full(&s);
@@ -255,13 +257,15 @@ START_TEST(surrogate_skips_predicted_infeasible)
     c->cons[0].max = 500;
     strat *st;
     gd_err e = {0, ""};
-    ck_assert_int_eq(strat_new("surrogate", &s, 80, 3, &st, &e), GD_OK);
+    ck_assert_int_eq(strat_new(name, &s, 80, 3, &st, &e), GD_OK);
     camp_objective o = {"ipc", 1};
     ck_assert_int_eq(strat_set_objectives(st, &o, 1, &e), GD_OK);
-    strat_set_constraints(st, c);
+    if (constrained)
+        strat_set_constraints(st, c);
     strat_set_batch(st, 4);
     gpu_config b[128];
-    size_t n, round = 0, later = 0, bad = 0;
+    size_t n, round = 0, later = 0;
+    *bad = 0;
     while ((n = strat_next(st, b, 128)) > 0) {
         for (size_t i = 0; i < n; i++) {
             store_record r;
@@ -273,9 +277,10 @@ START_TEST(surrogate_skips_predicted_infeasible)
              * largest config, far outside the bound */
             met_put(&r.metrics, "ipc", area * (1 + 0.01 * (double)i));
             met_put(&r.metrics, "area_mm2", area);
+            util_strlcpy(r.bottleneck, "compute", sizeof r.bottleneck);
             if (round > 0) {
                 later++;
-                bad += area > 500;
+                *bad += area > 500;
             }
             strat_observe(st, &b[i], &r);
         }
@@ -283,9 +288,22 @@ START_TEST(surrogate_skips_predicted_infeasible)
     }
     strat_free(st);
     free(c);
-    ck_assert_uint_gt(later, 20);
-    ck_assert_msg(bad == 0, "%zu of %zu adaptive proposals exceed the "
-                  "area bound", bad, later);
+    return later;
+}
+
+START_TEST(surrogate_and_agent_skip_predicted_infeasible)
+{
+    const char *names[] = {"surrogate", "agent"};
+    for (int i = 0; i < 2; i++) {
+        size_t bad, later = adaptive_over_bound(names[i], 1, &bad);
+        ck_assert_uint_gt(later, 20);
+        ck_assert_msg(bad == 0, "%s: %zu of %zu adaptive proposals exceed "
+                      "the area bound", names[i], bad, later);
+        /* the same search without the constraint does go over it */
+        adaptive_over_bound(names[i], 0, &bad);
+        ck_assert_msg(bad > 0, "%s: the test's bound binds nothing",
+                      names[i]);
+    }
 }
 END_TEST
 
@@ -485,7 +503,7 @@ static Suite *suite(void)
     tcase_add_test(t, absent_input_and_division_by_zero_are_absent);
     tcase_add_test(t, violation_is_relative_and_summed);
     tcase_add_test(t, nsga2_constrained_domination);
-    tcase_add_test(t, surrogate_skips_predicted_infeasible);
+    tcase_add_test(t, surrogate_and_agent_skip_predicted_infeasible);
     tcase_add_test(t, derived_objective_and_constraint_in_a_run);
     tcase_add_test(t, absent_derived_in_a_run);
     tcase_add_test(t, threshold_on_derived_metric);

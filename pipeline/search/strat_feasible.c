@@ -63,3 +63,28 @@ int strat_predict_infeasible(const strat *st, uint64_t idx)
     }
     return 0;
 }
+
+size_t strat_emit_random_feasible(strat *st, gpu_config *out, size_t want)
+{
+    if (!st->camp)
+        return strat_emit_random(st, out, want);
+    size_t k = 0;
+    while (k < want) {
+        int64_t pick = -1, first = -1;
+        for (int t = 0; t < 64 && pick < 0; t++) {
+            int64_t i = strat_random_unseen(st);
+            if (i < 0)
+                break;
+            if (first < 0)
+                first = i;
+            if (!strat_predict_infeasible(st, (uint64_t)i))
+                pick = i;
+        }
+        if (pick < 0)
+            pick = first;   /* none found feasible: the first draw */
+        if (pick < 0)
+            break;
+        strat_emit(st, (uint64_t)pick, out, &k);
+    }
+    return k;
+}

@@ -498,7 +498,7 @@ static size_t next(strat *st, gpu_config *out, size_t max)
     size_t want = st->batch < max ? st->batch : max;
     for (int j = 0; j < st->nobj; j++)
         if (fit_predict(st, s, j, KAPPA) != 0)
-            return strat_emit_random(st, out, want);
+            return strat_emit_random_feasible(st, out, want);
     if (!st->camp)
         return pick_batch(st, s, out, want);
     predict_violation(st, s);

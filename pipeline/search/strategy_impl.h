@@ -104,6 +104,10 @@ void strat_obs_constraints(const strat *st, const store_record *r,
  * metric the config does not determine cannot be predicted here and does
  * not count (0): its result decides. 0 without constraints. */
 int strat_predict_infeasible(const strat *st, uint64_t idx);
+/* strat_emit_random, but each pick is the first of up to 64 unseen draws
+ * not predicted infeasible (else the first draw); strat_emit_random itself
+ * without constraints. */
+size_t strat_emit_random_feasible(strat *st, gpu_config *out, size_t want);
 /* Is constraint b's metric one the config alone determines (1), so that
  * strat_predict_infeasible knows it? */
 int strat_cons_from_config(const strat *st, int b);
