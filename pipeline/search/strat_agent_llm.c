@@ -560,6 +560,16 @@ static char *build_facts(const strat *st, agent_llm *l, size_t want,
         util_buf_printf(&b, " %s %s;", st->obj[j].maximize ? "maximize"
                         : "minimize", st->obj[j].metric);
     util_buf_puts(&b, "\n");
+    for (int i = 0; st->camp && i < st->camp->ncons; i++) {
+        const cons_bound *c = &st->camp->cons[i];
+        util_buf_printf(&b, "%s %s", i ? ";" : "Constraints (results "
+                        "outside are never on the front):", c->metric);
+        if (c->has_min)
+            util_buf_printf(&b, " >= %g", c->min);
+        if (c->has_max)
+            util_buf_printf(&b, " <= %g", c->max);
+        util_buf_puts(&b, i + 1 == st->camp->ncons ? "\n" : "");
+    }
     put_space(st, &b);
     put_evaluated(st, l, &b);
     long knee = knee_of(st, l);
