@@ -309,20 +309,12 @@ END_TEST
 
 /* ---- whole runs ---- */
 
+/* DIR/NAME's bytes (tu_slurp). */
 static char *slurp(const char *dir, const char *name)
 {
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    rewind(f);
-    char *b = malloc((size_t)len + 1);
-    ck_assert(fread(b, 1, (size_t)len, f) == (size_t)len);
-    b[len] = '\0';
-    fclose(f);
-    return b;
+    return tu_slurp(path, NULL);
 }
 
 static cJSON *workload0(const char *dir, cJSON **root)
@@ -513,10 +505,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-    snprintf(T, sizeof T, "tests/tmp/derived-%d", (int)getpid());
-    if (shf("mkdir -p %s", T) != 0)
-        return 1;
-    int rc = tu_run_suite(suite());
-    shf("rm -rf %s", T);
-    return rc;
+    return tu_main("derived", suite);
 }

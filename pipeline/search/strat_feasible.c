@@ -1,7 +1,7 @@
 /* strat_feasible: what the adaptive strategies know of a campaign's
  * constraints — the violation of an observed result and whether a config
  * not yet run is predicted infeasible from what the config alone
- * determines (strat_impl.h). */
+ * determines (strategy_impl.h). */
 #include "strategy_impl.h"
 
 #include <math.h>
