@@ -8,7 +8,7 @@ DATADIR  = $(PREFIX)/share/gpudse
 VERSION  = 0.1.0
 
 CC      ?= cc
-PKGS     = gsl libxml-2.0 cairo pangocairo libcjson libcurl libcrypto
+PKGS     = gsl libxml-2.0 cairo pangocairo libcjson libcurl libcrypto libmatheval
 CFLAGS  ?= -O2 -g
 WARN     = -std=c11 -Wall -Wextra -Werror -Wformat=2 -Wno-format-truncation -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 # Source folders, one per stage or layer (README "Source layout" draws the
@@ -57,7 +57,7 @@ BENCHBIN = $(BENCHSRC:tests/%.c=$(B)/tests/%)
 # Debian packages needed to build, test and render (dpkg names).
 DEBS = gcc make pkg-config libgsl-dev libxml2-dev libcairo2-dev libpango1.0-dev \
        libcjson-dev libcurl4-openssl-dev libssl-dev check poppler-utils \
-       fonts-dejavu-core libxml2-utils time
+       fonts-dejavu-core libxml2-utils time libmatheval-dev
 
 BIN      = gpudse
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

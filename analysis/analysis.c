@@ -152,7 +152,7 @@ typedef struct {
 } known_t;
 
 /* The exhaustive front of a workload on the embedded model over the
- * campaign's space: minimised objective rows (malloc'd, caller frees) of
+ * campaign's space (its feasible configs): minimised objective rows (malloc'd, caller frees) of
  * its non-dominated points. */
 static int model_front(const camp_campaign *c, const wl_workload *w,
                        double **front, size_t *nf, gd_err *err)
@@ -170,6 +170,8 @@ static int model_front(const camp_campaign *c, const wl_workload *w,
         if (ok) {
             memset(&m, 0, sizeof m);
             model_to_metrics(&mo, &m);
+            drv_apply(c->derived, c->nderived, &m);
+            ok = camp_feasible(c, &m, NULL);  /* the feasible front */
         }
         for (size_t j = 0; j < k; j++) {
             double v = NAN;
@@ -251,6 +253,7 @@ static int oracle(void *arg, const gpu_config *cfg, store_record *r)
     }
     r->status = ST_OK;
     model_to_metrics(&mo, &r->metrics);
+    drv_apply(o->c->derived, o->c->nderived, &r->metrics);
     util_strlcpy(r->limit, model_limit_name(mo.limit), sizeof r->limit);
     util_strlcpy(r->bottleneck, model_bottleneck_name(mo.bottleneck),
                  sizeof r->bottleneck);
@@ -356,6 +359,22 @@ static int add_sensitivity(cJSON *w, const camp_campaign *c,
     return rc;
 }
 
+/* "derived_absent": per derived metric, how many ok records lack it and
+ * why (an input absent, or a value not finite: a division by zero). */
+static void add_derived_absent(cJSON *w, const camp_campaign *c,
+                               const store_record **ok, size_t n)
+{
+    cJSON *o = cJSON_AddObjectToObject(w, "derived_absent");
+    for (int d = 0; o && d < c->nderived; d++) {
+        size_t why[3] = {0, 0, 0};
+        for (size_t i = 0; i < n; i++)
+            why[drv_why_absent(&c->derived[d], &ok[i]->metrics)]++;
+        cJSON *e = cJSON_AddObjectToObject(o, c->derived[d].name);
+        cJSON_AddNumberToObject(e, "no_input", (double)why[DRV_NO_INPUT]);
+        cJSON_AddNumberToObject(e, "not_finite", (double)why[DRV_NOT_FINITE]);
+    }
+}
+
 static cJSON *workload_json(const camp_campaign *c, const char *name,
                             const manifest_info *mi, const store_record *recs,
                             size_t n, gd_err *err)
@@ -393,6 +412,12 @@ static cJSON *workload_json(const camp_campaign *c, const char *name,
     cJSON_AddStringToObject(w, "name", name);
     cJSON_AddNumberToObject(w, "points", (double)npts);
     cJSON_AddNumberToObject(w, "failed", (double)failed);
+    if (c->ncons) {   /* absent without <constraint>: files stay as they were */
+        cJSON_AddNumberToObject(w, "feasible", (double)(npts - f.ninfeasible));
+        cJSON_AddNumberToObject(w, "infeasible", (double)f.ninfeasible);
+    }
+    if (c->nderived)
+        add_derived_absent(w, c, ok, npts);
     cJSON_AddStringToObject(w, "fidelity", fidelity);
     cJSON_AddItemToObject(w, "baseline",
                           baseline ? point_json(baseline) : cJSON_CreateNull());

@@ -43,8 +43,11 @@ int ana_front_of(const camp_campaign *c, const char *wl,
         if (r->status != ST_OK || strcmp(r->workload, wl) != 0
             || strcmp(r->backend, c->backend) != 0)
             continue;
+        int feasible = camp_feasible(c, &r->metrics, NULL);
+        f->ninfeasible += !feasible;
         for (size_t j = 0; j < k; j++)
-            f->pts[f->nok * k + j] = ana_objective(r, &c->obj[j]);
+            f->pts[f->nok * k + j] = feasible ? ana_objective(r, &c->obj[j])
+                                              : NAN;
         f->ok[f->nok++] = r;
     }
     f->nfront = pareto_front(f->pts, f->nok, k, f->idx);

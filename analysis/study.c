@@ -32,6 +32,7 @@ static int run_replay(const camp_campaign *c, const char *name,
     if (rc)
         return rc;
     rc = strat_set_objectives(st, c->obj, c->nobjectives, err);
+    strat_set_constraints(st, c);
     rp->len = 0;
     rp->y = malloc((cap ? cap : 1) * k * sizeof *rp->y);
     gpu_config *batch = malloc(256 * sizeof *batch);
@@ -47,10 +48,12 @@ static int run_replay(const camp_campaign *c, const char *name,
                 stop = 1;
                 break;
             }
+            /* an infeasible result never counts towards the front */
+            int use = r->status == ST_OK
+                      && camp_feasible(c, &r->metrics, NULL);
             for (size_t j = 0; j < k; j++) {
                 double v = NAN;
-                if (r->status == ST_OK
-                    && met_get(&r->metrics, c->obj[j].metric, &v) != 0)
+                if (use && met_get(&r->metrics, c->obj[j].metric, &v) != 0)
                     v = NAN;
                 rp->y[rp->len * k + j] = c->obj[j].maximize ? -v : v;
             }

@@ -107,7 +107,7 @@ static void figure(rep_doc *d, const rep_run *run, const cJSON *log,
         snprintf(title, sizeof title, "%s: %s of every evaluation, in run "
                  "order, and the best so far (%s)", wl, met_label(o->metric),
                  rep_wl_fidelity(run, rep_wl_find(run, wl)));
-        fig_axis_title(o->metric, yt, sizeof yt);
+        fig_axis_title(rep_run_camp(run), o->metric, yt, sizeof yt);
         snprintf(note, sizeof note, "%s is %s. Failed evaluations and ones "
                  "that did not produce it are left out.", met_label(
                  o->metric), o->maximize ? "maximised" : "minimised");

@@ -9,6 +9,7 @@
 #define GPUDSE_FIGKIT_H
 
 #include <stddef.h>
+#include "campaign.h"
 
 /* Log axes requested by the layout (log="x", "y" or "xy"); FIG_NOTITLE:
  * title="off", the figure without its title and note (figure files; the
@@ -26,8 +27,10 @@ enum { FIG_LOGX = 1, FIG_LOGY = 2, FIG_NOTITLE = 4, FIG_EXACT = 8 };
 #define FIG_DENSITY_SHIFT 8
 #define FIG_DENSITY(n) ((int)(((n) + 1) << FIG_DENSITY_SHIFT))
 
-/* Axis title for a metric: "Area (mm²)" (figures.c). */
-void fig_axis_title(const char *metric, char *out, size_t n);
+/* Axis title for a metric: "Area (mm²)"; a <derived> metric of c (NULL:
+ * none known) with its unit=: "ipc_per_mm2 (1/mm²)" (figures.c). */
+void fig_axis_title(const camp_campaign *c, const char *metric, char *out,
+                    size_t n);
 
 /* Axis title of a knob: "shmem_size (bytes)" (figstats.c). */
 void fig_knob_title(int knob, char *out, size_t n);

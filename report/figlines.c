@@ -161,7 +161,7 @@ void fig_line_draw(chart_ctx *cc, const rep_run *run,
     fig_cross_title(run, f, title, sizeof title);
     caption_with(run, f, lines, note, sizeof note);
     fig_knob_title(f->knob, xt, sizeof xt);
-    fig_axis_title(metric, yt, sizeof yt);
+    fig_axis_title(rep_run_camp(run), metric, yt, sizeof yt);
     plot_spec p;
     memset(&p, 0, sizeof p);
     p.kind = PLOT_LINES;

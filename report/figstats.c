@@ -116,7 +116,7 @@ void fig_sensitivity(chart_ctx *cc, const rep_run *run, int wl,
         lab[i] = e[i].name;
         val[i] = e[i].effect;
     }
-    fig_axis_title(metric, mt, sizeof mt);
+    fig_axis_title(rep_run_camp(run), metric, mt, sizeof mt);
     snprintf(title, sizeof title, "%s: sensitivity of %s to each knob (%s)",
              run->wl[wl].name, met_label(metric),
              rep_wl_fidelity(run, wl));
@@ -266,7 +266,7 @@ void fig_heatmap(chart_ctx *cc, const rep_run *run, int wl,
     plot_spec p;
     memset(&p, 0, sizeof p);
     int ok = heat_build(run, wl, metric, &h) == 0;
-    fig_axis_title(metric, mt, sizeof mt);
+    fig_axis_title(rep_run_camp(run), metric, mt, sizeof mt);
     snprintf(ct, sizeof ct, "%s, mean", mt);
     if (ok) {
         fig_knob_title(h.ka, xt, sizeof xt);

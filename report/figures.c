@@ -2,7 +2,8 @@
  * box or a standalone file. Today: "pareto" — every successful job of a
  * workload (objective 1 against objective 2), the Pareto front as a step
  * line with markers (with the model's IPC prediction interval as a bar
- * where a front point carries one), and the baseline. */
+ * where a front point carries one), the baseline, and a <constraint>'s
+ * bounds on either objective as dashed lines. */
 #include "figures.h"
 
 #include <math.h>
@@ -20,19 +21,22 @@
 
 /* ---- helpers ---------------------------------------------------------- */
 
-void fig_axis_title(const char *metric, char *out, size_t n)
+void fig_axis_title(const camp_campaign *c, const char *metric, char *out,
+                    size_t n)
 {
-    const char *unit = met_unit(metric);
+    /* a derived metric's unit is the campaign's (<derived unit=>) */
+    const char *unit = c ? camp_metric_unit(c, metric) : met_unit(metric);
     if (unit && *unit)
         snprintf(out, n, "%s (%s)", met_label(metric), unit);
     else
         snprintf(out, n, "%s", met_label(metric));
 }
 
-static void axis_title_sense(const camp_objective *o, char *out, size_t n)
+static void axis_title_sense(const rep_run *run, const camp_objective *o,
+                             char *out, size_t n)
 {
     char t[128];
-    fig_axis_title(o->metric, t, sizeof t);
+    fig_axis_title(rep_run_camp(run), o->metric, t, sizeof t);
     snprintf(out, n, "%s, %s is better", t, o->maximize ? "higher" : "lower");
 }
 
@@ -416,9 +420,9 @@ static void pareto_empty(chart_ctx *cc, const chart_axes *ax,
 
 static void pareto_titles(const rep_run *run, char *xt, char *yt, size_t n)
 {
-    axis_title_sense(&run->obj[0], yt, n);
+    axis_title_sense(run, &run->obj[0], yt, n);
     if (run->nobj >= 2)
-        axis_title_sense(&run->obj[1], xt, n);
+        axis_title_sense(run, &run->obj[1], xt, n);
     else
         snprintf(xt, n, "Job (configs in knob order)");
 }
@@ -559,9 +563,55 @@ static void front_coloured(chart_ctx *cc, const chart_axes *ax,
                               chart_colour(CHART_BLACK, 1));
 }
 
+/* One bound of a <constraint> as a dashed grey line across the plot
+ * (vertical on the x axis), labelled "max 600" inside its end; nothing
+ * when the bound lies outside the axis. */
+static void bound_line(chart_ctx *cc, const chart_axes *ax, int on_x,
+                       const char *what, double v)
+{
+    const chart_box *p = &ax->plot;
+    double c = on_x ? chart_map_x(ax, v) : chart_map_y(ax, v);
+    if (!isfinite(c) || (on_x ? c < p->x || c > p->x + p->w
+                              : c < p->y || c > p->y + p->h))
+        return;
+    static const double dash[] = {4.0, 3.0};
+    char t[64];
+    snprintf(t, sizeof t, "%s %g", what, v);
+    cairo_save(cc->cr);
+    cairo_set_dash(cc->cr, dash, 2, 0);
+    cairo_set_line_width(cc->cr, 0.9);
+    cairo_set_source_rgb(cc->cr, 0.35, 0.35, 0.35);
+    cairo_move_to(cc->cr, on_x ? c : p->x, on_x ? p->y : c);
+    cairo_line_to(cc->cr, on_x ? c : p->x + p->w, on_x ? p->y + p->h : c);
+    cairo_stroke(cc->cr);
+    cairo_restore(cc->cr);
+    cairo_set_source_rgb(cc->cr, 0.35, 0.35, 0.35);
+    chart_text(cc, t, 7, CHART_REGULAR, 0, on_x ? c + 2 : p->x + p->w - 2,
+               on_x ? p->y + 2 : c - 2, on_x ? CHART_LEFT : CHART_RIGHT,
+               on_x ? CHART_TOP : CHART_BOTTOM, NULL, NULL);
+}
+
+/* The campaign's constraints on the two plotted objectives. */
+static void pareto_bounds(chart_ctx *cc, const rep_run *run,
+                          const chart_axes *ax)
+{
+    for (int i = 0; run->have_camp && i < run->camp.ncons; i++) {
+        const cons_bound *b = &run->camp.cons[i];
+        for (int a = 0; a < (run->nobj >= 2 ? 2 : 1); a++) {
+            if (strcmp(b->metric, run->obj[a].metric) != 0)
+                continue;
+            if (b->has_min)
+                bound_line(cc, ax, a == 1, "min", b->min);
+            if (b->has_max)
+                bound_line(cc, ax, a == 1, "max", b->max);
+        }
+    }
+}
+
 static void pareto_marks(chart_ctx *cc, const rep_run *run,
                          const chart_axes *ax, const pareto_data *d)
 {
+    pareto_bounds(cc, run, ax);
     pareto_jobs_marks(cc, ax, d);
     if (d->nf && run->nobj == 2)
         chart_step_line(cc, ax, d->fx, d->fy, d->nf,
@@ -613,7 +663,7 @@ static void fig_pareto(chart_ctx *cc, const rep_run *run, int wl,
     chart_axes_draw(cc, &ax, xt, yt);
     if (d.z) {
         char zt[160];
-        axis_title_sense(&run->obj[2], zt, sizeof zt);
+        axis_title_sense(run, &run->obj[2], zt, sizeof zt);
         plot_cbar_draw(cc, &ax, &d.zs, zt);
     }
     if (d.n == 0 && d.nf == 0 && !d.has_base)

@@ -53,9 +53,17 @@ static int known_table(const char *kind)
     return strcmp(kind, "front") == 0 || strcmp(kind, "quality") == 0;
 }
 
+/* A metric a layout may name: the catalogue's, or one the campaign
+ * declares (a command backend's <metric>, a <derived>). */
+static int metric_ok(const camp_campaign *camp, const char *name)
+{
+    return camp ? camp_metric_declared(camp, name) : met_is_known(name);
+}
+
 /* metrics="ipc area_mm2" (or "objectives"): every name must be known. */
 static int check_metrics(const xmlNode *n, const char *list, rep_item *it,
-                         const char *path, gd_err *err)
+                         const camp_campaign *camp, const char *path,
+                         gd_err *err)
 {
     char word[64];
     if (strlen(list) >= sizeof it->metrics)
@@ -67,7 +75,7 @@ static int check_metrics(const xmlNode *n, const char *list, rep_item *it,
         if (!len)
             break;
         util_strlcpy(word, p, len + 1 < sizeof word ? len + 1 : sizeof word);
-        if (strcmp(word, "objectives") != 0 && !met_is_known(word))
+        if (strcmp(word, "objectives") != 0 && !metric_ok(camp, word))
             return gd_errf(err, GD_EINPUT, "%s:%ld: unknown metric '%s' in "
                            "metrics=\"%s\"", path, xmlGetLineNo(n), word,
                            list);
@@ -222,7 +230,7 @@ static int add_item(rep_layout *l, const xmlNode *n, const char *path,
     if (!rc && k)
         util_strlcpy(it->name, (const char *)k, sizeof it->name);
     if (!rc && m)
-        rc = check_metrics(n, (const char *)m, it, path, err);
+        rc = check_metrics(n, (const char *)m, it, l->camp, path, err);
     if (!rc)
         rc = parse_log(n, it, path, err);
     if (!rc)
@@ -380,11 +388,12 @@ static int cross_knob(const xmlNode *n, const char *knob, rep_cross_fig *f,
 }
 
 static int cross_metric(const xmlNode *n, const char *metric,
-                        rep_cross_fig *f, const char *path, gd_err *err)
+                        rep_cross_fig *f, const camp_campaign *camp,
+                        const char *path, gd_err *err)
 {
     if (!metric || strcmp(metric, "objectives") == 0)
         return GD_OK;   /* "": the first objective */
-    if (strlen(metric) >= sizeof f->metric || !met_is_known(metric))
+    if (strlen(metric) >= sizeof f->metric || !metric_ok(camp, metric))
         return gd_errf(err, GD_EINPUT, "%s:%ld: unknown metric '%s' in "
                        "metric=\"%s\"", path, xmlGetLineNo(n), metric,
                        metric);
@@ -431,7 +440,8 @@ static int cross_range(const xmlNode *n, const char *attr, int logax,
     return rc;
 }
 
-static int cross_fill(const xmlNode *n, rep_cross_fig *f, const char *path,
+static int cross_fill(const xmlNode *n, rep_cross_fig *f,
+                      const camp_campaign *camp, const char *path,
                       gd_err *err)
 {
     xmlChar *k = xmlGetProp(n, (const xmlChar *)"kind");
@@ -454,7 +464,7 @@ static int cross_fill(const xmlNode *n, rep_cross_fig *f, const char *path,
     if (!rc && bars)
         rc = cross_configs(n, (const char *)cf, f, path, err);
     if (!rc)
-        rc = cross_metric(n, (const char *)m, f, path, err);
+        rc = cross_metric(n, (const char *)m, f, camp, path, err);
     if (!rc)
         rc = cross_words(n, (const char *)at, (const char *)t, f, path, err);
     if (!rc) {
@@ -490,7 +500,7 @@ static int add_cross(rep_layout *l, const xmlNode *n, const char *path,
                        REP_CROSS_MAX);
     rep_cross_fig *f = &l->cross[l->ncross];
     memset(f, 0, sizeof *f);
-    int rc = cross_fill(n, f, path, err);
+    int rc = cross_fill(n, f, l->camp, path, err);
     if (!rc)
         rc = add_section(l, n, REP_SEC_FIGURE, path, err);
     if (!rc)
@@ -609,7 +619,14 @@ static int parse_root(const xmlNode *root, rep_layout *l, const char *path,
 
 int rep_layout_load(const char *path, rep_layout *l, gd_err *err)
 {
+    return rep_layout_load_camp(path, NULL, l, err);
+}
+
+int rep_layout_load_camp(const char *path, const camp_campaign *c,
+                         rep_layout *l, gd_err *err)
+{
     memset(l, 0, sizeof *l);
+    l->camp = c;
     if (!util_path_exists(path))
         return gd_errf(err, GD_EINPUT, "%s: layout file not found", path);
     char *text;
@@ -646,5 +663,6 @@ int rep_layout_load(const char *path, rep_layout *l, gd_err *err)
 int rep_layout_check_campaign(const camp_campaign *c, gd_err *err)
 {
     rep_layout lay;
-    return c->layout[0] ? rep_layout_load(c->layout, &lay, err) : GD_OK;
+    return c->layout[0] ? rep_layout_load_camp(c->layout, c, &lay, err)
+                        : GD_OK;
 }

@@ -80,11 +80,17 @@ typedef struct {
     /* <report font="FAMILY" font-size="PT">: the figure files' text
      * (checked installed when the layout is read); "" / 0: default. */
     chart_font font;
+    const camp_campaign *camp;  /* whose declared metrics (<derived>, a
+                                 * command's <metric>) it may name; NULL:
+                                 * the catalogue's only */
 } rep_layout;
 
 void rep_layout_default(rep_layout *l);
 /* Parse a layout file; errors are GD_EINPUT naming FILE:LINE. */
 int rep_layout_load(const char *path, rep_layout *l, gd_err *err);
+/* The same for campaign c's report: metrics c declares are known too. */
+int rep_layout_load_camp(const char *path, const camp_campaign *c,
+                         rep_layout *l, gd_err *err);
 /* The campaign's <report layout="..."> file, when it names one, parsed now
  * (preflight_load), not after the jobs ran. */
 int rep_layout_check_campaign(const camp_campaign *c, gd_err *err);

@@ -140,9 +140,67 @@ static void objectives_text(const rep_run *run, char *out, size_t n)
     for (int i = 0; i < run->nobj; i++) {
         char t[128];
         size_t l = strlen(out);
-        fig_axis_title(run->obj[i].metric, t, sizeof t);
+        fig_axis_title(rep_run_camp(run), run->obj[i].metric, t, sizeof t);
         snprintf(out + l, n - l, "%s%s %s", i ? "; " : "",
                  run->obj[i].maximize ? "maximize" : "minimize", t);
+    }
+}
+
+/* "area_mm2 <= 600 mm²; ..." and how many ok results miss them. */
+static void constraints_text(const rep_run *run, char *out, size_t n)
+{
+    const camp_campaign *c = &run->camp;
+    long infeasible = 0, points = 0;
+    out[0] = '\0';
+    for (int i = 0; i < c->ncons; i++) {
+        const cons_bound *b = &c->cons[i];
+        const char *u = camp_metric_unit(c, b->metric);
+        char lo[64] = "", hi[64] = "";
+        if (b->has_min)
+            snprintf(lo, sizeof lo, "%g%s%s ≤ ", b->min, *u ? " " : "", u);
+        if (b->has_max)
+            snprintf(hi, sizeof hi, " ≤ %g%s%s", b->max, *u ? " " : "", u);
+        size_t l = strlen(out);
+        snprintf(out + l, n - l, "%s%s%s%s", i ? "; " : "", lo, b->metric,
+                 hi);
+    }
+    for (int w = 0; w < run->nwl; w++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(run->wl[w].json,
+                                                          "infeasible");
+        infeasible += cJSON_IsNumber(v) ? (long)v->valuedouble : 0;
+        points += run->wl[w].points;
+    }
+    size_t l = strlen(out);
+    snprintf(out + l, n - l, " (%ld of %ld successful results miss them: "
+             "journaled, never on a front)", infeasible, points);
+}
+
+/* "ipc_per_mm2 = ipc / area_mm2 (1/mm²), absent for N results: ...". */
+static void derived_text(const rep_run *run, char *out, size_t n)
+{
+    const camp_campaign *c = &run->camp;
+    out[0] = '\0';
+    for (int i = 0; i < c->nderived; i++) {
+        const drv_metric *m = &c->derived[i];
+        long why[2] = {0, 0};
+        for (int w = 0; w < run->nwl; w++) {
+            const cJSON *a = cJSON_GetObjectItemCaseSensitive(
+                cJSON_GetObjectItemCaseSensitive(run->wl[w].json,
+                                                 "derived_absent"), m->name);
+            const cJSON *x = cJSON_GetObjectItemCaseSensitive(a, "no_input");
+            const cJSON *y = cJSON_GetObjectItemCaseSensitive(a, "not_finite");
+            why[0] += cJSON_IsNumber(x) ? (long)x->valuedouble : 0;
+            why[1] += cJSON_IsNumber(y) ? (long)y->valuedouble : 0;
+        }
+        size_t l = strlen(out);
+        snprintf(out + l, n - l, "%s%s = %s%s%s%s", i ? "; " : "", m->name,
+                 m->expr, m->unit[0] ? " (" : "", m->unit,
+                 m->unit[0] ? ")" : "");
+        l = strlen(out);
+        if (why[0] || why[1])
+            snprintf(out + l, n - l, ", absent for %ld successful results "
+                     "(%ld lack an input, %ld not finite: a division by "
+                     "zero)", why[0] + why[1], why[0], why[1]);
     }
 }
 
@@ -219,6 +277,14 @@ static void title_provenance(rep_doc *d, const rep_run *run)
     rep_doc_kv(d, "Search", v, CHART_REGULAR);
     objectives_text(run, v, sizeof v);
     rep_doc_kv(d, "Objectives", v, CHART_REGULAR);
+    if (run->have_camp && run->camp.ncons) {
+        constraints_text(run, v, sizeof v);
+        rep_doc_kv(d, "Constraints", v, CHART_REGULAR);
+    }
+    if (run->have_camp && run->camp.nderived) {
+        derived_text(run, v, sizeof v);
+        rep_doc_kv(d, "Derived metrics", v, CHART_REGULAR);
+    }
     if (cJSON_IsObject(jobs)) {
         pairs_text(jobs, " ", v, sizeof v);
         rep_doc_kv(d, "Jobs", v, CHART_REGULAR);
@@ -276,6 +342,9 @@ static void title_workloads(rep_doc *d, const rep_run *run)
     rep_table_col(&t, "workload", CHART_LEFT);
     rep_table_col(&t, "points", CHART_RIGHT);
     rep_table_col(&t, "failed", CHART_RIGHT);
+    int cons = run->have_camp && run->camp.ncons;
+    if (cons)
+        rep_table_col(&t, "infeasible", CHART_RIGHT);
     rep_table_col(&t, "front size", CHART_RIGHT);
     rep_table_col(&t, "results", CHART_LEFT);
     for (int w = 0; w < run->nwl; w++) {
@@ -285,8 +354,14 @@ static void title_workloads(rep_doc *d, const rep_run *run)
         util_strlcpy(row[0], run->wl[w].name, REP_CELL);
         snprintf(row[1], REP_CELL, "%ld", run->wl[w].points);
         snprintf(row[2], REP_CELL, "%ld", run->wl[w].failed);
-        snprintf(row[3], REP_CELL, "%zu", run->wl[w].nfront);
-        util_strlcpy(row[4], rep_wl_fidelity(run, w), REP_CELL);
+        if (cons) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+                run->wl[w].json, "infeasible");
+            snprintf(row[3], REP_CELL, "%.0f",
+                     cJSON_IsNumber(v) ? v->valuedouble : 0);
+        }
+        snprintf(row[3 + cons], REP_CELL, "%zu", run->wl[w].nfront);
+        util_strlcpy(row[4 + cons], rep_wl_fidelity(run, w), REP_CELL);
     }
     rep_table_draw(d, &t);
     rep_table_free(&t);
@@ -397,7 +472,8 @@ static void front_table(rep_doc *d, const rep_run *run, int wl, int top)
         rep_table_col(&t, head, CHART_CENTER);
     }
     for (int o = 0; o < run->nobj && t.ncols < REP_TABLE_MAXCOLS; o++) {
-        fig_axis_title(run->obj[o].metric, head, sizeof head);
+        fig_axis_title(rep_run_camp(run), run->obj[o].metric, head,
+                       sizeof head);
         rep_table_col(&t, head, CHART_RIGHT);
     }
     if (w->has_baseline)
@@ -674,10 +750,11 @@ static int write_pdf(rep_run *run, const rep_layout *lay,
 static int pick_layout(const rep_run *run, const char *layout,
                        rep_layout *lay, gd_err *err)
 {
+    const camp_campaign *c = run->have_camp ? &run->camp : NULL;
     if (layout && *layout)
-        return rep_layout_load(layout, lay, err);
+        return rep_layout_load_camp(layout, c, lay, err);
     if (run->camp.layout[0])
-        return rep_layout_load(run->camp.layout, lay, err);
+        return rep_layout_load_camp(run->camp.layout, c, lay, err);
     rep_layout_default(lay);
     return GD_OK;
 }

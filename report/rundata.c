@@ -482,6 +482,11 @@ int rep_wl_find(const rep_run *run, const char *name)
     return -1;
 }
 
+const camp_campaign *rep_run_camp(const rep_run *run)
+{
+    return run->have_camp ? &run->camp : NULL;
+}
+
 const char *rep_wl_fidelity(const rep_run *run, int wl)
 {
     size_t mod = run->wl[wl].ok_modelled, meas = run->wl[wl].ok_measured;

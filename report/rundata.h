@@ -101,6 +101,9 @@ int rep_run_path(const rep_run *run, const char *name, char *out,
 /* Fidelity of the ok records of a workload: "modelled", "measured",
  * "mixed" or, when there are none, the analysis' value. */
 const char *rep_wl_fidelity(const rep_run *run, int wl);
+/* The run's campaign, NULL when its copy could not be read: for what the
+ * campaign declares (a <derived> metric's unit). */
+const camp_campaign *rep_run_camp(const rep_run *run);
 
 /* A workload's sensitivity entry for metric (analysis.json
  * "sensitivity"."<metric>"), or NULL. */

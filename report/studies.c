@@ -311,7 +311,7 @@ static int build_calibration(const cJSON *e, study_fig *f)
         i++;
     }
     const char *metric = str(e, "metric", "ipc");
-    fig_axis_title(metric, f->mt, sizeof f->mt);
+    fig_axis_title(NULL, metric, f->mt, sizeof f->mt);
     snprintf(f->title, sizeof f->title, "%s", str(e, "title", ""));
     if (!f->title[0])
         snprintf(f->title, sizeof f->title, "Calibration: modelled against "

@@ -12,7 +12,7 @@ if [ ! -x build/tests/bench_costmodel ]; then
     cc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(for d in $(make -s --no-print-directory print-srcdirs); do printf -- "-I%s " "$d"; done) \
        $(pkg-config --cflags gsl libxml-2.0 cairo pangocairo libcjson) \
        -o build/tests/bench_costmodel tests/bench_costmodel.c build/libgpudse.a \
-       $(pkg-config --libs gsl libxml-2.0 cairo pangocairo libcjson libcurl libcrypto) -lm
+       $(pkg-config --libs gsl libxml-2.0 cairo pangocairo libcjson libcurl libcrypto libmatheval) -lm
 fi
 taskset -c 0 build/tests/bench_costmodel 2>/dev/null || build/tests/bench_costmodel
 echo "local-cpu calibration (MEASURED(cpu) timings; load average: $(cut -d' ' -f1-3 /proc/loadavg))"

@@ -1,6 +1,7 @@
 /* nsga2: fast non-dominated sorting (dominance counts and dominated lists,
  * O(k n^2)) and crowding distance, as in Deb et al., "A fast and elitist
- * multiobjective genetic algorithm: NSGA-II" (2002). */
+ * multiobjective genetic algorithm: NSGA-II" (2002), with its constrained
+ * domination for campaigns with constraints. */
 #include "nsga2.h"
 
 #include <math.h>
@@ -25,7 +26,26 @@ static int dom(const double *a, const double *b, size_t k)
     return better && !worse ? 1 : worse && !better ? -1 : 0;
 }
 
+/* Constrained domination (Deb 2000, used by NSGA-II): a feasible point
+ * (violation 0) beats an infeasible one, of two infeasible ones the smaller
+ * total violation wins, and two feasible ones compare by dom(). viol NULL:
+ * every point feasible. */
+static int cdom(const double *pts, const double *viol, size_t i, size_t j,
+                size_t k)
+{
+    double vi = viol ? viol[i] : 0, vj = viol ? viol[j] : 0;
+    if (vi == 0 && vj == 0)
+        return dom(pts + i * k, pts + j * k, k);
+    return vi < vj ? 1 : vj < vi ? -1 : 0;
+}
+
 int nsga2_sort(const double *pts, size_t n, size_t k, int *rank)
+{
+    return nsga2_sort_constrained(pts, NULL, n, k, rank);
+}
+
+int nsga2_sort_constrained(const double *pts, const double *viol, size_t n,
+                           size_t k, int *rank)
 {
     if (n == 0)
         return 0;
@@ -45,7 +65,7 @@ int nsga2_sort(const double *pts, size_t n, size_t k, int *rank)
         for (size_t j = i + 1; j < n; j++) {
             if (has_nan(pts + j * k, k))
                 continue;
-            int d = dom(pts + i * k, pts + j * k, k);
+            int d = cdom(pts, viol, i, j, k);
             if (d > 0) {
                 list[i * n + nlist[i]++] = j;
                 count[j]++;

@@ -11,6 +11,15 @@
  * number of fronts, or -1 when out of memory. */
 int nsga2_sort(const double *pts, size_t n, size_t k, int *rank);
 
+/* The same under constrained domination (Deb's rule): viol[i] is point
+ * i's total constraint violation, 0 when feasible; a feasible point beats
+ * an infeasible one, between infeasible ones the smaller violation wins,
+ * between feasible ones Pareto dominance decides. So the feasible fronts
+ * come first, then the infeasible points by increasing violation. viol
+ * NULL: nsga2_sort. */
+int nsga2_sort_constrained(const double *pts, const double *viol, size_t n,
+                           size_t k, int *rank);
+
 /* Crowding distance of the m points listed in members (row indices of pts)
  * into dist[m]: per objective, the boundary points get INFINITY and inner
  * points add the normalised gap between their neighbours. Returns 0 or -1

@@ -567,6 +567,11 @@ int be_config_metric(const char *name)
     return name && strcmp(name, "area_mm2") == 0;
 }
 
+void be_config_metrics(const gpu_config *cfg, met_set *m)
+{
+    met_put(m, "area_mm2", model_area_mm2(cfg));
+}
+
 void be_attach_config_metrics(const be_job *job, store_record *r)
 {
     double v;

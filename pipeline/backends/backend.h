@@ -78,6 +78,10 @@ typedef struct be_backend {
  * not measure it gets attached from the model. */
 int be_config_metric(const char *name);
 
+/* Put every config-only metric of cfg into m (area_mm2): what a search
+ * can know of a config before running it. */
+void be_config_metrics(const gpu_config *cfg, met_set *m);
+
 /* On a finished ok record of a measured backend: put every config-only
  * metric the record lacks (area_mm2 = model_area_mm2 of its config) and
  * name it in r->modelled, so the record says which metrics were measured

@@ -1,7 +1,8 @@
 /* be_campaign: the backends' checks of a campaign's sections — the
  * backends <simulator> and <verify> name, the placeholders of every command
  * and file template, the metrics of the objectives — and the simulator
- * fingerprint that job keys hash. Run by preflight_load after camp_load has
+ * fingerprint that job keys hash. A derived metric as objective or
+ * constraint needs every metric its expression reads. Run by preflight_load after camp_load has
  * read the campaign as a document; errors name the campaign's FILE:LINE. */
 #include "backend.h"
 
@@ -75,31 +76,55 @@ static int check_templates(const camp_campaign *c, gd_err *err)
     return rc;
 }
 
-static int check_objective(const camp_campaign *c, int i, gd_err *err)
+/* Does the campaign's backend set-up produce metric m (1)? why: the
+ * backend that does not; whynot: the set-up's own reason, when it has one. */
+static int produced(const camp_campaign *c, const char *m, const char **why,
+                    char *whynot, size_t n)
 {
-    const char *m = c->obj[i].metric;
-    int line = c->obj_line[i];
     int known = be_find(c->backend)->has_metric(m);
-    const char *why = c->backend;
+    *why = c->backend;
     if (known && c->verify_backend[0]) {
         known = be_find(c->verify_backend)->has_metric(m);
-        why = c->verify_backend;
+        *why = c->verify_backend;
     }
     if (!strcmp(camp_ext_backend(c), "command")) {
         int declared = 0;  /* the command backend reports what it declares */
         for (int i = 0; i < c->nmetrics; i++)
             declared |= !strcmp(c->metrics[i].name, m);
         known = known && (declared || be_config_metric(m));
-        why = "command";
+        *why = "command";
     }
     const be_backend *eb = be_find(camp_ext_backend(c));
+    if (known && eb && eb->produces && !eb->produces(c, m, whynot, n))
+        return -1;
+    return known;
+}
+
+/* An objective or constraint (what: "objective on") on metric m at line: a metric the
+ * backends produce, or a derived metric whose inputs they all produce. */
+static int check_metric(const camp_campaign *c, const char *m, int line,
+                        const char *what, gd_err *err)
+{
+    int d = drv_find(c->derived, c->nderived, m);
+    for (int i = 0; d >= 0 && i < c->derived[d].ninputs; i++) {
+        const char *in = c->derived[d].inputs[i];
+        char sub[128];
+        snprintf(sub, sizeof sub, "%s %s, which reads", what, m);
+        int rc = check_metric(c, in, line, sub, err);
+        if (rc)
+            return rc;
+    }
+    if (d >= 0)
+        return GD_OK;
+    const char *why;
     char whynot[512] = "";
+    int known = produced(c, m, &why, whynot, sizeof whynot);
     if (!known)
-        return camp_errf(c, line, err, "objective on unknown metric \"%s\" "
-                         "(the %s backend does not produce it)", m, why);
-    if (eb && eb->produces && !eb->produces(c, m, whynot, sizeof whynot))
-        return camp_errf(c, line, err, "objective on metric \"%s\", which "
-                         "this simulator set-up does not produce: %s", m,
+        return camp_errf(c, line, err, "%s unknown metric \"%s\" (the %s "
+                         "backend does not produce it)", what, m, why);
+    if (known < 0)
+        return camp_errf(c, line, err, "%s metric \"%s\", which this "
+                         "simulator set-up does not produce: %s", what, m,
                          whynot);
     return GD_OK;
 }
@@ -112,7 +137,11 @@ int be_check_campaign(const camp_campaign *c, gd_err *err)
     if (!rc)
         rc = check_templates(c, err);
     for (int i = 0; !rc && i < c->nobjectives; i++)
-        rc = check_objective(c, i, err);
+        rc = check_metric(c, c->obj[i].metric, c->obj_line[i],
+                          "objective on", err);
+    for (int i = 0; !rc && i < c->ncons; i++)
+        rc = check_metric(c, c->cons[i].metric, c->cons[i].line,
+                          "constraint on", err);
     return rc;
 }
 

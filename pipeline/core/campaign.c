@@ -30,7 +30,7 @@ static const struct {
     {"campaign", {"description", "simulator", "workloads", "space",
                   "objectives", "search", "execution", "report", "agents",
                   "verify",
-                  "regression", NULL}},
+                  "regression", "derived", NULL}},
     {"regression", {"threshold", NULL}},
     {"workloads", {"workload", NULL}},
     {"search", {"study", "agents", NULL}},
@@ -38,7 +38,7 @@ static const struct {
     {"simulator", {"command", "file", "metric", NULL}},
     {"verify", {"command", "file", "metric", NULL}},
     {"space", {"knob", NULL}},
-    {"objectives", {"maximize", "minimize", NULL}},
+    {"objectives", {"maximize", "minimize", "constraint", NULL}},
 };
 
 static const char *const *children_of(const char *parent)
@@ -750,6 +750,9 @@ static int check_meaning(ctx_t *x, xmlNodePtr root)
         if (rc)
             return rc;
     }
+    int drc = campx_derived(x, root);  /* objectives may name them */
+    if (drc)
+        return drc;
     for (size_t i = 1; i < sizeof order / sizeof order[0]; i++)
         for (xmlNodePtr n = root->children; n; n = n->next) {
             if (!is_elem(n, order[i]))
@@ -759,7 +762,8 @@ static int check_meaning(ctx_t *x, xmlNodePtr root)
             case 0: rc = parse_simulator(x, n); break;
             case 1: rc = campx_workloads(x, n); break;
             case 2: rc = parse_space(x, n); break;
-            case 3: rc = parse_objectives(x, n); break;
+            case 3: rc = parse_objectives(x, n);
+                    rc = rc ? rc : campx_constraints(x, n); break;
             case 4: rc = parse_search(x, n); search = n; break;
             case 5: rc = parse_execution(x, n); break;
             case 6: rc = parse_report(x, n); break;
@@ -857,6 +861,9 @@ int camp_load_meta(const char *path, camp_campaign *c, gd_err *err)
 
 void camp_free(camp_campaign *c)
 {
+    for (int i = 0; i < c->nderived; i++)
+        drv_free(&c->derived[i]);
+    c->nderived = 0;
     free(c->workloads);
     free(c->wlrun);
     c->workloads = NULL;

@@ -13,6 +13,7 @@
 #include "util.h"
 #include "space.h"
 #include "workload.h"
+#include "derived.h"
 
 #define CAMP_MAXOBJ 8
 #define CAMP_MAXSTUDY 8
@@ -146,6 +147,14 @@ typedef struct {
     int nobjectives;
     camp_objective obj[CAMP_MAXOBJ];
     int obj_line[CAMP_MAXOBJ];     /* of each <maximize>/<minimize> */
+    /* <derived name= expr= unit=>: metrics computed from others, in order
+     * (one may read an earlier one); every record gets them (drv_apply) */
+    int nderived;
+    drv_metric derived[DRV_MAX];
+    /* <objectives><constraint metric= min= max=>: the feasible region;
+     * infeasible records are journaled and counted, never on a front */
+    int ncons;
+    cons_bound cons[CONS_MAX];
 
     char strategy[32];     /* exhaustive | random | lhs | nsga2 | ... */
     long budget;           /* evaluations per workload */
@@ -220,6 +229,20 @@ const char *camp_wl_gres(const camp_campaign *c, int wl);
  * place), in why. */
 #define CAMP_JOBS_MAX 4096
 int camp_parse_jobs(const char *text, int *jobs, char *why, size_t n);
+
+/* Is name a metric of the catalogue, a command backend's <metric> or a
+ * <derived> of c (1)? */
+int camp_metric_declared(const camp_campaign *c, const char *name);
+
+/* A metric's unit for figures and tables: a derived metric's unit=, else
+ * metrics.h's catalogue (a derived metric's label is its name, as
+ * met_label gives any name it does not know). */
+const char *camp_metric_unit(const camp_campaign *c, const char *name);
+
+/* Does m meet every <constraint> (1), and by how much does it miss
+ * (*violation, may be NULL; cons_feasible)? 1 when there are none. */
+int camp_feasible(const camp_campaign *c, const met_set *m,
+                  double *violation);
 
 /* The backend the sim_* fields describe: the primary one, or the verify
  * backend of a multi-fidelity campaign. */

@@ -1,6 +1,7 @@
-/* campaign_impl: private to campaign.c and campaign_wl.c, the two halves of
- * the campaign parser — the context of one file's meaning checks, the small
- * libxml2 helpers both use, and campaign_wl.c's entry points. No other
+/* campaign_impl: private to campaign.c, campaign_wl.c and
+ * campaign_metrics.c, the parts of the campaign parser — the context of
+ * one file's meaning checks, the small
+ * libxml2 helpers they use, and the entry points of the other two. No other
  * module includes it. */
 #ifndef GPUDSE_CAMPAIGN_IMPL_H
 #define GPUDSE_CAMPAIGN_IMPL_H
@@ -97,5 +98,10 @@ int campx_workloads(ctx_t *x, xmlNodePtr list);
  * <execution>, whose NULL timeout and memory_mb are parsed elsewhere). */
 int campx_resources(ctx_t *x, xmlNodePtr n, double *timeout,
                     double *memory_mb, int *cpus, char *gres, size_t gressz);
+
+/* <derived> elements of the campaign (after <simulator>: they may read
+ * its declared metrics), and the <constraint>s of <objectives>. */
+int campx_derived(ctx_t *x, xmlNodePtr root);
+int campx_constraints(ctx_t *x, xmlNodePtr objectives);
 
 #endif

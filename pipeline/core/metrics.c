@@ -49,6 +49,19 @@ int met_get(const met_set *m, const char *name, double *v)
     return -1;
 }
 
+void met_del(met_set *m, const char *name)
+{
+    for (int i = 0; i < m->n; i++)
+        if (strcmp(m->name[i], name) == 0) {
+            memmove(m->name[i], m->name[i + 1],
+                    (size_t)(m->n - i - 1) * sizeof m->name[0]);
+            memmove(&m->val[i], &m->val[i + 1],
+                    (size_t)(m->n - i - 1) * sizeof m->val[0]);
+            m->n--;
+            return;
+        }
+}
+
 int met_known_count(void)
 {
     return NKNOWN;

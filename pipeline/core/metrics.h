@@ -16,6 +16,8 @@ typedef struct {
 int met_put(met_set *m, const char *name, double v);
 /* 0 and *v when present, -1 when absent. */
 int met_get(const met_set *m, const char *name, double *v);
+/* Remove name (the others keep their order); nothing when absent. */
+void met_del(met_set *m, const char *name);
 
 /* The metric names of DESIGN.md, with their units for axis labels. */
 int met_known_count(void);

@@ -74,6 +74,26 @@ cJSON *ident_identity(const camp_campaign *c, const char *backend_version,
                         c->obj[i].maximize ? "maximize" : "minimize",
                         c->obj[i].metric);
     put(o, "objectives", "%s", b.s ? b.s : "");
+    /* derived metrics are journaled, constraints steer the search: part
+     * of what a run is (absent when the campaign has none) */
+    b.len = 0;
+    for (int i = 0; i < c->nderived; i++)
+        util_buf_printf(&b, "%s%s = %s [%s]", i ? "," : "",
+                        c->derived[i].name, c->derived[i].expr,
+                        c->derived[i].unit);
+    if (c->nderived)
+        put(o, "derived", "%s", b.s);
+    b.len = 0;
+    for (int i = 0; i < c->ncons; i++) {
+        const cons_bound *k = &c->cons[i];
+        util_buf_printf(&b, "%s%s", i ? "," : "", k->metric);
+        if (k->has_min)
+            util_buf_printf(&b, " min %.17g", k->min);
+        if (k->has_max)
+            util_buf_printf(&b, " max %.17g", k->max);
+    }
+    if (c->ncons)
+        put(o, "constraints", "%s", b.s);
     /* a larger budget extends a random search to what a fresh run with
      * it proposes, and an adaptive one from where it stopped (strategy.h);
      * Latin hypercube strata (and a study's searches) are laid out for the

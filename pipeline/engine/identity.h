@@ -1,10 +1,11 @@
 /* identity: what a run directory holds a run of. A campaign's identity is
  * the canonical form of what determines its results (name, backend and its
  * version, the simulator's fingerprint, workloads and their descriptor
- * hashes, space, objectives, strategy, study and seed); its settings
- * (execution limits, executor, report, agents, budget) may change when a
- * run is resumed, and so may comments and formatting. Both are kept in
- * manifest.json, with a history of the changes. */
+ * hashes, space, objectives, derived metrics, constraints, strategy,
+ * study and seed); its settings (execution limits, executor, report,
+ * agents, budget) may change when a run is resumed, and so may comments
+ * and formatting. Both are kept in manifest.json, with a history of the
+ * changes. */
 #ifndef GPUDSE_IDENTITY_H
 #define GPUDSE_IDENTITY_H
 

@@ -51,6 +51,7 @@ int jobsrc_init(jobsrc *s, const batch_opts *o, batch_counts *n, size_t cap,
                                       err);
         if (rc)
             return rc;
+        strat_set_constraints(s->st[i], o->c);
         /* adaptive strategies propose rounds that keep every worker busy */
         strat_set_batch(s->st[i], (size_t)(o->workers > 0 ? o->workers : 1));
         /* <search strategy="agent"><agents .../>: the LLM drives it */
@@ -161,6 +162,11 @@ int jobsrc_record(jobsrc *s, int wl, const gpu_config *cfg, const char *key,
     util_strlcpy(rec->fidelity, o->be->fidelity, sizeof rec->fidelity);
     rec->cfg = *cfg;
     rec->order = order;
+    /* derived metrics are journaled with the record: every reader (the
+     * strategy below, analysis, CSV, compare) sees the same values */
+    if (drv_apply(o->c->derived, o->c->nderived, &rec->metrics) != 0)
+        jobsrc_log(s, "%s: no room in the record for every derived metric",
+                   key);
     int rc = store_has(o->st, key) ? store_append_attempt(o->st, rec, err)
                                    : store_append(o->st, rec, err);
     if (rc)

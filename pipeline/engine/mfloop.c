@@ -498,6 +498,11 @@ static void predict(mf_loop *m, int w, const wl_workload *desc)
         met_set ms;
         memset(&ms, 0, sizeof ms);
         model_to_metrics(&mo, &ms);
+        drv_apply(m->c->derived, m->c->nderived, &ms);
+        /* a config predicted infeasible is not worth verifying */
+        x->ok = camp_feasible(m->c, &ms, NULL);
+        if (!x->ok)
+            continue;
         for (int j = 0; j < m->c->nobjectives; j++)
             x->pred[j] = obj_of(&ms, &m->c->obj[j]);
         model_pi pi;

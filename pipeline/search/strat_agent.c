@@ -10,7 +10,10 @@
  * then every member's second-best — so a round spreads along the front; a
  * move already tried is never repeated; when no one-knob move is left,
  * two-knob moves, then random points. The start is the baseline and a
- * Latin hypercube of budget/5 points (8..32).
+ * Latin hypercube of budget/5 points (8..32). With constraints the front
+ * is the feasible one (strat_front) and a move predicted infeasible from
+ * its config (strat_predict_infeasible) is not made, and random points
+ * are drawn among those predicted feasible while there are (64 draws).
  *
  * With <search>'s <agents> naming an LLM, the rounds are the LLM's
  * (strat_agent_llm.c): this file's moves then replace the proposals it
@@ -199,7 +202,7 @@ static size_t rank_moves(const strat *st, const size_t *pos, size_t nf,
                 tmp[k] = v;
                 if (!two) {
                     uint64_t i = strat_index_of(st, tmp);
-                    if (!st->seen[i])
+                    if (!st->seen[i] && !strat_predict_infeasible(st, i))
                         mv[n++] = (move){i, lk, crowd[f], 0};
                     continue;
                 }
@@ -212,7 +215,7 @@ static size_t rank_moves(const strat *st, const size_t *pos, size_t nf,
                         memcpy(t2, tmp, sizeof t2);
                         t2[k2] = v2;
                         uint64_t i = strat_index_of(st, t2);
-                        if (!st->seen[i])
+                        if (!st->seen[i] && !strat_predict_infeasible(st, i))
                             mv[n++] = (move){i, lk + leverage(o, k2, d2),
                                              crowd[f], 0};
                     }
@@ -259,6 +262,11 @@ size_t strat_agent_rules_pick(strat *st, uint64_t *idx, size_t n)
     free(pos);
     while (k < n) {
         int64_t i = strat_random_unseen(st);
+        for (int t = 0; st->camp && i >= 0 && t < 64
+                        && strat_predict_infeasible(st, (uint64_t)i); t++) {
+            int64_t j = strat_random_unseen(st);   /* a feasible draw */
+            i = j >= 0 && !strat_predict_infeasible(st, (uint64_t)j) ? j : i;
+        }
         if (i < 0)
             break;
         st->seen[i] = 1;
@@ -297,7 +305,7 @@ static size_t next(strat *st, gpu_config *out, size_t max)
         free(mv);
     }
     free(pos);
-    return k + strat_emit_random(st, out + k, want - k);
+    return k + strat_emit_random_feasible(st, out + k, want - k);
 }
 
 const strat_kind strat_kind_agent = {"agent", 1, init, next, observed,

@@ -560,6 +560,16 @@ static char *build_facts(const strat *st, agent_llm *l, size_t want,
         util_buf_printf(&b, " %s %s;", st->obj[j].maximize ? "maximize"
                         : "minimize", st->obj[j].metric);
     util_buf_puts(&b, "\n");
+    for (int i = 0; st->camp && i < st->camp->ncons; i++) {
+        const cons_bound *c = &st->camp->cons[i];
+        util_buf_printf(&b, "%s %s", i ? ";" : "Constraints (results "
+                        "outside are never on the front):", c->metric);
+        if (c->has_min)
+            util_buf_printf(&b, " >= %g", c->min);
+        if (c->has_max)
+            util_buf_printf(&b, " <= %g", c->max);
+        util_buf_puts(&b, i + 1 == st->camp->ncons ? "\n" : "");
+    }
     put_space(st, &b);
     put_evaluated(st, l, &b);
     long knee = knee_of(st, l);
@@ -629,6 +639,13 @@ static int judge_text(strat *st, const char *text, const gpu_config *base,
         space_config_canon(&cfg, canon, sizeof canon);
         snprintf(p->reason, sizeof p->reason, "%s was already evaluated or "
                  "proposed", canon);
+        return -1;
+    }
+    if (strat_predict_infeasible(st, (uint64_t)i)) {
+        char canon[256];
+        space_config_canon(&cfg, canon, sizeof canon);
+        snprintf(p->reason, sizeof p->reason, "%s is predicted to miss a "
+                 "<constraint> of the campaign", canon);
         return -1;
     }
     st->seen[i] = 1;

@@ -3,7 +3,9 @@
  * bred from the current population by binary crowded tournament, uniform
  * crossover and level mutation (mostly to a neighbouring level), and the
  * next population is the best P of parents and offspring by
- * non-dominated rank, then crowding distance. Generations run until the
+ * non-dominated rank, then crowding distance; with constraints the rank is
+ * by constrained domination (feasible beats infeasible, then the smaller
+ * violation: nsga2_sort_constrained). Generations run until the
  * budget is spent. A config is never proposed twice: a child already seen
  * is mutated again, then replaced by a random unseen point. */
 #include "strategy_impl.h"
@@ -24,6 +26,7 @@ typedef struct {
     double *pts;
     int *rank;
     double *dist;
+    double *viol;
 } nsga;
 
 static size_t pop_size(uint64_t cap)
@@ -45,7 +48,9 @@ static int init(strat *st)
     g->pts = malloc(m * CAMP_MAXOBJ * sizeof *g->pts);
     g->rank = malloc(m * sizeof *g->rank);
     g->dist = malloc(m * sizeof *g->dist);
-    return g->pop && g->gen && g->pts && g->rank && g->dist ? 0 : -1;
+    g->viol = malloc(m * sizeof *g->viol);
+    return g->pop && g->gen && g->pts && g->rank && g->dist && g->viol ? 0
+                                                                       : -1;
 }
 
 static void free_impl(strat *st)
@@ -54,15 +59,18 @@ static void free_impl(strat *st)
     if (!g)
         return;
     free(g->pop); free(g->gen); free(g->pts); free(g->rank); free(g->dist);
+    free(g->viol);
     free(g);
 }
 
-/* Objective row of an index: its observation, or NaN when failed/unknown. */
-static void row_of(const strat *st, uint64_t idx, double *row)
+/* Objective row of an index: its observation, or NaN when failed/unknown;
+ * *viol its total constraint violation (0: feasible). */
+static void row_of(const strat *st, uint64_t idx, double *row, double *viol)
 {
     long at = st->obs_at[idx];
     for (int j = 0; j < st->nobj; j++)
         row[j] = at >= 0 && st->obs[at].ok ? st->obs[at].y[j] : NAN;
+    *viol = at >= 0 ? st->obs[at].viol : 0;
 }
 
 /* Rank and crowding of the n indices in v (scratch arrays of g). */
@@ -70,8 +78,9 @@ static int rank_all(strat *st, nsga *g, const uint64_t *v, size_t n)
 {
     size_t k = (size_t)st->nobj;
     for (size_t i = 0; i < n; i++)
-        row_of(st, v[i], g->pts + i * k);
-    int nf = nsga2_sort(g->pts, n, k, g->rank);
+        row_of(st, v[i], g->pts + i * k, g->viol + i);
+    /* Deb's constrained domination: feasible first, then by violation */
+    int nf = nsga2_sort_constrained(g->pts, g->viol, n, k, g->rank);
     if (nf < 0)
         return -1;
     size_t *mem = malloc((n ? n : 1) * sizeof *mem);

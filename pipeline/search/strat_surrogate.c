@@ -9,7 +9,9 @@
  * gain in hypervolume over that front: candidates are scored on their
  * prediction (optimistic by KAPPA prediction errors), and each pick is
  * added to the front at its predicted value before the next is scored,
- * which spreads a batch along the front. */
+ * which spreads a batch along the front. With constraints it skips the
+ * candidates predicted infeasible (predict_violation); when none is
+ * predicted feasible it proposes those of least predicted violation. */
 #include "strategy_impl.h"
 
 #include <math.h>
@@ -38,6 +40,8 @@ typedef struct {
     size_t init;                   /* size of the Latin-hypercube start */
     int started;
     double *pred;                  /* size x nobj predictions (minimised) */
+    double *cpred;                 /* size x CONS_MAX: constraint metrics */
+    double *pviol;                 /* size: predicted violation, 0 feasible */
 } surr;
 
 static int init(strat *st)
@@ -61,14 +65,19 @@ static int init(strat *st)
     size_t lo = s->pmain + 4 < 16 ? 16 : s->pmain + 4;
     s->init = init < lo ? lo : init > 64 ? 64 : init;
     s->pred = malloc(st->size * CAMP_MAXOBJ * sizeof *s->pred);
-    return s->pred ? 0 : -1;
+    s->cpred = malloc(st->size * CONS_MAX * sizeof *s->cpred);
+    s->pviol = calloc(st->size, sizeof *s->pviol);
+    return s->pred && s->cpred && s->pviol ? 0 : -1;
 }
 
 static void free_impl(strat *st)
 {
     surr *s = st->impl;
-    if (s)
+    if (s) {
         free(s->pred);
+        free(s->cpred);
+        free(s->pviol);
+    }
     free(s);
 }
 
@@ -173,19 +182,31 @@ out:
     return rc;
 }
 
-/* Fit objective j on the ok observations and predict every unproposed
- * point into s->pred (minimised units), optimistic by kappa prediction
- * errors. */
-static int fit_predict(strat *st, surr *s, int j, double kappa)
+/* Response q of an observation in its own units: objective q (q < nobj;
+ * NaN when the result failed), else the metric of constraint q - nobj
+ * (NaN when absent). */
+static double response(const strat *st, const strat_obs *o, int q)
+{
+    if (q < st->nobj)
+        return o->ok ? o->y[q] * (st->obj[q].maximize ? -1 : 1) : NAN;
+    return o->cv[q - st->nobj];
+}
+
+/* Fit response q on the observations that have it and predict every
+ * unproposed point: an objective into s->pred (minimised units, optimistic
+ * by kappa prediction errors), a constraint's metric into s->cpred. -1
+ * when there are too few observations (or out of memory). */
+static int fit_predict(strat *st, surr *s, int q, double kappa)
 {
     size_t n = 0;
-    int logy = 1;
-    for (size_t i = 0; i < st->nobs; i++)
-        if (st->obs[i].ok) {
+    int logy = 1, isobj = q < st->nobj;
+    for (size_t i = 0; i < st->nobs; i++) {
+        double v = response(st, &st->obs[i], q);
+        if (isfinite(v)) {
             n++;
-            double v = st->obs[i].y[j] * (st->obj[j].maximize ? -1 : 1);
             logy &= v > 0;
         }
+    }
     if (n < 4)
         return -1;
     /* pairs once there are some results beyond the main effects' count
@@ -201,26 +222,30 @@ static int fit_predict(strat *st, surr *s, int j, double kappa)
         goto out;
     size_t r = 0;
     for (size_t i = 0; i < st->nobs; i++) {
-        if (!st->obs[i].ok)
+        double v = response(st, &st->obs[i], q);
+        if (!isfinite(v))
             continue;
         size_t m = active_cols(st, s, st->obs[i].idx, pairs, col);
-        for (size_t q = 0; q < m; q++)
-            gsl_matrix_set(X, r, col[q], 1);
-        double v = st->obs[i].y[j] * (st->obj[j].maximize ? -1 : 1);
+        for (size_t c = 0; c < m; c++)
+            gsl_matrix_set(X, r, col[c], 1);
         gsl_vector_set(y, r++, logy ? log(v) : v);
     }
     if (ridge_gcv(X, y, coef, &mean, &mse) != 0)
         goto out;
-    double shift = (st->obj[j].maximize ? 1 : -1) * kappa * sqrt(mse);
+    double shift = isobj ? (st->obj[q].maximize ? 1 : -1) * kappa * sqrt(mse)
+                         : 0;
     for (uint64_t i = 0; i < st->size; i++) {
         if (st->seen[i])
             continue;
         size_t m = active_cols(st, s, i, pairs, col);
         double f = mean + shift;
-        for (size_t q = 0; q < m; q++)
-            f += coef[col[q]];
+        for (size_t c = 0; c < m; c++)
+            f += coef[col[c]];
         double v = logy ? exp(f) : f;
-        s->pred[i * CAMP_MAXOBJ + j] = st->obj[j].maximize ? -v : v;
+        if (isobj)
+            s->pred[i * CAMP_MAXOBJ + q] = st->obj[q].maximize ? -v : v;
+        else
+            s->cpred[i * CONS_MAX + q - st->nobj] = v;
     }
     rc = 0;
 out:
@@ -228,6 +253,38 @@ out:
     gsl_vector_free(y);
     free(coef);
     return rc;
+}
+
+/* Predicted total violation of every unproposed point into s->pviol (0:
+ * predicted feasible). A constraint on what the config alone determines
+ * (area_mm2) is predicted exactly (strat_predict_infeasible); one on a
+ * result metric by its regression once four results have it; until then
+ * it cannot be predicted and does not count: the result decides. */
+static void predict_violation(strat *st, surr *s)
+{
+    const camp_campaign *c = st->camp;
+    int fitted[CONS_MAX] = {0};
+    for (int b = 0; c && b < c->ncons; b++)
+        fitted[b] = !strat_cons_from_config(st, b)
+                    && fit_predict(st, s, st->nobj + b, 0) == 0;
+    for (uint64_t i = 0; i < st->size; i++) {
+        if (st->seen[i])
+            continue;
+        met_set m;
+        memset(&m, 0, sizeof m);
+        for (int b = 0; c && b < c->ncons; b++)
+            if (fitted[b])
+                met_put(&m, c->cons[b].metric, s->cpred[i * CONS_MAX + b]);
+        double v = 0;
+        for (int b = 0; c && b < c->ncons; b++) {
+            double one;
+            if (fitted[b]) {
+                cons_feasible(&c->cons[b], 1, &m, &one);
+                v += one;
+            }
+        }
+        s->pviol[i] = v + (strat_predict_infeasible(st, i) ? 1 : 0);
+    }
 }
 
 /* The observed front, normalised by the observed bounds; room for nobs +
@@ -333,7 +390,7 @@ static size_t shortlist(strat *st, surr *s, const double *front, size_t nf,
         near = NULL;
     }
     for (uint64_t i = 0; i < st->size; i++) {
-        if (st->seen[i] || (near && !near[i]))
+        if (st->seen[i] || (near && !near[i]) || s->pviol[i] > 0)
             continue;
         hv_normalise(s->pred + i * CAMP_MAXOBJ, 1, k, lo, hi, q);
         double sc = shortfall(q, front, nf, k);
@@ -404,6 +461,24 @@ static size_t pick_batch(strat *st, surr *s, gpu_config *out, size_t want)
     return got;
 }
 
+/* When no candidate is predicted feasible: the want unseen points of
+ * least predicted violation (ties by index), as Deb's rule ranks them. */
+static size_t least_violation(strat *st, surr *s, gpu_config *out,
+                              size_t want)
+{
+    size_t got = 0;
+    while (got < want) {
+        int64_t best = -1;
+        for (uint64_t i = 0; i < st->size; i++)
+            if (!st->seen[i] && (best < 0 || s->pviol[i] < s->pviol[best]))
+                best = (int64_t)i;
+        if (best < 0)
+            break;
+        strat_emit(st, (uint64_t)best, out, &got);
+    }
+    return got;
+}
+
 static size_t next(strat *st, gpu_config *out, size_t max)
 {
     surr *s = st->impl;
@@ -423,8 +498,12 @@ static size_t next(strat *st, gpu_config *out, size_t max)
     size_t want = st->batch < max ? st->batch : max;
     for (int j = 0; j < st->nobj; j++)
         if (fit_predict(st, s, j, KAPPA) != 0)
-            return strat_emit_random(st, out, want);
-    return pick_batch(st, s, out, want);
+            return strat_emit_random_feasible(st, out, want);
+    if (!st->camp)
+        return pick_batch(st, s, out, want);
+    predict_violation(st, s);
+    size_t got = pick_batch(st, s, out, want);
+    return got ? got : least_violation(st, s, out, want);
 }
 
 const strat_kind strat_kind_surrogate = {"surrogate", 1, init, next, NULL,

@@ -268,8 +268,12 @@ size_t strat_front(const strat *st, size_t *pos)
         free(pts); free(map); free(idx);
         return 0;
     }
+    double least = HUGE_VAL;    /* the smallest violation of an ok row */
     for (size_t i = 0; i < st->nobs; i++)
-        if (st->obs[i].ok) {
+        if (st->obs[i].ok && st->obs[i].viol < least)
+            least = st->obs[i].viol;
+    for (size_t i = 0; i < st->nobs; i++)
+        if (st->obs[i].ok && st->obs[i].viol == least) {
             memcpy(pts + n * k, st->obs[i].y, k * sizeof *pts);
             map[n++] = i;
         }
@@ -437,6 +441,7 @@ static void fill_obs(const strat *st, const store_record *r, strat_obs *o)
             o->ok = 0;
         }
     }
+    strat_obs_constraints(st, r, o);
     util_strlcpy(o->bottleneck, r->bottleneck, sizeof o->bottleneck);
     util_strlcpy(o->limit, r->limit, sizeof o->limit);
     struct { const char *m; double *v; } want[] = {

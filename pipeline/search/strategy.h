@@ -22,6 +22,11 @@ int strat_new(const char *name, const space_def *s, long budget,
  * the first strat_next. n in 1..CAMP_MAXOBJ. */
 int strat_set_objectives(strat *st, const camp_objective *obj, int n,
                          gd_err *err);
+/* The campaign's constraints (c->cons, over c->derived) that adaptive
+ * strategies search within: NSGA-II ranks by constrained domination, the
+ * surrogate and the agent skip configs predicted infeasible. c must
+ * outlive st; call before the first strat_next. Nothing when c has none. */
+void strat_set_constraints(strat *st, const camp_campaign *c);
 /* How many configs an adaptive strategy proposes per round before it needs
  * their results (default 8; set it to the number of workers). */
 void strat_set_batch(strat *st, size_t n);

@@ -17,6 +17,11 @@ typedef struct {
     double y[CAMP_MAXOBJ];      /* objectives, all minimised; NaN if !ok */
     char bottleneck[24], limit[16];
     double occupancy, l1d_miss_rate, l2_miss_rate, dram_bw_gbps, l2_bw_gbps;
+    /* the campaign's constraints (strat_set_constraints): total violation
+     * (cons_feasible; 0 feasible, always 0 without constraints) and each
+     * constraint's metric as observed (NaN when absent) */
+    double viol;
+    double cv[CONS_MAX];
 } strat_obs;
 
 typedef struct strat_kind strat_kind;
@@ -39,6 +44,8 @@ struct strat {
     uint64_t norder, next;
     void *impl;                 /* per-kind state */
     int64_t base_idx;           /* the baseline's index, or -1 outside */
+    const camp_campaign *camp;  /* constraints and derived metrics, NULL:
+                                 * none (strat_set_constraints) */
 };
 
 struct strat_kind {
@@ -74,7 +81,9 @@ uint64_t strat_index_of(const strat *st, const int lv[SPACE_NKNOBS]);
  * mark. */
 size_t strat_lhs(strat *st, size_t m, uint64_t *out);
 /* Observed ok rows in non-dominated order: writes positions in st->obs of
- * the current Pareto front into pos (room for nobs); returns the count. */
+ * the current Pareto front into pos (room for nobs); returns the count.
+ * With constraints, the front of the feasible rows; while none is
+ * feasible, the Pareto front of the rows of least violation. */
 size_t strat_front(const strat *st, size_t *pos);
 /* The queue of planned proposals (st->order): add idx (up to the
  * budget), and emit up to max queued unseen configs without waiting for
@@ -83,6 +92,25 @@ void strat_queue(strat *st, const uint64_t *idx, size_t n);
 size_t strat_emit_queued(strat *st, gpu_config *out, size_t max);
 /* Pending: proposed but not yet observed. */
 uint64_t strat_pending(const strat *st);
+
+/* ---- constraints (strat_feasible.c) */
+
+/* Fill o->viol and o->cv from record r (0 and NaN without constraints). */
+void strat_obs_constraints(const strat *st, const store_record *r,
+                           strat_obs *o);
+/* Is the config at idx predicted to miss a constraint (1)? The prediction
+ * is what the config alone determines (backend.h be_config_metrics: the
+ * area model's area_mm2) and derived metrics over it; a constraint on a
+ * metric the config does not determine cannot be predicted here and does
+ * not count (0): its result decides. 0 without constraints. */
+int strat_predict_infeasible(const strat *st, uint64_t idx);
+/* strat_emit_random, but each pick is the first of up to 64 unseen draws
+ * not predicted infeasible (else the first draw); strat_emit_random itself
+ * without constraints. */
+size_t strat_emit_random_feasible(strat *st, gpu_config *out, size_t want);
+/* Is constraint b's metric one the config alone determines (1), so that
+ * strat_predict_infeasible knows it? */
+int strat_cons_from_config(const strat *st, int b);
 
 /* ---- the agent strategy: rules (strat_agent.c) and LLM (strat_agent_llm.c) */
 

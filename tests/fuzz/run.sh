@@ -24,7 +24,7 @@ command -v "$CC_FUZZ" >/dev/null 2>&1 || {
     exit 2; }
 SRCDIRS=$(make -s --no-print-directory print-srcdirs)
 INCS=$(for d in $SRCDIRS; do printf -- "-I%s " "$d"; done)
-PKGS="gsl libxml-2.0 cairo pangocairo libcjson libcurl libcrypto"
+PKGS="gsl libxml-2.0 cairo pangocairo libcjson libcurl libcrypto libmatheval"
 CFLAGS="-std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
  -Wall -Werror=implicit-function-declaration -Wno-unused-function -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
  $INCS -DGPUDSE_VERSION=\"0.1.0-fuzz\" \
