@@ -2,7 +2,8 @@
  * manifest.json, results.jsonl, analysis.json) and checks analysis.json's
  * shape, naming the file in every error. The journal is indexed by
  * workload and read one workload at a time: once at load for the run-wide
- * facts, then again per workload as the report selects it. */
+ * facts, then again per workload as the report selects it (a journal whose
+ * records fit REP_CACHE_BYTES is parsed once and kept). */
 #include "rundata.h"
 
 #include <math.h>
@@ -188,6 +189,27 @@ static int load_campaign(rep_run *run, gd_err *err)
     return GD_OK;
 }
 
+/* Frees the selection unless it points into the cache. */
+static void drop_selection(rep_run *run)
+{
+    if (!run->cache)
+        free(run->recs);
+    run->recs = NULL;
+    run->nrecs = 0;
+    run->recs_wl[0] = '\0';
+    run->recs_all = 0;
+}
+
+static void drop_cache(rep_run *run)
+{
+    for (int i = 0; run->cache && i < run->njwl; i++)
+        free(run->cache[i]);
+    free(run->cache);
+    free(run->ncache);
+    run->cache = NULL;
+    run->ncache = NULL;
+}
+
 static int load_results(rep_run *run, gd_err *err)
 {
     int rc = rep_run_path(run, "results.jsonl", run->journal,
@@ -197,7 +219,18 @@ static int load_results(rep_run *run, gd_err *err)
     if (!util_path_exists(run->journal))
         return gd_errf(err, GD_EINPUT, "%s: not found (the report needs the "
                        "files of a finished run directory)", run->journal);
-    return store_index_workloads(run->journal, &run->jwl, &run->njwl, err);
+    rc = store_index_workloads(run->journal, &run->jwl, &run->njwl, err);
+    size_t lines = 0;
+    for (int i = 0; !rc && i < run->njwl; i++)
+        lines += run->jwl[i].n;
+    if (!rc && run->njwl
+        && lines <= REP_CACHE_BYTES / sizeof(store_record)) {
+        run->cache = calloc((size_t)run->njwl, sizeof *run->cache);
+        run->ncache = calloc((size_t)run->njwl, sizeof *run->ncache);
+        if (!run->cache || !run->ncache)   /* fine: read as it goes */
+            drop_cache(run);
+    }
+    return rc;
 }
 
 /* Journal workloads in the records' canonical order (by name). */
@@ -220,19 +253,24 @@ int rep_run_select(rep_run *run, const char *name, gd_err *err)
 {
     if (run->recs && !run->recs_all && strcmp(run->recs_wl, name) == 0)
         return GD_OK;
-    free(run->recs);
-    run->recs = NULL;
-    run->nrecs = 0;
-    run->recs_wl[0] = '\0';
-    run->recs_all = 0;
+    drop_selection(run);
     for (int i = 0; i < run->njwl; i++)
         if (strcmp(run->jwl[i].name, name) == 0) {
+            if (run->cache && run->cache[i]) {
+                run->recs = run->cache[i];
+                run->nrecs = run->ncache[i];
+                break;
+            }
             int rc = store_load_lines(run->journal, run->jwl[i].line,
                                       run->jwl[i].n, &run->recs,
                                       &run->nrecs, err);
             if (rc)
                 return rc;
             store_sort_canonical(run->recs, run->nrecs);
+            if (run->cache) {
+                run->cache[i] = run->recs;
+                run->ncache[i] = run->nrecs;
+            }
             break;
         }
     util_strlcpy(run->recs_wl, name, sizeof run->recs_wl);
@@ -243,10 +281,8 @@ int rep_run_select_all(rep_run *run, gd_err *err)
 {
     if (run->recs_all)
         return GD_OK;
-    free(run->recs);
-    run->recs = NULL;
-    run->nrecs = 0;
-    run->recs_wl[0] = '\0';
+    drop_selection(run);
+    drop_cache(run);   /* the whole journal is held now: no second copy */
     int rc = store_load_all(run->journal, &run->recs, &run->nrecs, err);
     if (rc)
         return rc;
@@ -438,11 +474,8 @@ void rep_run_free(rep_run *run)
     run->have_camp = 0;
     cJSON_Delete(run->manifest);
     run->manifest = NULL;
-    free(run->recs);
-    run->recs = NULL;
-    run->recs_all = 0;
-    run->nrecs = 0;
-    run->recs_wl[0] = '\0';
+    drop_selection(run);
+    drop_cache(run);
     store_wl_lines_free(run->jwl, run->njwl);
     run->jwl = NULL;
     run->njwl = 0;

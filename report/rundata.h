@@ -51,6 +51,12 @@ typedef struct {
     size_t nrecs;
     char recs_wl[64];
     int recs_all;           /* recs holds every workload's records */
+    /* When the journal's GPU lines fit REP_CACHE_BYTES of records, each
+     * workload's records are parsed once and kept (cache[i] for jwl[i]):
+     * the report selects each workload several times (facts, CSV,
+     * figures, two PDF passes). recs then points into the cache. */
+    store_record **cache;
+    size_t *ncache;
     /* The journal's workloads (store_index_workloads), and their indices
      * in the records' canonical order (by name). */
     char journal[4096];
@@ -81,8 +87,12 @@ typedef struct {
 int rep_run_load(const char *dir, rep_run *run, gd_err *err);
 void rep_run_free(rep_run *run);
 
+/* Records kept parsed across selections when all of them fit this. */
+#define REP_CACHE_BYTES (128u << 20)
+
 /* Load the records of the workload called name into run->recs (none when
- * the journal has none), freeing the previous selection. */
+ * the journal has none), freeing the previous selection (or taking them
+ * from the cache when the journal is small enough to keep parsed). */
 int rep_run_select(rep_run *run, const char *name, gd_err *err);
 /* Load every workload's records into run->recs (canonical order): for the
  * figures across workloads (layout <figure kind="line"|"bars">) only, so
