@@ -20,6 +20,7 @@
 #include "sections.h"
 #include "split_report.h"
 #include "regression.h"
+#include "repfork.h"
 #include "mfloop_page.h"
 #include "studies.h"
 #include "table.h"
@@ -800,6 +801,27 @@ static int write_figures(rep_run *run, const rep_layout *lay, gd_err *err)
     return rc;
 }
 
+typedef struct {
+    rep_run *run;
+    const rep_layout *lay;
+    const rep_overlay *ov;
+} files_arg;
+
+/* results.csv and the figure files: the part a forked child writes while
+ * this process writes report.pdf (repfork.h); the child's copy of the run
+ * holds the records rep_run_load parsed. */
+static int write_files(void *arg, gd_err *err)
+{
+    files_arg *a = arg;
+    int rc = rep_csv_write(a->run, err);
+    if (!rc)
+        rc = write_figures(a->run, a->lay, err);
+    if (!rc && a->ov->n)
+        rc = fig_overlay_write_files(a->run, a->ov, a->run->camp.formats,
+                                     &a->lay->font, err);
+    return rc;
+}
+
 int rep_render(const char *rundir, const char *layout, gd_err *err)
 {
     return rep_render_overlay(rundir, layout, NULL, 0, err);
@@ -826,15 +848,22 @@ int rep_render_overlay(const char *rundir, const char *layout,
     rc = pick_layout(&run, layout, &lay, err);
     if (!rc && noverlay)   /* every input checked before anything is written */
         rc = rep_overlay_load(&run, overlay, noverlay, &ov, err);
-    if (!rc)
-        rc = rep_csv_write(&run, err);
-    if (!rc)
-        rc = write_figures(&run, &lay, err);
-    if (!rc && ov.n)
-        rc = fig_overlay_write_files(&run, &ov, run.camp.formats, &lay.font,
-                                     err);
-    if (!rc)
-        rc = write_pdf(&run, &lay, ov.n ? &ov : NULL, err);
+    if (rc) {
+        rep_overlay_free(&ov);
+        rep_run_free(&run);
+        return rc;
+    }
+    files_arg fa = { &run, &lay, &ov };
+    rep_fork child;
+    rep_fork_start(&child, write_files, &fa);
+    gd_err pdf_err = { 0 };
+    int pdf_rc = write_pdf(&run, &lay, ov.n ? &ov : NULL, &pdf_err);
+    rc = rep_fork_wait(&child, err);   /* its error first, as it was */
+    if (!rc && pdf_rc) {
+        rc = pdf_rc;
+        if (err)
+            *err = pdf_err;
+    }
     rep_overlay_free(&ov);
     rep_run_free(&run);
     return rc;
