@@ -8,6 +8,7 @@
  * JSON tree (store_json.c), all at once or one workload at a time. */
 #include "store.h"
 #include "numtext.h"
+#include "store_idx.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -154,6 +155,9 @@ struct store {
     int ngrp, capgrp;
     int sum_dirty;        /* lines appended since the summary was written */
     char last_key[65];    /* key of the journal's last line */
+    off_t last_off;       /* and where that line starts */
+    char dir[PATH_MAX];
+    sidx_writer idx;      /* results.index, kept beside the journal */
 };
 
 /* ---- the summary: results.summary.json, beside the journal ----
@@ -371,8 +375,10 @@ static int line_class(const char *line)
     return st && strncmp(st + 12, "ok\"", 3) == 0 ? CLS_OK : CLS_FAILED;
 }
 
-/* Visit each complete line of data (a NUL-terminated copy is passed). */
-static int index_lines(store *s, char *data, size_t len, gd_err *err)
+/* Visit each complete line of data (a NUL-terminated copy of the journal
+ * from byte base on). */
+static int index_lines(store *s, char *data, size_t len, off_t base,
+                       gd_err *err)
 {
     int lineno = 0;
     char *p = data, *end = data + len;
@@ -390,7 +396,8 @@ static int index_lines(store *s, char *data, size_t len, gd_err *err)
             int cls = line_class(p), grp = line_group(s, p, cls);
             group_count(s, key, grp, cls);
             memcpy(s->last_key, key, sizeof key);
-            if (keyset_add(&s->keys, key, (off_t)(p - data),
+            s->last_off = base + (off_t)(p - data);
+            if (keyset_add(&s->keys, key, base + (off_t)(p - data),
                            (size_t)(nl - p), cls, grp) != 0)
                 return gd_errf(err, GD_EENV, "%s: out of memory indexing "
                                "the journal", s->path);
@@ -400,18 +407,226 @@ static int index_lines(store *s, char *data, size_t len, gd_err *err)
     return GD_OK;
 }
 
+/* The whole journal read and indexed (no index, or one that did not
+ * hold): a torn last line is cut. */
+static int open_by_scan(store *s, int *torn, gd_err *err)
+{
+    char *data = NULL;
+    size_t len = 0;
+    int rc = read_journal(s->path, &data, &len, err);
+    if (!rc)
+        rc = cut_torn_tail(s->path, s->fd, data, len, torn, err);
+    if (!rc)
+        rc = index_lines(s, data, len, 0, err);
+    free(data);
+    return rc;
+}
+
+/* Forget what a failed attempt at reading the index put in s. */
+static void reset_keys(store *s)
+{
+    free(s->keys.e);
+    memset(&s->keys, 0, sizeof s->keys);
+    free(s->grp);
+    s->grp = NULL;
+    s->ngrp = s->capgrp = 0;
+    s->last_key[0] = '\0';
+    s->last_off = 0;
+}
+
+/* Whether the journal line at off (len bytes, then a newline, all below
+ * limit) is there and has this key. */
+static int line_has_key(const store *s, uint64_t off, uint32_t len,
+                        uint64_t limit, const uint8_t bin[32])
+{
+    if (len < 10 || off + len + 1 > limit)
+        return 0;
+    char *buf = malloc((size_t)len + 2), key[65], hex[65];
+    gd_err ignore;
+    int ok = buf && pread(s->fd, buf, (size_t)len + 1, (off_t)off)
+                        == (ssize_t)len + 1 && buf[len] == '\n';
+    if (ok) {
+        buf[len] = '\0';
+        ok = !memchr(buf, '\n', len)
+             && line_key(buf, s->path, 0, key, &ignore) == GD_OK;
+    }
+    sidx_key_hex(bin, hex);
+    ok = ok && memcmp(key, hex, 64) == 0;
+    free(buf);
+    return ok;
+}
+
+/* The group names of the summary that was written with the index (same
+ * journal_bytes): the index's groups are numbered in its order. */
+static int summary_groups(store *s, uint64_t covered)
+{
+    char path[PATH_MAX + 32], *text;
+    summary_path(s, path, sizeof path);
+    if (util_read_file(path, &text, NULL, NULL) != GD_OK)
+        return -1;
+    cJSON *m = cJSON_Parse(text);
+    free(text);
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(m, "journal_bytes");
+    const cJSON *gs = cJSON_GetObjectItemCaseSensitive(m, "groups"), *g;
+    int ok = cJSON_IsNumber(b) && b->valuedouble == (double)covered
+             && cJSON_IsArray(gs);
+    const cJSON *use = ok ? gs : NULL;
+    cJSON_ArrayForEach(g, use) {
+        const cJSON *w = cJSON_GetObjectItemCaseSensitive(g, "workload");
+        const cJSON *be = cJSON_GetObjectItemCaseSensitive(g, "backend");
+        ok = ok && cJSON_IsString(w) && cJSON_IsString(be)
+             && group_of(s, w->valuestring, strlen(w->valuestring),
+                         be->valuestring, strlen(be->valuestring))
+                == s->ngrp - 1;
+    }
+    cJSON_Delete(m);
+    return ok ? 0 : -1;
+}
+
+/* Each key's latest entry, checked: offsets inside what the index covers,
+ * known classes and groups, and a sample of lines (the first, the last and
+ * every n/16th) read back from the journal with their keys. */
+static int take_entries(store *s, const sidx_head *h, const sidx_entry *e,
+                        size_t n)
+{
+    size_t step = n / 16 + 1;
+    for (size_t i = 0; i < n; i++) {
+        char key[65];
+        if (e[i].off + e[i].len + 1 > h->covered || e[i].cls > CLS_FAILED
+            || e[i].grp < -1 || e[i].grp >= s->ngrp
+            || (e[i].cls == CLS_OTHER) != (e[i].grp == -1)
+            || ((i % step == 0 || i + 1 == n)
+                && !line_has_key(s, e[i].off, e[i].len, h->covered,
+                                 e[i].key)))
+            return -1;
+        sidx_key_hex(e[i].key, key);
+        if (keyset_add(&s->keys, key, (off_t)e[i].off, e[i].len, e[i].cls,
+                       e[i].grp) != 0)
+            return -1;
+    }
+    for (size_t i = 0; i < s->keys.cap; i++) {   /* the summary's counts */
+        const key_entry *k = &s->keys.e[i];
+        if (k->key[0] && k->grp >= 0) {
+            s->grp[k->grp].records++;
+            s->grp[k->grp].failed += k->cls == CLS_FAILED;
+        }
+    }
+    return 0;
+}
+
+/* The journal after what the index covers: its lines indexed, a torn last
+ * line cut. -1 on anything unexpected (the caller reads it all). */
+static int index_tail(store *s, uint64_t covered, off_t size, int *torn)
+{
+    size_t len = (size_t)(size - (off_t)covered);
+    char *data = malloc(len + 1);
+    gd_err ignore;
+    int ok = data && (len == 0 || pread(s->fd, data, len, (off_t)covered)
+                                      == (ssize_t)len);
+    if (ok) {
+        data[len] = '\0';
+        size_t keep = len;
+        while (keep > 0 && data[keep - 1] != '\n')
+            keep--;
+        *torn = keep < len;
+        ok = (!*torn || ftruncate(s->fd, (off_t)(covered + keep)) == 0)
+             && index_lines(s, data, keep, (off_t)covered, &ignore) == GD_OK;
+    }
+    free(data);
+    return ok ? 0 : -1;
+}
+
+/* The finished keys from results.index plus the journal lines after it,
+ * never trusted blindly (store_idx.h): -1 when it is absent or does not
+ * hold, and s is as it was. *fresh: the index covers the whole journal. */
+static int open_by_index(store *s, int *torn, int *fresh, size_t *nidx,
+                         uint64_t *sum)
+{
+    sidx_head h;
+    sidx_entry *e = NULL;
+    size_t n = 0;
+    struct stat sb;
+    if (fstat(s->fd, &sb) != 0 || sidx_read(s->dir, &h, &e, &n) != 0)
+        return -1;
+    int ok = h.covered <= (uint64_t)sb.st_size && h.last_off < h.covered
+             && summary_groups(s, h.covered) == 0
+             && (h.covered == 0
+                 || line_has_key(s, h.last_off,
+                                 (uint32_t)(h.covered - h.last_off - 1),
+                                 h.covered, h.last_key))
+             && take_entries(s, &h, e, n) == 0;
+    if (ok) {
+        sidx_key_hex(h.last_key, s->last_key);
+        s->last_off = (off_t)h.last_off;
+        if (h.covered == 0)
+            s->last_key[0] = '\0';
+        *fresh = h.covered == (uint64_t)sb.st_size;
+        ok = index_tail(s, h.covered, sb.st_size, torn) == 0;
+    }
+    *nidx = n;
+    *sum = ok ? sidx_sum(0, e, n) : 0;
+    free(e);
+    if (!ok) {
+        *torn = 0;
+        reset_keys(s);
+    }
+    return ok ? 0 : -1;
+}
+
+static sidx_entry entry_of(const key_entry *k)
+{
+    sidx_entry e;
+    memset(&e, 0, sizeof e);
+    sidx_key_bin(k->key, e.key);
+    e.off = (uint64_t)k->off;
+    e.len = (uint32_t)k->len;
+    e.cls = (uint8_t)k->cls;
+    e.grp = (int16_t)k->grp;
+    return e;
+}
+
+static sidx_head head_now(const store *s)
+{
+    sidx_head h;
+    memset(&h, 0, sizeof h);
+    h.covered = (uint64_t)s->size;
+    h.last_off = (uint64_t)s->last_off;
+    if (s->last_key[0])
+        sidx_key_bin(s->last_key, h.last_key);
+    return h;
+}
+
+/* A new index of every key's latest line (after a scan of the journal,
+ * or lines it did not cover). */
+static void rewrite_index(store *s)
+{
+    sidx_entry *v = malloc((s->keys.n ? s->keys.n : 1) * sizeof *v);
+    size_t n = 0;
+    for (size_t i = 0; v && i < s->keys.cap; i++)
+        if (s->keys.e[i].key[0])
+            v[n++] = entry_of(&s->keys.e[i]);
+    sidx_head h = head_now(s);
+    sidx_create(&s->idx, s->dir, &h, v, v ? n : 0);
+    if (!v)
+        sidx_close(&s->idx);
+    free(v);
+}
+
 int store_open(const char *dir, store **out, int *torn, gd_err *err)
 {
     store *s = calloc(1, sizeof *s);
     if (!s)
         return gd_errf(err, GD_EENV, "out of memory");
-    int dummy, rc;
+    int dummy, rc = GD_OK;
     if (!torn)
         torn = &dummy;
+    *torn = 0;
+    s->idx.fd = -1;
     if (util_path_join(s->path, sizeof s->path, dir, "results.jsonl")) {
         free(s);
         return gd_errf(err, GD_EENV, "%s: path too long", dir);
     }
+    util_strlcpy(s->dir, dir, sizeof s->dir);
     s->last_sync = mono_s();
     s->fd = open(s->path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (s->fd < 0) {
@@ -420,14 +635,12 @@ int store_open(const char *dir, store **out, int *torn, gd_err *err)
         free(s);
         return rc;
     }
-    char *data = NULL;
-    size_t len = 0;
-    rc = read_journal(s->path, &data, &len, err);
-    if (!rc)
-        rc = cut_torn_tail(s->path, s->fd, data, len, torn, err);
-    if (!rc)
-        rc = index_lines(s, data, len, err);
-    free(data);
+    int fresh = 0;
+    size_t nidx = 0;
+    uint64_t sum = 0;
+    int indexed = open_by_index(s, torn, &fresh, &nidx, &sum) == 0;
+    if (!indexed)
+        rc = open_by_scan(s, torn, err);
     s->size = lseek(s->fd, 0, SEEK_END);  /* after any torn tail was cut */
     s->opened = s->size;
     if (!rc && s->size < 0)
@@ -440,6 +653,13 @@ int store_open(const char *dir, store **out, int *torn, gd_err *err)
         return rc;
     }
     s->sum_dirty = s->size > 0;  /* the summary may be older, or absent */
+    if (indexed && fresh) {
+        sidx_continue(&s->idx, dir, nidx, sum);
+    } else {
+        rewrite_index(s);
+        if (s->sum_dirty)
+            write_summary(s);   /* names the new index's groups */
+    }
     *out = s;
     return GD_OK;
 }
@@ -484,6 +704,12 @@ int store_is_new(const store *s, const char *key)
 {
     const key_entry *e = keyset_find(&s->keys, key);
     return e && e->off >= s->opened;
+}
+
+int store_key_ok(const store *s, const char *key)
+{
+    const key_entry *e = keyset_find(&s->keys, key);
+    return e && e->cls == CLS_OK;
 }
 
 size_t store_count(const store *s)
@@ -536,10 +762,13 @@ static int append_line(store *s, const char *key, const char *json,
     group_count(s, key, grp, cls);
     memcpy(s->last_key, key, 64);
     s->last_key[64] = '\0';
+    s->last_off = before;
     s->sum_dirty = 1;
     if (keyset_add(&s->keys, key, before, len, cls, grp) != 0)
         return gd_errf(err, GD_EENV, "%s: out of memory indexing the "
                        "journal", s->path);
+    sidx_entry ie = entry_of(keyset_find(&s->keys, key));
+    sidx_add(&s->idx, &ie);   /* out of memory: the index is dropped */
     if (++s->unsynced >= SYNC_EVERY
         || mono_s() - s->last_sync >= SYNC_SECONDS)
         return store_flush(s, err);
@@ -583,8 +812,13 @@ int store_flush(store *s, gd_err *err)
         return gd_errf(err, GD_EENV, "%s: cannot sync: %s", s->path,
                        strerror(errno));
     s->unsynced = 0;
-    if (s->sum_dirty)
-        write_summary(s);  /* after the sync: never ahead of the journal */
+    if (s->sum_dirty) {
+        /* after the sync: never ahead of the journal; the index first,
+         * the summary (which names its groups) with the same bytes */
+        sidx_head h = head_now(s);
+        sidx_flush(&s->idx, &h);
+        write_summary(s);
+    }
     return GD_OK;
 }
 
@@ -596,6 +830,7 @@ int store_close(store *s, gd_err *err)
     if (close(s->fd) != 0 && !rc)
         rc = gd_errf(err, GD_EENV, "%s: close failed: %s", s->path,
                      strerror(errno));
+    sidx_close(&s->idx);
     free(s->keys.e);
     free(s->grp);
     util_buf_free(&s->line);

@@ -79,6 +79,9 @@ size_t store_count(const store *s);
 /* GPU design-point records (each key's latest; other kinds of job not
  * counted) whose status is ok / anything else, from the key index. */
 void store_outcomes(const store *s, uint64_t *ok, uint64_t *failed);
+/* 1 when this key's latest record is a GPU design point whose status is
+ * ok (from the key index: no journal read). */
+int store_key_ok(const store *s, const char *key);
 /* Read back the finished record with this key (for strategies that observe
  * results on resume). */
 int store_get(const store *s, const char *key, store_record *r, gd_err *err);

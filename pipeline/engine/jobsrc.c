@@ -187,6 +187,18 @@ int jobsrc_journaled(jobsrc *s, int wl, const gpu_config *cfg,
 {
     *rerun = 0;
     store_record rec;
+    if (store_key_ok(s->o->st, key)
+        && !(s->st[wl] && strat_reads_results(s->st[wl]))) {
+        /* an ok record is never rerun, and the strategy only notes the
+         * config: the journal line need not be read back */
+        rec.status = ST_OK;
+        if (s->st[wl])
+            strat_observe(s->st[wl], cfg, &rec);
+        s->n->skipped++;
+        if (s->o->pg)
+            progress_skip(s->o->pg, 0);
+        return GD_OK;
+    }
     int rc = store_get(s->o->st, key, &rec, err);
     if (rc)
         return rc;

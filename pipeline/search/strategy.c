@@ -454,6 +454,11 @@ static void fill_obs(const strat *st, const store_record *r, strat_obs *o)
             *want[i].v = NAN;
 }
 
+int strat_reads_results(const strat *st)
+{
+    return st->kind->adaptive != 0;
+}
+
 void strat_observe(strat *st, const gpu_config *c, const store_record *r)
 {
     int64_t idx = space_index(&st->space, c);

@@ -44,6 +44,9 @@ int strat_done(const strat *st);
 /* Tell the strategy the outcome of a config it proposed (or that the journal
  * already held, on resume), so adaptive strategies can use it. */
 void strat_observe(strat *st, const gpu_config *c, const store_record *r);
+/* 1 when strat_observe reads the record (adaptive strategies); others only
+ * note the config, so a resume need not read journaled records back. */
+int strat_reads_results(const strat *st);
 void strat_free(strat *st);
 /* Whether <search>'s <agents> (a) may drive strategy (only "agent" is
  * driven by an LLM; provider "rules" goes with any): 0, or -1 with the
