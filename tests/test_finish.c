@@ -445,6 +445,47 @@ START_TEST(status_reads_the_summary_and_the_lines_after)
 }
 END_TEST
 
+/* Issue 28.3: with job folders (jobs/KEY of every external job), status
+ * still counts from the summary and the lines after it, and finds which
+ * folders are journaled in results.index — or, without a usable index,
+ * in the journal's keys — never by reading every line. */
+START_TEST(status_with_job_folders_reads_the_index)
+{
+    const char *camp = tp("/jf.xml"), *dir = tp("/jf-run");
+    write_flaky(camp, "jf", 4, NULL);
+    ck_assert_int_eq(run(camp, dir, &(gd_err){0, ""}, NULL, NULL), GD_OK);
+    char sum[PATH_MAX + 32], cmd[3 * PATH_MAX];
+    snprintf(sum, sizeof sum, "%s/%s", dir, STORE_SUMMARY);
+    ck_assert_int_eq(shf("test $(ls %s/jobs | wc -l) = 8", dir), 0);
+    /* the summary is what status counts from, job folders or not */
+    snprintf(cmd, sizeof cmd, "sed -i 's/\\(\"workload\":\"flaky\"[^}]*"
+             "\"failed\":\\)0/\\13/' %s", sum);
+    ck_assert_int_eq(shf("%s", cmd), 0);
+    cJSON *o = status_json(dir);
+    ck_assert_int_eq(total_of(o, "done"), 5);   /* 8 less 3 failed */
+    ck_assert_int_eq(total_of(o, "failed"), 3);
+    ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(o, "interrupted")
+                     ->valueint, 0);
+    cJSON_Delete(o);
+    /* every folder is journaled: found in the index, or without it (gone,
+     * or damaged) in the journal's keys */
+    for (int k = 0; k < 2; k++) {
+        if (k == 0)
+            shf("rm -f %s/results.index", dir);
+        else
+            shf("echo damaged > %s/results.index", dir);
+        o = status_json(dir);
+        ck_assert_int_eq(total_of(o, "done"), 5);
+        ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(o, "interrupted")
+                         ->valueint, 0);
+        cJSON_Delete(o);
+    }
+    snprintf(cmd, sizeof cmd, "%s status %s | grep -q 'not yet in the "
+             "journal'", tu_bin(), dir);
+    ck_assert_int_ne(shf("%s", cmd), 0);
+}
+END_TEST
+
 /* Item 11: every job folder says what ran (cmd.sh, runnable by hand,
  * config.json, job.json for job-run); results.csv carries provenance,
  * timing.csv the wall times; the failures appendix each failed job's
@@ -636,6 +677,7 @@ static Suite *suite(void)
     tcase_add_test(t, larger_budget_extends_the_search);
     tcase_add_test(t, status_while_running_and_after_a_crash);
     tcase_add_test(t, status_reads_the_summary_and_the_lines_after);
+    tcase_add_test(t, status_with_job_folders_reads_the_index);
     tcase_add_test(t, per_job_provenance);
     tcase_add_test(t, per_workload_resources);
     tcase_add_test(t, retried_jobs_keep_their_timeout);

@@ -4,7 +4,8 @@
  * layout agrees with the JSON reader field for field, and reading one
  * workload at a time (store_index_workloads, store_load_lines) gives what
  * store_load_all gives, reruns, other kinds of job and torn tails
- * included. */
+ * included; the sidecar key index results.index is what a reopen reads,
+ * and one that does not hold is rebuilt, never trusted. */
 #include "testutil.h"
 
 #include <limits.h>
@@ -15,6 +16,7 @@
 #include "csv.h"
 #include "numtext.h"
 #include "store.h"
+#include "store_idx.h"
 #include "util.h"
 
 static char dir[PATH_MAX];
@@ -293,6 +295,122 @@ START_TEST(csv_numbers_as_printf)
 }
 END_TEST
 
+/* The journal's records reopened: their count and each key's outcome. */
+static size_t reopen(int *torn, const store_record *r, int n)
+{
+    store *st;
+    gd_err err;
+    ck_assert_msg(store_open(dir, &st, torn, &err) == GD_OK, "%s", err.msg);
+    size_t c = store_count(st);
+    for (int i = 0; i < n; i++)
+        if (store_has(st, r[i].key)) {
+            ck_assert_int_eq(store_key_ok(st, r[i].key),
+                             r[i].status == ST_OK);
+            store_record back;   /* read at the offset the index gave */
+            ck_assert_int_eq(store_get(st, r[i].key, &back, &err), GD_OK);
+            ck_assert_str_eq(back.key, r[i].key);
+        }
+    ck_assert_int_eq(store_close(st, &err), GD_OK);
+    return c;
+}
+
+/* results.index rewritten by hand: entries from `from`, with entry i's
+ * offset replaced by entry j's when i >= 0. */
+static void forge_index(const sidx_entry *e, size_t n, const sidx_head *h,
+                        int i, int j)
+{
+    sidx_entry *v = malloc(n * sizeof *v);
+    memcpy(v, e, n * sizeof *v);
+    if (i >= 0)
+        v[i].off = e[j].off;
+    sidx_writer w;
+    sidx_create(&w, dir, h, v, n);
+    ck_assert_int_ge(w.fd, 0);
+    sidx_close(&w);
+    free(v);
+}
+
+/* Issue 28.2: a resume takes the finished keys from results.index, checks
+ * it against the journal, and rebuilds one that is corrupt, stale or
+ * missing; a torn last line is cut as without it. */
+START_TEST(sidecar_index_used_checked_and_rebuilt)
+{
+    enum { N = 50 };
+    store_record r[N + 1];
+    uint64_t seed = 7;
+    store *st;
+    gd_err err;
+    int torn = 0;
+    ck_assert_int_eq(store_open(dir, &st, NULL, &err), GD_OK);
+    for (int i = 0; i < N + 1; i++)
+        make_record(&r[i], i, i % 2 ? "alpha" : "beta", &seed);
+    for (int i = 0; i < N; i++)
+        ck_assert_int_eq(store_append(st, &r[i], &err), GD_OK);
+    ck_assert_int_eq(store_close(st, &err), GD_OK);
+    struct stat sb;
+    ck_assert_int_eq(stat(path_of(STORE_INDEX), &sb), 0);
+    ck_assert_int_eq(sb.st_size, 80 + N * 48);
+    sidx_head h;
+    sidx_entry *e;
+    size_t n;
+    ck_assert_int_eq(sidx_read(dir, &h, &e, &n), 0);
+    ck_assert_uint_eq(n, N);
+    ck_assert_int_eq(stat(path_of("results.jsonl"), &sb), 0);
+    ck_assert_uint_eq(h.covered, (uint64_t)sb.st_size);
+    ck_assert_uint_eq(reopen(&torn, r, N), N);
+    ck_assert_int_eq(torn, 0);
+    /* the reopen reads the index, not the journal: an entry left out
+     * (checksum and all redone) is a key it does not know */
+    forge_index(e, N - 1, &h, -1, 0);
+    ck_assert_uint_eq(reopen(&torn, r, N), N - 1);
+    /* an entry pointing at another key's line: caught, index rebuilt */
+    forge_index(e, N, &h, 0, 1);
+    ck_assert_uint_eq(reopen(&torn, r, N), N);
+    sidx_entry *e2;
+    sidx_head h2;
+    ck_assert_int_eq(sidx_read(dir, &h2, &e2, &n), 0);
+    ck_assert_uint_eq(n, N);
+    free(e2);
+    /* a flipped byte: the checksum fails, rebuilt */
+    FILE *f = fopen(path_of(STORE_INDEX), "r+b");
+    ck_assert_ptr_nonnull(f);
+    fseek(f, 80 + 48 * 3 + 40, SEEK_SET);
+    fputc(0x7f, f);
+    fclose(f);
+    ck_assert_int_ne(sidx_read(dir, &h2, &e2, &n), 0);
+    ck_assert_uint_eq(reopen(&torn, r, N), N);
+    ck_assert_int_eq(sidx_read(dir, &h2, &e2, &n), 0);
+    free(e2);
+    /* missing: rebuilt */
+    ck_assert_int_eq(unlink(path_of(STORE_INDEX)), 0);
+    ck_assert_uint_eq(reopen(&torn, r, N), N);
+    ck_assert_int_eq(stat(path_of(STORE_INDEX), &sb), 0);
+    /* a whole line the index does not cover (a crash before its flush) and
+     * a torn last line after it: the line is indexed, the tail cut */
+    util_buf b;
+    util_buf_init(&b);
+    store_record_to_json(&r[N], &b);
+    char *tail = malloc(b.len + 40);
+    snprintf(tail, b.len + 40, "%s\n{\"key\":\"0123", b.s);
+    f = fopen(path_of("results.jsonl"), "ab");
+    fputs(tail, f);
+    fclose(f);
+    ck_assert_uint_eq(reopen(&torn, r, N + 1), N + 1);
+    ck_assert_int_eq(torn, 1);
+    ck_assert_int_eq(stat(path_of("results.jsonl"), &sb), 0);
+    ck_assert_int_eq(sb.st_size, (off_t)h.covered + (off_t)b.len + 1);
+    ck_assert_uint_eq(reopen(&torn, r, N + 1), N + 1);
+    ck_assert_int_eq(torn, 0);
+    /* stale: the journal cut shorter than the index covers */
+    ck_assert_int_eq(truncate(path_of("results.jsonl"), (off_t)e[N - 1].off),
+                     0);
+    ck_assert_uint_eq(reopen(&torn, r, N), N - 1);
+    free(tail);
+    util_buf_free(&b);
+    free(e);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("journal");
@@ -302,6 +420,7 @@ int main(void)
     tcase_add_test(t, old_17_digit_journals_read_the_same);
     tcase_add_test(t, one_workload_at_a_time_reads_like_load_all);
     tcase_add_test(t, csv_numbers_as_printf);
+    tcase_add_test(t, sidecar_index_used_checked_and_rebuilt);
     suite_add_tcase(s, t);
     return tu_run_suite(s);
 }

@@ -6,6 +6,8 @@
  * of a byte offset, store.c) and the journal lines after it — or, without
  * a summary that matches, the journal once, a block at a time (each key's
  * latest line, by plain string scanning, no JSON parse per line) —
+ * job folders whose key is not journaled (looked up in results.index,
+ * or without a usable one in the keys of the journal's lines), the
  * results job-run wrote that were never
  * merged (jobs/KEY/result.json), the tail of run.log, and asks squeue
  * about Slurm tasks. It never writes into the directory. */
@@ -31,6 +33,7 @@
 #include "parseopt.h"
 #include "split.h"
 #include "store.h"
+#include "store_idx.h"
 #include "util.h"
 
 #define MAXWL 64
@@ -74,6 +77,8 @@ typedef struct {
     char slurm_note[160];
     int split;              /* a split study: rows are its machines */
     int finished;           /* the manifest says the last session ended */
+    off_t counted_at;       /* journal bytes the summary counted (their
+                             * keys are not in keys: results.index has them) */
 } st_view;
 
 /* ---- the coordinator and run.log ---- */
@@ -320,23 +325,6 @@ static int scan_from(st_view *v, const char *path, off_t from, gd_err *err)
     return rc;
 }
 
-/* Whether DIR/jobs holds job folders (their keys must be looked up in
- * the whole journal). */
-static int has_job_folders(const st_view *v)
-{
-    char jobs[PATH_MAX];
-    util_path_join(jobs, sizeof jobs, v->dir, "jobs");
-    DIR *d = opendir(jobs);
-    if (!d)
-        return 0;
-    struct dirent *e;
-    int any = 0;
-    while (!any && (e = readdir(d)) != NULL)
-        any = hex_key(e->d_name);
-    closedir(d);
-    return any;
-}
-
 /* Whether the journal line that ends at byte at (exclusive) has key. */
 static int line_before_has_key(const char *path, off_t at, const char *key)
 {
@@ -366,7 +354,7 @@ static int read_summary(st_view *v, const char *jpath, off_t *from)
     char path[PATH_MAX], *text;
     struct stat sb;
     util_path_join(path, sizeof path, v->dir, STORE_SUMMARY);
-    if (stat(jpath, &sb) != 0 || has_job_folders(v)
+    if (stat(jpath, &sb) != 0
         || util_read_file(path, &text, NULL, NULL) != GD_OK)
         return -1;
     cJSON *m = cJSON_Parse(text);
@@ -422,6 +410,7 @@ static int scan_journal(st_view *v, gd_err *err)
     off_t from = 0;
     if (read_summary(v, path, &from) != 0)
         from = 0;
+    v->counted_at = from;
     return scan_from(v, path, from, err);
 }
 
@@ -596,6 +585,84 @@ static int visit_job(st_view *v, const char *jd, const char *key)
     return add_job(v, &j);
 }
 
+/* Job folder keys (as bytes, sorted) and whether the journal has them. */
+typedef struct {
+    uint8_t (*key)[32];
+    char *found;
+    size_t n, cap;
+} cand_set;
+
+static int cmp_key(const void *a, const void *b)
+{
+    return memcmp(a, b, 32);
+}
+
+static void mark_found(cand_set *c, const uint8_t key[32])
+{
+    uint8_t (*k)[32] = bsearch(key, c->key, c->n, sizeof *c->key, cmp_key);
+    if (k)
+        c->found[k - c->key] = 1;
+}
+
+/* The keys of the journal's first v->counted_at bytes (the summary counted
+ * them) from results.index, when it covers them and its last line is in
+ * the journal; 0, or -1 when it cannot be used. */
+static int mark_from_index(st_view *v, const char *jpath, cand_set *c)
+{
+    sidx_head h;
+    sidx_entry *e;
+    size_t n;
+    char last[65];
+    if (sidx_read(v->dir, &h, &e, &n) != 0)
+        return -1;
+    sidx_key_hex(h.last_key, last);
+    int ok = h.covered >= (uint64_t)v->counted_at
+             && line_before_has_key(jpath, (off_t)h.covered, last);
+    for (size_t i = 0; ok && i < n; i++)
+        mark_found(c, e[i].key);
+    free(e);
+    return ok ? 0 : -1;
+}
+
+/* Without a usable index: the keys of those lines, read from the journal
+ * (a block at a time, no JSON parse). */
+static void mark_from_journal(const st_view *v, const char *jpath,
+                              cand_set *c)
+{
+    FILE *f = fopen(jpath, "r");
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    off_t at = 0;
+    uint8_t key[32];
+    while (f && at < v->counted_at && (n = getline(&line, &cap, f)) > 0) {
+        at += n;
+        if (n > 72 && !memcmp(line, "{\"key\":\"", 8)
+            && sidx_key_bin(line + 8, key) == 0)
+            mark_found(c, key);
+    }
+    free(line);
+    if (f)
+        fclose(f);
+}
+
+/* The folders whose key is journaled before counted_at (not in keys)
+ * marked found. -1: out of memory. */
+static int mark_counted(st_view *v, cand_set *c)
+{
+    if (!c->n || v->counted_at == 0)
+        return 0;
+    c->found = calloc(c->n, 1);
+    if (!c->found)
+        return -1;
+    qsort(c->key, c->n, sizeof *c->key, cmp_key);
+    char jpath[PATH_MAX];
+    util_path_join(jpath, sizeof jpath, v->dir, "results.jsonl");
+    if (mark_from_index(v, jpath, c) != 0)
+        mark_from_journal(v, jpath, c);
+    return 0;
+}
+
 static int scan_jobs(st_view *v, gd_err *err)
 {
     char jobs[PATH_MAX];
@@ -604,15 +671,28 @@ static int scan_jobs(st_view *v, gd_err *err)
     if (!d)
         return GD_OK;
     struct dirent *e;
+    cand_set c = { 0 };
     int rc = 0;
     while (!rc && (e = readdir(d)) != NULL) {
         if (!hex_key(e->d_name) || journaled(v, e->d_name))
             continue;
-        char jd[PATH_MAX + 80];
-        snprintf(jd, sizeof jd, "%s/%s", jobs, e->d_name);
-        rc = visit_job(v, jd, e->d_name);
+        rc = util_grow(&c.key, &c.cap, c.n, sizeof *c.key, 64);
+        if (!rc)
+            sidx_key_bin(e->d_name, c.key[c.n++]);
     }
     closedir(d);
+    if (!rc)
+        rc = mark_counted(v, &c);
+    for (size_t i = 0; !rc && i < c.n; i++) {
+        if (c.found && c.found[i])
+            continue;
+        char key[65], jd[PATH_MAX + 80];
+        sidx_key_hex(c.key[i], key);
+        snprintf(jd, sizeof jd, "%s/%s", jobs, key);
+        rc = visit_job(v, jd, key);
+    }
+    free(c.key);
+    free(c.found);
     return rc ? gd_errf(err, GD_EENV, "out of memory") : GD_OK;
 }
 
