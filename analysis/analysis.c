@@ -6,8 +6,10 @@
  * workload at a time: memory holds one workload's records. */
 #include "analysis.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
@@ -21,6 +23,7 @@
 #include "sensitivity.h"
 #include "study.h"
 #include "store.h"
+#include "workfork.h"
 
 /* What the manifest says about where the results came from; empty strings
  * when there is no manifest. */
@@ -473,6 +476,103 @@ static int load_workload(const journal_t *j, const char *name,
     return GD_OK;
 }
 
+/* One workload's object (its records loaded, then freed). */
+static cJSON *one_workload(const camp_campaign *c, const manifest_info *mi,
+                           const journal_t *j, int i, gd_err *err)
+{
+    store_record *recs;
+    size_t n;
+    cJSON *w = NULL;
+    if (load_workload(j, c->workloads[i].name, &recs, &n, err) == GD_OK)
+        w = workload_json(c, c->workloads[i].name, mi, recs, n, err);
+    free(recs);
+    return w;
+}
+
+/* The workloads at odd places, analysed by a forked child (workfork.h)
+ * while this process does the even ones: each object goes back as its
+ * length and JSON text into a temporary file read after the child ends.
+ * Text read back prints as it was printed (cJSON prints a number in 15
+ * digits only when they read back to it, else 17), so analysis.json is
+ * byte for byte what one process writes. */
+typedef struct {
+    const camp_campaign *c;
+    const manifest_info *mi;
+    const journal_t *j;
+    FILE *out;
+} half_t;
+
+static int odd_half(void *arg, gd_err *err)
+{
+    half_t *h = arg;
+    for (int i = 1; i < h->c->nworkloads; i += 2) {
+        cJSON *w = one_workload(h->c, h->mi, h->j, i, err);
+        if (!w)
+            return err->code ? err->code : GD_EENV;
+        char *t = cJSON_PrintUnformatted(w);
+        cJSON_Delete(w);
+        int bad = !t || fprintf(h->out, "%zu\n%s", strlen(t), t) < 0;
+        cJSON_free(t);
+        if (bad)
+            return gd_errf(err, GD_EENV, "analysis: cannot hand a workload "
+                           "back from its worker process: %s",
+                           strerror(errno));
+    }
+    return fflush(h->out) == 0 ? GD_OK
+           : gd_errf(err, GD_EENV, "analysis: cannot hand a workload back "
+                     "from its worker process: %s", strerror(errno));
+}
+
+/* The odd half's objects read back into w[]. */
+static int read_half(FILE *f, const camp_campaign *c, cJSON **w,
+                     gd_err *err)
+{
+    rewind(f);
+    for (int i = 1; i < c->nworkloads; i += 2) {
+        size_t len;
+        char *t = NULL;
+        if (fscanf(f, "%zu", &len) == 1 && fgetc(f) == '\n'
+            && (t = malloc(len + 1)) && fread(t, 1, len, f) == len)
+            w[i] = cJSON_ParseWithLength(t, len);
+        free(t);
+        if (!w[i])
+            return gd_errf(err, GD_EENV, "analysis: a workload's result "
+                           "from its worker process is unreadable");
+    }
+    return GD_OK;
+}
+
+/* Every workload's object into w[] in campaign order, two processes at
+ * once where that is sure to change nothing (no verification: its loop
+ * edits the objects after). */
+static int all_workloads(const camp_campaign *c, const manifest_info *mi,
+                         const journal_t *j, cJSON **w, gd_err *err)
+{
+    int two = c->nworkloads > 1 && !c->verify_backend[0]
+              && c->verify_rounds <= 0;
+    half_t h = { c, mi, j, two ? tmpfile() : NULL };
+    wf_child ch;
+    if (h.out)
+        wf_start(&ch, odd_half, &h);
+    int rc = GD_OK;
+    for (int i = 0; !rc && i < c->nworkloads; i += h.out ? 2 : 1)
+        if (!(w[i] = one_workload(c, mi, j, i, err)))
+            rc = err->code ? err->code : GD_EENV;
+    if (h.out) {
+        gd_err cerr = { 0 };
+        int crc = wf_wait(&ch, &cerr);
+        if (!crc && !rc)
+            crc = read_half(h.out, c, w, &cerr);
+        if (crc && !rc) {
+            rc = crc;
+            if (err)
+                *err = cerr;
+        }
+        fclose(h.out);
+    }
+    return rc;
+}
+
 static cJSON *analysis_json(const camp_campaign *c, const manifest_info *mi,
                             const journal_t *j, gd_err *err)
 {
@@ -487,20 +587,20 @@ static cJSON *analysis_json(const camp_campaign *c, const manifest_info *mi,
         cJSON_AddItemToArray(objs, o);
     }
     cJSON *ws = cJSON_AddArrayToObject(root, "workloads");
-    for (int i = 0; i < c->nworkloads; i++) {
-        /* one workload's records in memory at a time: a workload's
-         * analysis reads only its own records */
-        store_record *recs;
-        size_t n;
-        cJSON *w = NULL;
-        if (load_workload(j, c->workloads[i].name, &recs, &n, err) == GD_OK)
-            w = workload_json(c, c->workloads[i].name, mi, recs, n, err);
-        free(recs);
-        if (!w) {
-            cJSON_Delete(root);
-            return NULL;
-        }
-        cJSON_AddItemToArray(ws, w);
+    /* one workload's records in memory at a time (per process): a
+     * workload's analysis reads only its own records */
+    cJSON **w = calloc((size_t)c->nworkloads + 1, sizeof *w);
+    int rc = w ? all_workloads(c, mi, j, w, err)
+               : gd_errf(err, GD_EENV, "out of memory");
+    for (int i = 0; w && i < c->nworkloads; i++)
+        if (rc)
+            cJSON_Delete(w[i]);
+        else
+            cJSON_AddItemToArray(ws, w[i]);
+    free(w);
+    if (rc) {
+        cJSON_Delete(root);
+        return NULL;
     }
     if (c->verify_backend[0]) {
         /* the report's predicted-against-measured pages */

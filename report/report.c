@@ -20,7 +20,7 @@
 #include "sections.h"
 #include "split_report.h"
 #include "regression.h"
-#include "repfork.h"
+#include "workfork.h"
 #include "mfloop_page.h"
 #include "studies.h"
 #include "table.h"
@@ -808,7 +808,7 @@ typedef struct {
 } files_arg;
 
 /* results.csv and the figure files: the part a forked child writes while
- * this process writes report.pdf (repfork.h); the child's copy of the run
+ * this process writes report.pdf (workfork.h); the child's copy of the run
  * holds the records rep_run_load parsed. */
 static int write_files(void *arg, gd_err *err)
 {
@@ -854,11 +854,11 @@ int rep_render_overlay(const char *rundir, const char *layout,
         return rc;
     }
     files_arg fa = { &run, &lay, &ov };
-    rep_fork child;
-    rep_fork_start(&child, write_files, &fa);
+    wf_child child;
+    wf_start(&child, write_files, &fa);
     gd_err pdf_err = { 0 };
     int pdf_rc = write_pdf(&run, &lay, ov.n ? &ov : NULL, &pdf_err);
-    rc = rep_fork_wait(&child, err);   /* its error first, as it was */
+    rc = wf_wait(&child, err);   /* its error first, as it was */
     if (!rc && pdf_rc) {
         rc = pdf_rc;
         if (err)

@@ -1,6 +1,6 @@
-/* repfork: runs one part of the report in a forked child and hands its
- * error back through a pipe (repfork.h). */
-#include "repfork.h"
+/* workfork: runs one part of a stage in a forked child and hands its
+ * error back through a pipe (workfork.h). */
+#include "workfork.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void run_here(rep_fork *f, int (*fn)(void *arg, gd_err *err),
+static void run_here(wf_child *f, int (*fn)(void *arg, gd_err *err),
                      void *arg)
 {
     f->pid = -1;
@@ -32,7 +32,7 @@ static void child(int fd, int (*fn)(void *arg, gd_err *err), void *arg)
     _exit(rc ? 1 : 0);   /* no atexit handlers, no second stdio flush */
 }
 
-void rep_fork_start(rep_fork *f, int (*fn)(void *arg, gd_err *err),
+void wf_start(wf_child *f, int (*fn)(void *arg, gd_err *err),
                     void *arg)
 {
     int p[2];
@@ -74,7 +74,7 @@ static int read_err(int fd, gd_err *e)
     return got == sizeof *e;
 }
 
-int rep_fork_wait(rep_fork *f, gd_err *err)
+int wf_wait(wf_child *f, gd_err *err)
 {
     if (f->pid < 0) {
         if (f->rc && err)
@@ -91,8 +91,8 @@ int rep_fork_wait(rep_fork *f, gd_err *err)
         ;
     f->pid = -1;
     if (w < 0)
-        return gd_errf(err, GD_EENV, "report: cannot wait for its worker "
-                       "process: %s", strerror(errno));
+        return gd_errf(err, GD_EENV, "cannot wait for a worker process: "
+                       "%s", strerror(errno));
     if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
         return GD_OK;
     if (have) {
@@ -101,9 +101,9 @@ int rep_fork_wait(rep_fork *f, gd_err *err)
         return e.code ? e.code : GD_EENV;
     }
     if (WIFSIGNALED(st))
-        return gd_errf(err, GD_EENV, "report: its worker process (results."
-                       "csv and figures) died of signal %d (%s)",
+        return gd_errf(err, GD_EENV, "a worker process died of signal %d "
+                       "(%s)",
                        WTERMSIG(st), strsignal(WTERMSIG(st)));
-    return gd_errf(err, GD_EENV, "report: its worker process (results.csv "
-                   "and figures) failed without a message");
+    return gd_errf(err, GD_EENV, "a worker process failed without a "
+                   "message");
 }
