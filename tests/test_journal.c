@@ -411,6 +411,64 @@ START_TEST(sidecar_index_used_checked_and_rebuilt)
 }
 END_TEST
 
+/* store_load_keys: the latest record of each key asked for, from the
+ * index or, when it lies or is gone, from the journal's keys; a key the
+ * journal lacks is left out, a torn last line skipped and left alone. */
+START_TEST(load_keys_reads_back_only_those)
+{
+    enum { N = 40 };
+    store_record r[N];
+    uint64_t seed = 11;
+    store *st;
+    gd_err err;
+    ck_assert_int_eq(store_open(dir, &st, NULL, &err), GD_OK);
+    for (int i = 0; i < N; i++) {
+        make_record(&r[i], i, i % 3 ? "gamma" : "delta", &seed);
+        ck_assert_int_eq(store_append(st, &r[i], &err), GD_OK);
+    }
+    ck_assert_int_eq(store_close(st, &err), GD_OK);
+    ck_assert_int_eq(store_open(dir, &st, NULL, &err), GD_OK);
+    r[3].status = ST_TIMEOUT;   /* a rerun: the latest line wins */
+    strcpy(r[3].reason, "rerun");
+    ck_assert_int_eq(store_append_attempt(st, &r[3], &err), GD_OK);
+    ck_assert_int_eq(store_close(st, &err), GD_OK);
+    FILE *f = fopen(path_of("results.jsonl"), "ab");
+    fputs("{\"key\":\"77", f);   /* torn */
+    fclose(f);
+    char keys[4][65];
+    strcpy(keys[0], r[10].key);
+    strcpy(keys[1], r[3].key);
+    memset(keys[2], 'e', 64);   /* not journaled */
+    keys[2][64] = '\0';
+    strcpy(keys[3], r[39].key);
+    sidx_head h;
+    sidx_entry *e;
+    size_t n;
+    ck_assert_int_eq(sidx_read(dir, &h, &e, &n), 0);
+    for (int k = 0; k < 3; k++) {
+        if (k == 1)
+            forge_index(e, n, &h, 10, 11);   /* lies about r[10] */
+        if (k == 2)
+            ck_assert_int_eq(unlink(path_of(STORE_INDEX)), 0);
+        store_record *v;
+        size_t m;
+        ck_assert_int_eq(store_load_keys(dir, (const char (*)[65])keys, 4,
+                                         &v, &m, &err), GD_OK);
+        ck_assert_uint_eq(m, 3);
+        for (size_t i = 0; i < m; i++) {
+            int j = strcmp(v[i].key, r[3].key) == 0    ? 3
+                    : strcmp(v[i].key, r[10].key) == 0 ? 10 : 39;
+            same_record(&v[i], &r[j]);
+        }
+        free(v);
+    }
+    free(e);
+    struct stat sb;   /* the reader cut nothing */
+    ck_assert_int_eq(stat(path_of("results.jsonl"), &sb), 0);
+    ck_assert_int_eq(sb.st_size, (off_t)h.covered + 10);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("journal");
@@ -421,6 +479,7 @@ int main(void)
     tcase_add_test(t, one_workload_at_a_time_reads_like_load_all);
     tcase_add_test(t, csv_numbers_as_printf);
     tcase_add_test(t, sidecar_index_used_checked_and_rebuilt);
+    tcase_add_test(t, load_keys_reads_back_only_those);
     suite_add_tcase(s, t);
     return tu_run_suite(s);
 }

@@ -55,40 +55,70 @@ static int cmp_fact(const void *a, const void *b)
     return strcmp(((const rec_fact *)a)->key, ((const rec_fact *)b)->key);
 }
 
-/* The facts of every record, read one workload at a time (memory holds
- * one workload's records), looked up by key. */
+/* The key of each baseline and front point of analysis.json: the records
+ * whose facts the annotations use (none when it cannot be read:
+ * load_analysis says why). */
+static int wanted_keys(const ctx_t *x, char (**keys)[65], size_t *n)
+{
+    char path[4200], *text = NULL;
+    size_t len, cap = 0;
+    *keys = NULL;
+    *n = 0;
+    util_path_join(path, sizeof path, x->rundir, "analysis.json");
+    if (util_read_file(path, &text, &len, NULL) != GD_OK)
+        return 0;
+    cJSON *root = cJSON_ParseWithLength(text, len), *w, *p;
+    free(text);
+    cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(root,
+                                                          "workloads")) {
+        cJSON *pts[2] = { cJSON_GetObjectItemCaseSensitive(w, "baseline"),
+                          cJSON_GetObjectItemCaseSensitive(w, "front") };
+        for (int k = 0; k < 2; k++)
+            for (p = cJSON_IsArray(pts[k]) ? pts[k]->child : pts[k]; p;
+                 p = k ? p->next : NULL) {
+                const cJSON *key = cJSON_GetObjectItemCaseSensitive(p,
+                                                                   "key");
+                if (!cJSON_IsString(key) || strlen(key->valuestring) != 64)
+                    continue;
+                if (util_grow(keys, &cap, *n, sizeof **keys, 64)) {
+                    cJSON_Delete(root);
+                    return -1;
+                }
+                memcpy((*keys)[(*n)++], key->valuestring, 65);
+            }
+    }
+    cJSON_Delete(root);
+    return 0;
+}
+
+/* The facts of the records analysis.json names, read back by key
+ * (store_load_keys: results.index, not the whole journal). */
 static int load_facts(ctx_t *x, gd_err *err)
 {
-    char path[4200];
-    store_wl_lines *wl = NULL;
-    int nwl = 0;
-    size_t cap = 0, n = 0;
-    util_path_join(path, sizeof path, x->rundir, "results.jsonl");
-    int rc = store_index_workloads(path, &wl, &nwl, err);
-    for (int w = 0; !rc && w < nwl; w++)
-        cap += wl[w].n;
-    x->facts = rc ? NULL : calloc(cap ? cap : 1, sizeof *x->facts);
+    char (*keys)[65];
+    size_t nkeys;
+    store_record *recs = NULL;
+    size_t m = 0;
+    if (wanted_keys(x, &keys, &nkeys) != 0)
+        return gd_errf(err, GD_EENV, "%s: out of memory", x->rundir);
+    int rc = store_load_keys(x->rundir, (const char (*)[65])keys, nkeys,
+                             &recs, &m, err);
+    free(keys);
+    x->facts = rc ? NULL : calloc(m ? m : 1, sizeof *x->facts);
     if (!rc && !x->facts)
-        rc = gd_errf(err, GD_EENV, "%s: out of memory", path);
-    for (int w = 0; !rc && w < nwl; w++) {
-        store_record *recs = NULL;
-        size_t m = 0;
-        rc = store_load_lines(path, wl[w].line, wl[w].n, &recs, &m, err);
-        for (size_t i = 0; !rc && i < m; i++) {
-            rec_fact *f = &x->facts[n++];
-            util_strlcpy(f->key, recs[i].key, sizeof f->key);
-            util_strlcpy(f->limit, recs[i].limit, sizeof f->limit);
-            util_strlcpy(f->bottleneck, recs[i].bottleneck,
-                         sizeof f->bottleneck);
-            f->cfg = recs[i].cfg;
-        }
-        free(recs);
+        rc = gd_errf(err, GD_EENV, "%s: out of memory", x->rundir);
+    for (size_t i = 0; !rc && i < m; i++) {
+        rec_fact *f = &x->facts[i];
+        util_strlcpy(f->key, recs[i].key, sizeof f->key);
+        util_strlcpy(f->limit, recs[i].limit, sizeof f->limit);
+        util_strlcpy(f->bottleneck, recs[i].bottleneck, sizeof f->bottleneck);
+        f->cfg = recs[i].cfg;
     }
-    store_wl_lines_free(wl, nwl);
+    free(recs);
     if (rc)
         return rc;
-    x->nfacts = n;
-    qsort(x->facts, n, sizeof *x->facts, cmp_fact);  /* keys are unique */
+    x->nfacts = m;
+    qsort(x->facts, m, sizeof *x->facts, cmp_fact);  /* keys are unique */
     return GD_OK;
 }
 

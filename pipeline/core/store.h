@@ -145,6 +145,14 @@ int store_load_lines(const char *path, const store_line *lines, size_t n,
                      store_record **recs, size_t *nrecs, gd_err *err);
 void store_wl_lines_free(store_wl_lines *v, int n);
 
+/* The latest GPU records of these keys (in key order; a key the journal
+ * lacks is left out) from DIR's journal, reading only their lines: found
+ * in results.index when it holds, else by the keys that begin the lines
+ * (store_keys.c); attempts are not counted. Only reads: a torn last line
+ * is skipped. */
+int store_load_keys(const char *dir, const char (*keys)[65], size_t n,
+                    store_record **recs, size_t *nrecs, gd_err *err);
+
 /* Records in one order whatever order jobs finished in (results.jsonl keeps
  * completion order): by workload, backend, config (knob by knob), key.
  * Every file derived from the journal (analysis.json, annotations.json,
