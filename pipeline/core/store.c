@@ -4,11 +4,16 @@
  * results.summary.json (counts per workload and backend, for gpudse
  * status) is rewritten. On open, a torn last line (a crash mid-write) is
  * cut off and reported, and the keys of finished jobs are indexed so no
- * job runs twice. Readers take lines of the journal's own layout without a
- * JSON tree (store_json.c), all at once or one workload at a time. */
+ * job runs twice: from the sidecar index results.index (store_idx.c),
+ * checked against the journal, and the lines after what it covers, or,
+ * without one that holds, from the whole journal (the index is rebuilt
+ * then). Readers take lines of the journal's own layout without a JSON
+ * tree (store_json.c), all at once or one workload at a time
+ * (store_read.c), or a few keys' lines by the index (store_keys.c). */
 #include "store.h"
 #include "numtext.h"
 #include "store_idx.h"
+#include "store_impl.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,7 +24,6 @@
 #include <signal.h>
 #include <stdint.h>
 #include <sys/file.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -43,22 +47,6 @@ static double mono_s(void)
 /* ---- key index: open addressing over the 64-hex-digit keys, each with
  * where its line lies in the journal ---- */
 
-typedef struct {
-    char key[65];
-    off_t off;        /* byte offset of the record's line */
-    size_t len;       /* its length without the newline */
-    int cls;          /* its outcome: CLS_OTHER, CLS_OK or CLS_FAILED */
-    int grp;          /* its (workload, backend) in the summary, -1 none */
-} key_entry;
-
-/* Outcome classes of a journal line, for store_outcomes. */
-enum { CLS_OTHER, CLS_OK, CLS_FAILED };
-
-typedef struct {
-    key_entry *e;
-    size_t cap, n;
-} key_set;
-
 static size_t key_hash(const char *k)
 {
     size_t h = 0;
@@ -67,7 +55,7 @@ static size_t key_hash(const char *k)
     return h;
 }
 
-static key_entry *keyset_find(const key_set *s, const char *k)
+key_entry *store_keyset_find(const key_set *s, const char *k)
 {
     if (!s->cap)
         return NULL;
@@ -91,10 +79,10 @@ static void keyset_insert_raw(key_set *s, const key_entry *ent)
 
 /* 0, or -1 when out of memory (the set is unchanged then). A key seen
  * again (a rerun of a journaled job) points to its latest line. */
-static int keyset_add(key_set *s, const char *k, off_t off, size_t len,
+int store_keyset_add(key_set *s, const char *k, off_t off, size_t len,
                       int cls, int grp)
 {
-    key_entry *seen = keyset_find(s, k);
+    key_entry *seen = store_keyset_find(s, k);
     if (seen) {
         seen->off = off;
         seen->len = len;
@@ -196,7 +184,7 @@ static int group_of(store *s, const char *wl, size_t wn, const char *be,
 /* Count a key's new latest line, uncounting the line it replaces. */
 static void group_count(store *s, const char *key, int grp, int cls)
 {
-    const key_entry *old = keyset_find(&s->keys, key);
+    const key_entry *old = store_keyset_find(&s->keys, key);
     if (old && old->grp >= 0) {
         s->grp[old->grp].records--;
         s->grp[old->grp].failed -= old->cls == CLS_FAILED;
@@ -208,7 +196,7 @@ static void group_count(store *s, const char *key, int grp, int cls)
 }
 
 /* The text of "name":"..." in a journal line, as pointer and length. */
-static const char *line_field(const char *line, const char *name,
+const char *store_line_field(const char *line, const char *name,
                               size_t *len)
 {
     const char *p = strstr(line, name);
@@ -225,8 +213,8 @@ static const char *line_field(const char *line, const char *name,
 static int line_group(store *s, const char *line, int cls)
 {
     size_t wn = 0, bn = 0;
-    const char *w = line_field(line, ",\"workload\":\"", &wn);
-    const char *b = line_field(line, ",\"backend\":\"", &bn);
+    const char *w = store_line_field(line, ",\"workload\":\"", &wn);
+    const char *b = store_line_field(line, ",\"backend\":\"", &bn);
     return cls == CLS_OTHER || !w || !b ? -1 : group_of(s, w, wn, b, bn);
 }
 
@@ -269,7 +257,7 @@ static void write_summary(store *s)
 
 /* The whole journal in one buffer (NUL-terminated), read straight into
  * memory sized from its length: no copying through a growing buffer. */
-static int read_journal(const char *path, char **out, size_t *len,
+int store_read_journal(const char *path, char **out, size_t *len,
                         gd_err *err)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -359,7 +347,7 @@ static int line_key(const char *line, const char *file, int lineno,
 
 /* Whether a line belongs to another kind of job than GPU design points
  * (those carry "kind" with another value; GPU records carry none). */
-static int other_kind(const char *line)
+int store_other_kind(const char *line)
 {
     return strstr(line, "\"kind\":") != NULL
            && strstr(line, "\"kind\":\"gpu\"") == NULL;
@@ -369,7 +357,7 @@ static int other_kind(const char *line)
  * or CLS_OTHER for another kind of job. */
 static int line_class(const char *line)
 {
-    if (other_kind(line))
+    if (store_other_kind(line))
         return CLS_OTHER;
     const char *st = strstr(line, "},\"status\":\"");
     return st && strncmp(st + 12, "ok\"", 3) == 0 ? CLS_OK : CLS_FAILED;
@@ -397,7 +385,7 @@ static int index_lines(store *s, char *data, size_t len, off_t base,
             group_count(s, key, grp, cls);
             memcpy(s->last_key, key, sizeof key);
             s->last_off = base + (off_t)(p - data);
-            if (keyset_add(&s->keys, key, base + (off_t)(p - data),
+            if (store_keyset_add(&s->keys, key, base + (off_t)(p - data),
                            (size_t)(nl - p), cls, grp) != 0)
                 return gd_errf(err, GD_EENV, "%s: out of memory indexing "
                                "the journal", s->path);
@@ -413,7 +401,7 @@ static int open_by_scan(store *s, int *torn, gd_err *err)
 {
     char *data = NULL;
     size_t len = 0;
-    int rc = read_journal(s->path, &data, &len, err);
+    int rc = store_read_journal(s->path, &data, &len, err);
     if (!rc)
         rc = cut_torn_tail(s->path, s->fd, data, len, torn, err);
     if (!rc)
@@ -500,7 +488,7 @@ static int take_entries(store *s, const sidx_head *h, const sidx_entry *e,
                                  e[i].key)))
             return -1;
         sidx_key_hex(e[i].key, key);
-        if (keyset_add(&s->keys, key, (off_t)e[i].off, e[i].len, e[i].cls,
+        if (store_keyset_add(&s->keys, key, (off_t)e[i].off, e[i].len, e[i].cls,
                        e[i].grp) != 0)
             return -1;
     }
@@ -666,7 +654,7 @@ int store_open(const char *dir, store **out, int *torn, gd_err *err)
 
 int store_has(const store *s, const char *key)
 {
-    return keyset_find(&s->keys, key) != NULL;
+    return store_keyset_find(&s->keys, key) != NULL;
 }
 
 int store_get(const store *s, const char *key, store_record *r, gd_err *err)
@@ -683,7 +671,7 @@ int store_get(const store *s, const char *key, store_record *r, gd_err *err)
 int store_get_line(const store *s, const char *key, char **line,
                    gd_err *err)
 {
-    const key_entry *e = keyset_find(&s->keys, key);
+    const key_entry *e = store_keyset_find(&s->keys, key);
     if (!e)
         return gd_errf(err, GD_EINPUT, "%s: no record with key %.12s",
                        s->path, key);
@@ -702,13 +690,13 @@ int store_get_line(const store *s, const char *key, char **line,
 
 int store_is_new(const store *s, const char *key)
 {
-    const key_entry *e = keyset_find(&s->keys, key);
+    const key_entry *e = store_keyset_find(&s->keys, key);
     return e && e->off >= s->opened;
 }
 
 int store_key_ok(const store *s, const char *key)
 {
-    const key_entry *e = keyset_find(&s->keys, key);
+    const key_entry *e = store_keyset_find(&s->keys, key);
     return e && e->cls == CLS_OK;
 }
 
@@ -764,10 +752,10 @@ static int append_line(store *s, const char *key, const char *json,
     s->last_key[64] = '\0';
     s->last_off = before;
     s->sum_dirty = 1;
-    if (keyset_add(&s->keys, key, before, len, cls, grp) != 0)
+    if (store_keyset_add(&s->keys, key, before, len, cls, grp) != 0)
         return gd_errf(err, GD_EENV, "%s: out of memory indexing the "
                        "journal", s->path);
-    sidx_entry ie = entry_of(keyset_find(&s->keys, key));
+    sidx_entry ie = entry_of(store_keyset_find(&s->keys, key));
     sidx_add(&s->idx, &ie);   /* out of memory: the index is dropped */
     if (++s->unsynced >= SYNC_EVERY
         || mono_s() - s->last_sync >= SYNC_SECONDS)
@@ -838,241 +826,6 @@ int store_close(store *s, gd_err *err)
     return rc;
 }
 
-/* Keep the record just read into v[*cnt] as the latest of its key: in the
- * place of the key's first record (the order jobs were first journaled),
- * counting attempts. */
-static int keep_latest(key_set *seen, store_record *v, size_t *cnt)
-{
-    store_record *r = &v[*cnt];
-    key_entry *e = keyset_find(seen, r->key);
-    if (e) {
-        r->attempts = v[e->off].attempts + 1;
-        v[e->off] = *r;
-        return 0;
-    }
-    r->attempts = 1;
-    if (keyset_add(seen, r->key, (off_t)*cnt, 0, CLS_OTHER, -1) != 0)
-        return -1;
-    (*cnt)++;
-    return 0;
-}
-
-/* Room for n records. Large arrays are asked for in huge pages: a
- * record is 2 KB, and faulting in tens of megabytes 4 KB at a time cost
- * more than reading the journal. free() releases it. */
-static store_record *alloc_records(size_t n)
-{
-    size_t bytes = n * sizeof(store_record);
-    const size_t huge = (size_t)2 << 20;
-    if (bytes < 4 * huge)
-        return malloc(bytes);
-    bytes = (bytes + huge - 1) / huge * huge;
-    store_record *v = aligned_alloc(huge, bytes);
-#ifdef MADV_HUGEPAGE
-    if (v)
-        madvise(v, bytes, MADV_HUGEPAGE);  /* a hint: fine when refused */
-#endif
-    return v;
-}
-
-static size_t count_lines(const char *p, size_t len)
-{
-    size_t n = 0;
-    for (const char *end = p + len; (p = memchr(p, '\n', (size_t)(end - p)));
-         p++)
-        n++;
-    return n;
-}
-
-int store_load_all(const char *path, store_record **recs, size_t *n,
-                   gd_err *err)
-{
-    char *data;
-    size_t len;
-    int rc = read_journal(path, &data, &len, err);
-    if (rc)
-        return rc;
-    /* room for every line at once: records are large, and growing the
-     * array moved them all again and again */
-    size_t cnt = 0;
-    store_record *v = alloc_records(count_lines(data, len) + 1);
-    key_set seen = {NULL, 0, 0};
-    if (!v) {
-        free(data);
-        return gd_errf(err, GD_EENV, "%s: out of memory", path);
-    }
-    int lineno = 0;
-    char *p = data, *end = data + len;
-    while (p < end && !rc) {
-        char *nl = memchr(p, '\n', (size_t)(end - p));
-        if (!nl)
-            break;  /* torn last line: not a finished record */
-        *nl = '\0';
-        lineno++;
-        if (*p && !other_kind(p)) {
-            rc = store_record_from_json(p, path, lineno, &v[cnt], err);
-            if (!rc && keep_latest(&seen, v, &cnt) != 0)
-                rc = gd_errf(err, GD_EENV, "%s: out of memory", path);
-        }
-        p = nl + 1;
-    }
-    free(data);
-    free(seen.e);
-    if (rc) {
-        free(v);
-        return rc;
-    }
-    *recs = v;
-    *n = cnt;
-    return GD_OK;
-}
-
-/* ---- reading one workload at a time ---- */
-
-static int wl_add_line(store_wl_lines **v, int *n, int *cap, const char *wl,
-                       size_t wn, const store_line *ln)
-{
-    int i = *n - 1;
-    /* lines of one workload mostly follow each other: try the last first */
-    if (i < 0 || strlen((*v)[i].name) != wn || memcmp((*v)[i].name, wl, wn))
-        for (i = 0; i < *n; i++)
-            if (strlen((*v)[i].name) == wn && !memcmp((*v)[i].name, wl, wn))
-                break;
-    if (i == *n) {
-        if (wn >= sizeof (*v)[0].name)
-            return 1;
-        if (*n == *cap) {
-            int c = *cap ? *cap * 2 : 16;
-            store_wl_lines *nv = realloc(*v, (size_t)c * sizeof *nv);
-            if (!nv)
-                return -1;
-            *v = nv;
-            *cap = c;
-        }
-        memset(&(*v)[i], 0, sizeof **v);
-        memcpy((*v)[i].name, wl, wn);
-        (*n)++;
-    }
-    store_wl_lines *w = &(*v)[i];
-    if (util_grow(&w->line, &w->cap, w->n, sizeof *w->line, 1024))
-        return -1;
-    w->line[w->n++] = *ln;
-    return 0;
-}
-
-void store_wl_lines_free(store_wl_lines *v, int n)
-{
-    for (int i = 0; i < n; i++)
-        free(v[i].line);
-    free(v);
-}
-
-int store_index_workloads(const char *path, store_wl_lines **out, int *nout,
-                          gd_err *err)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return gd_errf(err, errno == ENOENT ? GD_EINPUT : GD_EENV,
-                       "%s: cannot open: %s", path, strerror(errno));
-    store_wl_lines *v = NULL;
-    int n = 0, cap = 0, rc = GD_OK;
-    char *line = NULL;
-    size_t lcap = 0;
-    ssize_t len;
-    off_t at = 0;
-    unsigned lineno = 0;
-    while (!rc && (len = getline(&line, &lcap, f)) > 0) {
-        off_t here = at;
-        at += len;
-        if (line[len - 1] != '\n')
-            break;  /* torn last line: not a finished record */
-        line[--len] = '\0';
-        lineno++;
-        if (!*line || other_kind(line))
-            continue;
-        size_t wn = 0;
-        const char *wl = line_field(line, ",\"workload\":\"", &wn);
-        store_line ln = {here, (unsigned)len, lineno};
-        int r = wl ? wl_add_line(&v, &n, &cap, wl, wn, &ln) : 1;
-        if (r < 0) {
-            rc = gd_errf(err, GD_EENV, "%s: out of memory", path);
-        } else if (r > 0) {
-            /* not a line of ours: the full reader says what is wrong */
-            store_record rec;
-            rc = store_record_from_json(line, path, (int)lineno, &rec, err);
-            if (!rc && wl_add_line(&v, &n, &cap, rec.workload,
-                                   strlen(rec.workload), &ln) != 0)
-                rc = gd_errf(err, GD_EENV, "%s: out of memory", path);
-        }
-    }
-    free(line);
-    fclose(f);
-    if (rc) {
-        store_wl_lines_free(v, n);
-        return rc;
-    }
-    *out = v;
-    *nout = n;
-    return GD_OK;
-}
-
-int store_load_lines(const char *path, const store_line *lines, size_t n,
-                     store_record **recs, size_t *nrecs, gd_err *err)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return gd_errf(err, GD_EENV, "%s: cannot open: %s", path,
-                       strerror(errno));
-    store_record *v = alloc_records(n + 1);
-    size_t bcap = (size_t)1 << 20, cnt = 0;
-    char *blk = malloc(bcap);
-    off_t bstart = 0;
-    size_t blen = 0;
-    key_set seen = {NULL, 0, 0};
-    int rc = !v || !blk ? gd_errf(err, GD_EENV, "%s: out of memory", path)
-                        : GD_OK;
-    for (size_t i = 0; !rc && i < n; i++) {
-        const store_line *ln = &lines[i];
-        if (ln->off < bstart
-            || ln->off + (off_t)ln->len + 1 > bstart + (off_t)blen) {
-            /* read a block from this line on (or the whole line) */
-            if ((size_t)ln->len + 1 > bcap) {
-                char *nb = realloc(blk, (size_t)ln->len + 1);
-                if (!nb) {
-                    rc = gd_errf(err, GD_EENV, "%s: out of memory", path);
-                    break;
-                }
-                blk = nb;
-                bcap = (size_t)ln->len + 1;
-            }
-            ssize_t r = pread(fd, blk, bcap, ln->off);
-            if (r < (ssize_t)ln->len + 1) {
-                rc = gd_errf(err, GD_EENV, "%s: cannot read back line %u",
-                             path, ln->lineno);
-                break;
-            }
-            bstart = ln->off;
-            blen = (size_t)r;
-        }
-        char *p = blk + (ln->off - bstart);
-        p[ln->len] = '\0';  /* the newline */
-        rc = store_record_from_json(p, path, (int)ln->lineno, &v[cnt], err);
-        p[ln->len] = '\n';
-        if (!rc && keep_latest(&seen, v, &cnt) != 0)
-            rc = gd_errf(err, GD_EENV, "%s: out of memory", path);
-    }
-    close(fd);
-    free(blk);
-    free(seen.e);
-    if (rc) {
-        free(v);
-        return rc;
-    }
-    *recs = v;
-    *nrecs = cnt;
-    return GD_OK;
-}
-
 /* ---- the run directory's lock ---- */
 
 /* Take the lock. When its last holder is dead, a process it had just
@@ -1126,24 +879,4 @@ void store_unlock(int fd)
 {
     if (fd >= 0)
         close(fd);          /* releases the flock */
-}
-
-/* Workload, backend, each knob's value in knob order, then the key. */
-static int canonical_cmp(const void *pa, const void *pb)
-{
-    const store_record *a = pa, *b = pb;
-    int c = strcmp(a->workload, b->workload);
-    if (!c)
-        c = strcmp(a->backend, b->backend);
-    for (int k = 0; !c && k < SPACE_NKNOBS; k++) {
-        int va = space_get(&a->cfg, k), vb = space_get(&b->cfg, k);
-        c = (va > vb) - (va < vb);
-    }
-    return c ? c : strcmp(a->key, b->key);
-}
-
-void store_sort_canonical(store_record *recs, size_t n)
-{
-    if (n > 1)
-        qsort(recs, n, sizeof *recs, canonical_cmp);
 }
