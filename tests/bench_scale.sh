@@ -5,7 +5,8 @@
 # name. Prints, per phase, wall time and peak memory (/usr/bin/time -v):
 # the whole `gpudse run` (its jobs phase's own time from run.log), then
 # `gpudse analyze` and `gpudse report` (which writes results.csv and the
-# report) on the finished directory, and `gpudse status` on it. Figures,
+# report) on the finished directory, `gpudse status` on it, and a resume
+# that finds nothing to do (keys from results.index). Figures,
 # never pass/fail; never part of make check. Targets (issue 28): the run
 # <= 60 s and <= 500 MB, status <= 0.1 s.
 set -e
@@ -64,3 +65,4 @@ printf "  journal: %s bytes, %s lines\n" "$(stat -c %s "$w/run/results.jsonl")" 
 phase "gpudse analyze" ./gpudse analyze "$w/run"
 phase "gpudse report (results.csv+report)" ./gpudse report "$w/run"
 phase "gpudse status" ./gpudse status "$w/run"
+phase "gpudse run again (nothing to do)" ./gpudse run "$w/scale.xml" -o "$w/run" -q
