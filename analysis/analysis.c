@@ -1,7 +1,9 @@
 /* analysis: per workload, the Pareto front over the campaign's objectives,
  * its hypervolume (and ratio, ADRS, IGD against the exhaustive front when
  * known) and the knobs' sensitivity, computed from the run directory's
- * campaign copy, manifest and journal and written to analysis.json. Output
+ * campaign copy, manifest and journal and written to analysis.json; with
+ * <aggregate> objectives also the aggregates across workloads
+ * (aggregate.h: analysis.json "aggregates" and aggregates.csv). Output
  * depends on the set of records, not their order. The journal is read one
  * workload at a time: memory holds one workload's records. */
 #include "analysis.h"
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
+#include "aggregate.h"
 #include "campaign.h"
 #include "front.h"
 #include "model.h"
@@ -473,8 +476,15 @@ static int load_workload(const journal_t *j, const char *name,
     return GD_OK;
 }
 
+/* agg_finish's second pass: one workload's records again. */
+static int load_again(void *arg, const char *name, store_record **recs,
+                      size_t *n, gd_err *err)
+{
+    return load_workload(arg, name, recs, n, err);
+}
+
 static cJSON *analysis_json(const camp_campaign *c, const manifest_info *mi,
-                            const journal_t *j, gd_err *err)
+                            const journal_t *j, agg_state *agg, gd_err *err)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "campaign", c->name);
@@ -495,6 +505,11 @@ static cJSON *analysis_json(const camp_campaign *c, const manifest_info *mi,
         cJSON *w = NULL;
         if (load_workload(j, c->workloads[i].name, &recs, &n, err) == GD_OK)
             w = workload_json(c, c->workloads[i].name, mi, recs, n, err);
+        if (w && agg
+            && agg_add_workload(agg, c->workloads[i].name, recs, n, err)) {
+            cJSON_Delete(w);
+            w = NULL;
+        }
         free(recs);
         if (!w) {
             cJSON_Delete(root);
@@ -502,6 +517,13 @@ static cJSON *analysis_json(const camp_campaign *c, const manifest_info *mi,
         }
         cJSON_AddItemToArray(ws, w);
     }
+    cJSON *aj = NULL;
+    if (agg && agg_finish(agg, load_again, (void *)j, &aj, err)) {
+        cJSON_Delete(root);
+        return NULL;
+    }
+    if (aj)
+        cJSON_AddItemToObject(root, "aggregates", aj);
     if (c->verify_backend[0]) {
         /* the report's predicted-against-measured pages */
         cJSON *cal = cJSON_AddArrayToObject(root, "calibration");
@@ -514,6 +536,14 @@ static cJSON *analysis_json(const camp_campaign *c, const manifest_info *mi,
         }
     }
     return root;
+}
+
+static int write_aggregates_csv(const char *rundir, const agg_state *agg,
+                                gd_err *err)
+{
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, rundir, "aggregates.csv");
+    return agg_write_csv(agg, path, err);
 }
 
 int ana_run(const char *rundir, gd_err *err)
@@ -534,14 +564,20 @@ int ana_run(const char *rundir, gd_err *err)
         rc = store_index_workloads(jpath, &j.wl, &j.nwl, err);
     manifest_info mi;
     read_manifest(rundir, &mi);
+    agg_state *agg = NULL;
+    if (!rc)
+        rc = agg_begin(&c, &agg, err);
     if (!rc) {
-        cJSON *root = analysis_json(&c, &mi, &j, err);
+        cJSON *root = analysis_json(&c, &mi, &j, agg, err);
         rc = root ? verification_loop(root, rundir, &c, err)
                   : err->code ? err->code : GD_EENV;
+        if (!rc && agg)   /* before analysis.json, which names it */
+            rc = write_aggregates_csv(rundir, agg, err);
         if (!rc)
             rc = util_write_json_atomic(apath, root, err);
         cJSON_Delete(root);
     }
+    agg_free(agg);
     cJSON_Delete(mi.root);
     store_wl_lines_free(j.wl, j.nwl);
     camp_free(&c);

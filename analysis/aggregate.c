@@ -1,0 +1,688 @@
+/* aggregate: the campaign's aggregates across workloads (see aggregate.h):
+ * per-configuration accumulators fed one workload at a time, then the
+ * values, the dropped configurations by reason, the aggregate front, the
+ * best configuration per aggregate and each workload's value under it. */
+#include "aggregate.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "numtext.h"
+#include "pareto.h"
+
+#define AGG_CANON 512
+
+/* Why a configuration does not count for an aggregate, in the order the
+ * first that applies is reported (not evaluated on a workload first). */
+enum { WHY_FAILED = 1, WHY_ABSENT = 2, WHY_NOBASE = 4, WHY_NONPOS = 8 };
+
+static const char *const why_key[] = {
+    "not_evaluated_on_every_workload", "failed", "metric_absent",
+    "no_baseline_value", "not_positive"
+};
+static const char *const why_text[] = {
+    "not evaluated on every workload", "failed on a workload",
+    "metric absent on a workload", "no baseline value on a workload",
+    "not positive on a workload (the mean needs values > 0)"
+};
+#define NWHY 5
+
+typedef struct {
+    char *canon;               /* space_config_canon */
+    gpu_config cfg;
+    int nseen;                 /* workloads with a record of it */
+    double acc[CAMP_MAXAGG];   /* the running aggregate */
+    int nval[CAMP_MAXAGG];     /* workloads whose value went into acc */
+    unsigned char why[CAMP_MAXAGG];   /* WHY_* bits */
+    double cobj[CAMP_MAXOBJ];  /* config-only objectives, NaN absent */
+} agg_entry;
+
+struct agg_state {
+    const camp_campaign *c;
+    agg_entry *e;              /* sorted by canon */
+    size_t n;
+    int ncobj;
+    int cobj[CAMP_MAXOBJ];     /* campaign objectives on config-only metrics */
+    char nobase[CAMP_MAXAGG][1024];   /* workloads lacking a baseline value */
+    /* agg_finish */
+    size_t *order;             /* entries in config order (knob by knob) */
+    double *val;               /* n * naggregates, NaN: does not count */
+    unsigned char *front;      /* n: on the aggregate front */
+    long best[CAMP_MAXAGG];    /* entry of the best, -1 none */
+    double *wval, *wbase;      /* naggregates * nworkloads, second pass */
+};
+
+/* ---- the maths --------------------------------------------------------- */
+
+static int needs_positive(int fn)
+{
+    return fn == CAMP_AGG_GEOMEAN || fn == CAMP_AGG_HMEAN;
+}
+
+/* Fold v into acc (nval values folded so far). */
+static double fold(int fn, double acc, int nval, double v)
+{
+    switch (fn) {
+    case CAMP_AGG_GEOMEAN: return (nval ? acc : 0) + log(v);
+    case CAMP_AGG_HMEAN: return (nval ? acc : 0) + 1 / v;
+    case CAMP_AGG_MIN: return nval ? fmin(acc, v) : v;
+    case CAMP_AGG_MAX: return nval ? fmax(acc, v) : v;
+    default: return (nval ? acc : 0) + v;
+    }
+}
+
+static double result(int fn, double acc, int nval)
+{
+    if (nval <= 0)
+        return NAN;
+    switch (fn) {
+    case CAMP_AGG_GEOMEAN: return exp(acc / nval);
+    case CAMP_AGG_HMEAN: return nval / acc;
+    case CAMP_AGG_MEAN: return acc / nval;
+    default: return acc;
+    }
+}
+
+double agg_apply(int fn, const double *v, size_t n)
+{
+    double acc = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(v[i]) || (needs_positive(fn) && !(v[i] > 0)))
+            return NAN;
+        acc = fold(fn, acc, (int)i, v[i]);
+    }
+    return result(fn, acc, (int)n);
+}
+
+/* ---- feeding workloads ------------------------------------------------- */
+
+int agg_begin(const camp_campaign *c, agg_state **out, gd_err *err)
+{
+    *out = NULL;
+    if (c->naggregates == 0)
+        return GD_OK;
+    agg_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return gd_errf(err, GD_EENV, "out of memory");
+    s->c = c;
+    for (int j = 0; j < c->nobjectives; j++)
+        if (be_config_metric(c->obj[j].metric))
+            s->cobj[s->ncobj++] = j;
+    for (int a = 0; a < CAMP_MAXAGG; a++)
+        s->best[a] = -1;
+    *out = s;
+    return GD_OK;
+}
+
+void agg_free(agg_state *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->n; i++)
+        free(s->e[i].canon);
+    free(s->e);
+    free(s->order);
+    free(s->val);
+    free(s->front);
+    free(s->wval);
+    free(s->wbase);
+    free(s);
+}
+
+typedef struct {
+    const char *canon;
+    const store_record *r;
+} wl_item;
+
+static int cmp_item(const void *pa, const void *pb)
+{
+    const wl_item *a = pa, *b = pb;
+    int d = strcmp(a->canon, b->canon);
+    if (d)
+        return d;
+    if ((a->r->status == ST_OK) != (b->r->status == ST_OK))
+        return a->r->status == ST_OK ? -1 : 1;  /* an ok record first */
+    return strcmp(a->r->key, b->r->key);
+}
+
+static int same_config(const gpu_config *a, const gpu_config *b)
+{
+    for (int k = 0; k < SPACE_NKNOBS; k++)
+        if (space_get(a, k) != space_get(b, k))
+            return 0;
+    return 1;
+}
+
+/* Metric m of an ok record, finite; NaN otherwise. */
+static double metric_of(const store_record *r, const char *m)
+{
+    double v;
+    if (!r || r->status != ST_OK || met_get(&r->metrics, m, &v) != 0
+        || !isfinite(v))
+        return NAN;
+    return v;
+}
+
+/* The workload's baseline value of each aggregate's metric (NaN when the
+ * aggregate is not normalised); names the workload where one lacks it. */
+static void baseline_values(agg_state *s, const char *wl,
+                            const wl_item *it, size_t m, double *base)
+{
+    const camp_campaign *c = s->c;
+    gpu_config bc = space_baseline();
+    const store_record *b = NULL;
+    for (size_t i = 0; i < m && !b; i++)
+        if (it[i].r->status == ST_OK && same_config(&it[i].r->cfg, &bc))
+            b = it[i].r;
+    for (int a = 0; a < c->naggregates; a++) {
+        base[a] = c->agg[a].normalise ? metric_of(b, c->agg[a].metric) : NAN;
+        if (c->agg[a].normalise && !(base[a] > 0)) {
+            char *l = s->nobase[a];
+            size_t len = strlen(l);
+            snprintf(l + len, sizeof s->nobase[a] - len, "%s%s",
+                     len ? " " : "", wl);
+        }
+    }
+}
+
+/* One workload's record r of entry e. */
+static void add_value(agg_state *s, agg_entry *e, const store_record *r,
+                      const double *base)
+{
+    const camp_campaign *c = s->c;
+    e->nseen++;
+    for (int a = 0; a < c->naggregates; a++) {
+        const camp_aggregate *g = &c->agg[a];
+        double v = metric_of(r, g->metric);
+        if (r->status != ST_OK)
+            e->why[a] |= WHY_FAILED;
+        else if (!isfinite(v))
+            e->why[a] |= WHY_ABSENT;
+        else if (g->normalise && !(base[a] > 0))
+            e->why[a] |= WHY_NOBASE;
+        else if (needs_positive(g->fn) && !((g->normalise ? v / base[a]
+                                                           : v) > 0))
+            e->why[a] |= WHY_NONPOS;
+        else {
+            v = g->normalise ? v / base[a] : v;
+            e->acc[a] = fold(g->fn, e->acc[a], e->nval[a], v);
+            e->nval[a]++;
+        }
+    }
+    for (int j = 0; j < s->ncobj; j++)
+        if (isnan(e->cobj[j]))
+            e->cobj[j] = metric_of(r, c->obj[s->cobj[j]].metric);
+}
+
+static int new_entry(agg_entry *e, const wl_item *it)
+{
+    memset(e, 0, sizeof *e);
+    e->canon = strdup(it->canon);
+    e->cfg = it->r->cfg;
+    for (int j = 0; j < CAMP_MAXOBJ; j++)
+        e->cobj[j] = NAN;
+    return e->canon ? 0 : -1;
+}
+
+/* Merge the workload's sorted items into the sorted entries. */
+static int merge(agg_state *s, const wl_item *it, size_t m,
+                 const double *base, gd_err *err)
+{
+    agg_entry *out = malloc((s->n + m + 1) * sizeof *out);
+    if (!out)
+        return gd_errf(err, GD_EENV, "out of memory");
+    size_t i = 0, j = 0, k = 0;
+    while (i < s->n || j < m) {
+        if (j > 0 && j < m && strcmp(it[j].canon, it[j - 1].canon) == 0) {
+            j++;   /* a config twice in a workload: its first record */
+            continue;
+        }
+        int d = i == s->n ? 1 : j == m ? -1 : strcmp(s->e[i].canon,
+                                                     it[j].canon);
+        if (d < 0) {
+            out[k++] = s->e[i++];
+            continue;
+        }
+        if (d > 0 && new_entry(&out[k], &it[j]) != 0) {
+            for (size_t q = i; q < s->n; q++)
+                free(s->e[q].canon);
+            s->n = k;   /* what was merged so far is freed with s */
+            free(s->e);
+            s->e = out;
+            return gd_errf(err, GD_EENV, "out of memory");
+        }
+        if (d == 0)
+            out[k] = s->e[i++];
+        add_value(s, &out[k++], it[j++].r, base);
+    }
+    free(s->e);
+    s->e = out;
+    s->n = k;
+    return GD_OK;
+}
+
+int agg_add_workload(agg_state *s, const char *wl, const store_record *recs,
+                     size_t n, gd_err *err)
+{
+    wl_item *it = malloc((n ? n : 1) * sizeof *it);
+    char *text = malloc((n ? n : 1) * AGG_CANON);
+    if (!it || !text) {
+        free(it);
+        free(text);
+        return gd_errf(err, GD_EENV, "out of memory");
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        const store_record *r = &recs[i];
+        if (strcmp(r->workload, wl) != 0
+            || strcmp(r->backend, s->c->backend) != 0)
+            continue;
+        space_config_canon(&r->cfg, text + m * AGG_CANON, AGG_CANON);
+        it[m].canon = text + m * AGG_CANON;
+        it[m++].r = r;
+    }
+    qsort(it, m, sizeof *it, cmp_item);
+    double base[CAMP_MAXAGG];
+    baseline_values(s, wl, it, m, base);
+    int rc = merge(s, it, m, base, err);
+    free(it);
+    free(text);
+    return rc;
+}
+
+/* ---- results ----------------------------------------------------------- */
+
+/* Entries in config order, knob by knob (the journal's canonical order). */
+typedef struct {
+    gpu_config cfg;
+    size_t i;
+} cfg_at;
+
+static int cmp_config(const void *pa, const void *pb)
+{
+    const cfg_at *a = pa, *b = pb;
+    for (int k = 0; k < SPACE_NKNOBS; k++) {
+        int x = space_get(&a->cfg, k), y = space_get(&b->cfg, k);
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+static int config_order(agg_state *s, gd_err *err)
+{
+    cfg_at *v = malloc((s->n ? s->n : 1) * sizeof *v);
+    if (!v)
+        return gd_errf(err, GD_EENV, "out of memory");
+    for (size_t i = 0; i < s->n; i++)
+        v[i] = (cfg_at){ s->e[i].cfg, i };
+    qsort(v, s->n, sizeof *v, cmp_config);
+    for (size_t q = 0; q < s->n; q++)
+        s->order[q] = v[q].i;
+    free(v);
+    return GD_OK;
+}
+
+/* The first reason entry e does not count for aggregate a, or -1. */
+static int why_dropped(const agg_state *s, const agg_entry *e, int a)
+{
+    if (e->nseen < s->c->nworkloads)
+        return 0;
+    for (int w = 0; w < NWHY - 1; w++)
+        if (e->why[a] & (1u << w))
+            return w + 1;
+    return e->nval[a] == s->c->nworkloads ? -1 : 0;
+}
+
+static double value_of(const agg_state *s, size_t i, int a)
+{
+    return s->val[i * (size_t)s->c->naggregates + (size_t)a];
+}
+
+/* Objective o of the aggregate front (aggregates, then the config-only
+ * objectives) of entry i, to minimise. */
+static double front_obj(const agg_state *s, size_t i, int o)
+{
+    const camp_campaign *c = s->c;
+    if (o < c->naggregates) {
+        double v = value_of(s, i, o);
+        return c->agg[o].maximize ? -v : v;
+    }
+    const camp_objective *ob = &c->obj[s->cobj[o - c->naggregates]];
+    double v = s->e[i].cobj[o - c->naggregates];
+    return ob->maximize ? -v : v;
+}
+
+static int compute_values(agg_state *s, gd_err *err)
+{
+    int na = s->c->naggregates;
+    s->order = malloc((s->n ? s->n : 1) * sizeof *s->order);
+    s->val = malloc((s->n ? s->n : 1) * (size_t)na * sizeof *s->val);
+    s->front = calloc(s->n ? s->n : 1, 1);
+    if (!s->order || !s->val || !s->front)
+        return gd_errf(err, GD_EENV, "out of memory");
+    for (size_t i = 0; i < s->n; i++) {
+        for (int a = 0; a < na; a++)
+            s->val[i * (size_t)na + (size_t)a] = why_dropped(s, &s->e[i], a)
+                < 0 ? result(s->c->agg[a].fn, s->e[i].acc[a],
+                             s->e[i].nval[a]) : NAN;
+    }
+    int rc = config_order(s, err);
+    if (rc)
+        return rc;
+    for (int a = 0; a < na; a++)   /* ties: the first in config order */
+        for (size_t q = 0; q < s->n; q++) {
+            size_t i = s->order[q];
+            double v = value_of(s, i, a);
+            long b = s->best[a];
+            if (isfinite(v) && (b < 0 || (s->c->agg[a].maximize
+                    ? v > value_of(s, (size_t)b, a)
+                    : v < value_of(s, (size_t)b, a))))
+                s->best[a] = (long)i;
+        }
+    return GD_OK;
+}
+
+static int compute_front(agg_state *s, gd_err *err)
+{
+    size_t k = (size_t)(s->c->naggregates + s->ncobj);
+    double *pts = malloc((s->n ? s->n : 1) * k * sizeof *pts);
+    size_t *idx = malloc((s->n ? s->n : 1) * sizeof *idx);
+    if (!pts || !idx) {
+        free(pts);
+        free(idx);
+        return gd_errf(err, GD_EENV, "out of memory");
+    }
+    for (size_t i = 0; i < s->n; i++)
+        for (size_t o = 0; o < k; o++)
+            pts[i * k + o] = front_obj(s, i, (int)o);
+    size_t nf = pareto_front(pts, s->n, k, idx);
+    for (size_t i = 0; i < nf; i++)
+        s->front[idx[i]] = 1;
+    free(pts);
+    free(idx);
+    return GD_OK;
+}
+
+/* Second pass: each workload's value (and baseline value) of each
+ * aggregate's metric under the aggregate's best configuration. */
+static int best_per_workload(agg_state *s, agg_load_fn load, void *arg,
+                             gd_err *err)
+{
+    const camp_campaign *c = s->c;
+    size_t cells = (size_t)c->naggregates * (size_t)(c->nworkloads + 1);
+    s->wval = malloc(cells * sizeof *s->wval);
+    s->wbase = malloc(cells * sizeof *s->wbase);
+    if (!s->wval || !s->wbase)
+        return gd_errf(err, GD_EENV, "out of memory");
+    for (size_t i = 0; i < cells; i++)
+        s->wval[i] = s->wbase[i] = NAN;
+    gpu_config bc = space_baseline();
+    int rc = GD_OK;
+    for (int w = 0; !rc && w < c->nworkloads; w++) {
+        store_record *recs = NULL;
+        size_t n = 0;
+        rc = load(arg, c->workloads[w].name, &recs, &n, err);
+        for (size_t i = 0; !rc && i < n; i++) {
+            const store_record *r = &recs[i];
+            if (strcmp(r->workload, c->workloads[w].name) != 0
+                || strcmp(r->backend, c->backend) != 0)
+                continue;
+            for (int a = 0; a < c->naggregates; a++) {
+                size_t cell = (size_t)a * (size_t)c->nworkloads + (size_t)w;
+                if (s->best[a] >= 0 && isnan(s->wval[cell])
+                    && same_config(&r->cfg, &s->e[s->best[a]].cfg))
+                    s->wval[cell] = metric_of(r, c->agg[a].metric);
+                if (isnan(s->wbase[cell]) && same_config(&r->cfg, &bc))
+                    s->wbase[cell] = metric_of(r, c->agg[a].metric);
+            }
+        }
+        free(recs);
+    }
+    return rc;
+}
+
+static cJSON *config_json(const gpu_config *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    for (int k = 0; k < SPACE_NKNOBS; k++) {
+        const char *name = space_knob_get(k)->name;
+        if (k == KNOB_SCHEDULER)
+            cJSON_AddStringToObject(o, name,
+                                    space_sched_name(space_get(c, k)));
+        else
+            cJSON_AddNumberToObject(o, name, space_get(c, k));
+    }
+    return o;
+}
+
+static void add_num(cJSON *o, const char *name, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, name, v);
+    else
+        cJSON_AddNullToObject(o, name);   /* absent, never 0 */
+}
+
+static cJSON *best_json(const agg_state *s, int a)
+{
+    const camp_campaign *c = s->c;
+    if (s->best[a] < 0)
+        return cJSON_CreateNull();
+    size_t i = (size_t)s->best[a];
+    cJSON *b = cJSON_CreateObject();
+    cJSON_AddItemToObject(b, "config", config_json(&s->e[i].cfg));
+    add_num(b, "value", value_of(s, i, a));
+    for (int j = 0; j < s->ncobj; j++)
+        add_num(b, c->obj[s->cobj[j]].metric, s->e[i].cobj[j]);
+    cJSON *ws = cJSON_AddArrayToObject(b, "workloads");
+    for (int w = 0; w < c->nworkloads; w++) {
+        size_t cell = (size_t)a * (size_t)c->nworkloads + (size_t)w;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", c->workloads[w].name);
+        add_num(o, "value", s->wval[cell]);
+        add_num(o, "baseline", s->wbase[cell]);
+        add_num(o, "ratio", s->wbase[cell] > 0
+                ? s->wval[cell] / s->wbase[cell] : NAN);
+        cJSON_AddItemToArray(ws, o);
+    }
+    return b;
+}
+
+static cJSON *item_json(const agg_state *s, int a)
+{
+    const camp_aggregate *g = &s->c->agg[a];
+    cJSON *o = cJSON_CreateObject();
+    size_t count[NWHY] = {0}, counted = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        int w = why_dropped(s, &s->e[i], a);
+        w < 0 ? (void)counted++ : (void)count[w]++;
+    }
+    cJSON_AddStringToObject(o, "name", g->name);
+    cJSON_AddStringToObject(o, "fn", camp_agg_fn_name(g->fn));
+    cJSON_AddStringToObject(o, "metric", g->metric);
+    cJSON_AddStringToObject(o, "normalise", g->normalise ? "baseline"
+                                                         : "none");
+    cJSON_AddStringToObject(o, "sense", g->maximize ? "maximize"
+                                                    : "minimize");
+    cJSON_AddNumberToObject(o, "configs", (double)counted);
+    cJSON *d = cJSON_AddObjectToObject(o, "dropped");
+    cJSON_AddNumberToObject(d, "total", (double)(s->n - counted));
+    for (int w = 0; w < NWHY; w++)
+        cJSON_AddNumberToObject(d, why_key[w], (double)count[w]);
+    cJSON *nb = cJSON_AddArrayToObject(o, "no_baseline_on");
+    for (const char *p = s->nobase[a]; *p;) {
+        size_t len = strcspn(p, " ");
+        char name[64];
+        util_strlcpy(name, p, len + 1 < sizeof name ? len + 1 : sizeof name);
+        cJSON_AddItemToArray(nb, cJSON_CreateString(name));
+        p += len + (p[len] == ' ');
+    }
+    cJSON_AddItemToObject(o, "best", best_json(s, a));
+    return o;
+}
+
+/* Front members best first by the first front objective, then the
+ * others, then config order. */
+static int cmp_front(const agg_state *s, size_t x, size_t y, size_t qx,
+                     size_t qy)
+{
+    int k = s->c->naggregates + s->ncobj;
+    for (int o = 0; o < k; o++) {
+        double a = front_obj(s, x, o), b = front_obj(s, y, o);
+        if (a != b)
+            return a < b ? -1 : 1;
+    }
+    return qx < qy ? -1 : qx > qy;
+}
+
+static cJSON *front_json(const agg_state *s)
+{
+    const camp_campaign *c = s->c;
+    size_t nf = 0, *f = malloc((s->n ? s->n : 1) * 2 * sizeof *f);
+    if (!f)
+        return NULL;
+    for (size_t q = 0; q < s->n; q++)
+        if (s->front[s->order[q]]) {
+            f[2 * nf] = s->order[q];
+            f[2 * nf++ + 1] = q;
+        }
+    for (size_t i = 1; i < nf; i++)   /* fronts are short: insertion */
+        for (size_t j = i; j > 0 && cmp_front(s, f[2 * j - 2], f[2 * j],
+                                              f[2 * j - 1], f[2 * j + 1]) > 0;
+             j--) {
+            size_t t0 = f[2 * j - 2], t1 = f[2 * j - 1];
+            f[2 * j - 2] = f[2 * j];
+            f[2 * j - 1] = f[2 * j + 1];
+            f[2 * j] = t0;
+            f[2 * j + 1] = t1;
+        }
+    cJSON *arr = cJSON_CreateArray();
+    for (size_t q = 0; q < nf; q++) {
+        size_t i = f[2 * q];
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddItemToObject(p, "config", config_json(&s->e[i].cfg));
+        cJSON *v = cJSON_AddObjectToObject(p, "values");
+        for (int a = 0; a < c->naggregates; a++)
+            add_num(v, c->agg[a].name, value_of(s, i, a));
+        for (int j = 0; j < s->ncobj; j++)
+            add_num(v, c->obj[s->cobj[j]].metric, s->e[i].cobj[j]);
+        cJSON_AddItemToArray(arr, p);
+    }
+    free(f);
+    return arr;
+}
+
+static cJSON *state_json(const agg_state *s)
+{
+    const camp_campaign *c = s->c;
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddNumberToObject(root, "workloads", c->nworkloads);
+    cJSON_AddNumberToObject(root, "configs_seen", (double)s->n);
+    cJSON_AddStringToObject(root, "file", "aggregates.csv");
+    cJSON *obj = cJSON_AddArrayToObject(root, "front_objectives");
+    for (int a = 0; a < c->naggregates; a++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", c->agg[a].name);
+        cJSON_AddStringToObject(o, "sense", c->agg[a].maximize ? "maximize"
+                                                               : "minimize");
+        cJSON_AddItemToArray(obj, o);
+    }
+    for (int j = 0; j < s->ncobj; j++) {
+        const camp_objective *ob = &c->obj[s->cobj[j]];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", ob->metric);
+        cJSON_AddStringToObject(o, "sense", ob->maximize ? "maximize"
+                                                         : "minimize");
+        cJSON_AddBoolToObject(o, "config_only", 1);
+        cJSON_AddItemToArray(obj, o);
+    }
+    cJSON *items = cJSON_AddArrayToObject(root, "aggregates");
+    for (int a = 0; a < c->naggregates; a++)
+        cJSON_AddItemToArray(items, item_json(s, a));
+    cJSON *front = front_json(s);
+    if (!front) {
+        cJSON_Delete(root);
+        return NULL;
+    }
+    cJSON_AddItemToObject(root, "front", front);
+    return root;
+}
+
+int agg_finish(agg_state *s, agg_load_fn load, void *arg, cJSON **json,
+               gd_err *err)
+{
+    *json = NULL;
+    int rc = compute_values(s, err);
+    if (!rc)
+        rc = compute_front(s, err);
+    if (!rc)
+        rc = best_per_workload(s, load, arg, err);
+    if (!rc && !(*json = state_json(s)))
+        rc = gd_errf(err, GD_EENV, "out of memory");
+    return rc;
+}
+
+/* ---- aggregates.csv ---------------------------------------------------- */
+
+static void csv_num(util_buf *b, double v)
+{
+    char t[NUM_TEXT_MAX];
+    if (isfinite(v)) {
+        num_short(v, t);
+        util_buf_puts(b, t);
+    }
+}
+
+static void csv_row(const agg_state *s, size_t i, util_buf *b)
+{
+    const camp_campaign *c = s->c;
+    const agg_entry *e = &s->e[i];
+    char t[32];
+    for (int k = 0; k < SPACE_NKNOBS; k++)
+        util_buf_printf(b, "%s,", space_value_str(k, space_get(&e->cfg, k),
+                                                  t, sizeof t));
+    util_buf_printf(b, "%d", e->nseen);
+    for (int a = 0; a < c->naggregates; a++) {
+        util_buf_puts(b, ",");
+        csv_num(b, value_of(s, i, a));
+    }
+    for (int j = 0; j < s->ncobj; j++) {
+        util_buf_puts(b, ",");
+        csv_num(b, e->cobj[j]);
+    }
+    util_buf_printf(b, ",%d,", s->front[i]);
+    for (int a = 0, first = 1; a < c->naggregates; a++) {
+        int w = why_dropped(s, e, a);
+        if (w >= 0)
+            util_buf_printf(b, "%s%s: %s", first ? "\"" : "; ",
+                            c->agg[a].name, why_text[w]);
+        if (w >= 0)
+            first = 0;
+        if (a == c->naggregates - 1 && !first)
+            util_buf_puts(b, "\"");
+    }
+    util_buf_puts(b, "\n");
+}
+
+int agg_write_csv(const agg_state *s, const char *path, gd_err *err)
+{
+    const camp_campaign *c = s->c;
+    util_buf b;
+    util_buf_init(&b);
+    for (int k = 0; k < SPACE_NKNOBS; k++)
+        util_buf_printf(&b, "%s,", space_knob_get(k)->name);
+    util_buf_puts(&b, "workloads_evaluated");
+    for (int a = 0; a < c->naggregates; a++)
+        util_buf_printf(&b, ",%s", c->agg[a].name);
+    for (int j = 0; j < s->ncobj; j++)
+        util_buf_printf(&b, ",%s", c->obj[s->cobj[j]].metric);
+    util_buf_puts(&b, ",on_front,dropped\n");
+    for (size_t q = 0; q < s->n; q++)
+        csv_row(s, s->order[q], &b);
+    int rc = util_write_file_atomic(path, b.s ? b.s : "", b.len, err);
+    util_buf_free(&b);
+    return rc;
+}
