@@ -52,6 +52,7 @@ struct agg_state {
     unsigned char *front;      /* n: on the aggregate front */
     long best[CAMP_MAXAGG];    /* entry of the best, -1 none */
     double *wval, *wbase;      /* naggregates * nworkloads, second pass */
+    char (*wbn)[2][24];        /* their bottlenecks (best, baseline) */
 };
 
 /* ---- the maths --------------------------------------------------------- */
@@ -128,6 +129,7 @@ void agg_free(agg_state *s)
     free(s->front);
     free(s->wval);
     free(s->wbase);
+    free(s->wbn);
     free(s);
 }
 
@@ -415,7 +417,8 @@ static int best_per_workload(agg_state *s, agg_load_fn load, void *arg,
     size_t cells = (size_t)c->naggregates * (size_t)(c->nworkloads + 1);
     s->wval = malloc(cells * sizeof *s->wval);
     s->wbase = malloc(cells * sizeof *s->wbase);
-    if (!s->wval || !s->wbase)
+    s->wbn = calloc(cells, sizeof *s->wbn);
+    if (!s->wval || !s->wbase || !s->wbn)
         return gd_errf(err, GD_EENV, "out of memory");
     for (size_t i = 0; i < cells; i++)
         s->wval[i] = s->wbase[i] = NAN;
@@ -433,10 +436,14 @@ static int best_per_workload(agg_state *s, agg_load_fn load, void *arg,
             for (int a = 0; a < c->naggregates; a++) {
                 size_t cell = (size_t)a * (size_t)c->nworkloads + (size_t)w;
                 if (s->best[a] >= 0 && isnan(s->wval[cell])
-                    && same_config(&r->cfg, &s->e[s->best[a]].cfg))
+                    && same_config(&r->cfg, &s->e[s->best[a]].cfg)) {
                     s->wval[cell] = metric_of(r, c->agg[a].metric);
-                if (isnan(s->wbase[cell]) && same_config(&r->cfg, &bc))
+                    util_strlcpy(s->wbn[cell][0], r->bottleneck, 24);
+                }
+                if (isnan(s->wbase[cell]) && same_config(&r->cfg, &bc)) {
                     s->wbase[cell] = metric_of(r, c->agg[a].metric);
+                    util_strlcpy(s->wbn[cell][1], r->bottleneck, 24);
+                }
             }
         }
         free(recs);
@@ -486,6 +493,11 @@ static cJSON *best_json(const agg_state *s, int a)
         add_num(o, "baseline", s->wbase[cell]);
         add_num(o, "ratio", s->wbase[cell] > 0
                 ? s->wval[cell] / s->wbase[cell] : NAN);
+        if (s->wbn[cell][0][0])   /* what binds it, when the backend says */
+            cJSON_AddStringToObject(o, "bottleneck", s->wbn[cell][0]);
+        if (s->wbn[cell][1][0])
+            cJSON_AddStringToObject(o, "baseline_bottleneck",
+                                    s->wbn[cell][1]);
         cJSON_AddItemToArray(ws, o);
     }
     return b;

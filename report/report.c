@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "aggregates.h"
 #include "csv.h"
 #include "doc.h"
 #include "figures.h"
@@ -651,6 +652,10 @@ static int body(rep_doc *d, rep_run *run, const rep_layout *lay,
         case REP_SEC_EXPLORATION:
             rep_exploration_pages(d, run);
             break;
+        case REP_SEC_AGGREGATES:   /* analysis.json "aggregates" */
+            if (rep_agg_has(run))
+                rep_agg_pages(d, run);
+            break;
         case REP_SEC_STRATEGY:
             rep_study_strategy(d, run);
             break;
@@ -793,6 +798,8 @@ static int write_figures(rep_run *run, const rep_layout *lay, gd_err *err)
     for (int i = 0; !rc && i < lay->ncross; i++)
         rc = fig_cross_write_files(run, &lay->cross[i], run->camp.formats,
                                   &lay->font, err);
+    if (!rc)
+        rc = rep_agg_write_figures(run, &lay->font, err);
     if (!rc)
         rc = rep_study_write_figures(run, &lay->font, err);
     if (!rc)
