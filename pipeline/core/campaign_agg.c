@@ -111,8 +111,25 @@ static int parse_sense(ctx_t *x, xmlNodePtr n, const char *sense,
             *maximize = x->c->obj[i].maximize;
             return GD_OK;
         }
-    return fail(x, n, "aggregate over \"%s\", which is no objective: say "
-                "sense=\"maximize\" or sense=\"minimize\"", metric);
+    if (met_is_known(metric))
+        return fail(x, n, "aggregate over \"%s\", which is no objective: "
+                    "say sense=\"maximize\" or sense=\"minimize\"", metric);
+    const char *best = NULL;
+    int bestd = 1 << 30;
+    for (int i = 0; i < met_known_count(); i++) {
+        int d = util_edit_distance(metric, met_known_name(i));
+        if (d < bestd) {
+            bestd = d;
+            best = met_known_name(i);
+        }
+    }
+    if (best && bestd <= (int)strlen(metric) / 3 + 1)
+        return fail(x, n, "aggregate over unknown metric \"%s\" (did you "
+                    "mean \"%s\"?)", metric, best);
+    return fail(x, n, "aggregate over \"%s\", which is no objective nor "
+                "a metric gpudse knows: say sense=\"maximize\" or "
+                "sense=\"minimize\" for a metric your simulator reports",
+                metric);
 }
 
 int campx_aggregate(ctx_t *x, xmlNodePtr n)
