@@ -145,6 +145,14 @@ static void objectives_text(const rep_run *run, char *out, size_t n)
         snprintf(out + l, n - l, "%s%s %s", i ? "; " : "",
                  run->obj[i].maximize ? "maximize" : "minimize", t);
     }
+    for (int i = 0; run->have_camp && i < run->camp.naggregates; i++) {
+        const camp_aggregate *a = &run->camp.agg[i];   /* across workloads */
+        size_t l = strlen(out);
+        snprintf(out + l, n - l, "; %s %s (%s over the workloads of %s%s)",
+                 a->maximize ? "maximize" : "minimize", a->name,
+                 camp_agg_fn_name(a->fn), met_label(a->metric),
+                 a->normalise ? " / baseline" : "");
+    }
 }
 
 /* "area_mm2 <= 600 mm²; ..." and how many ok results miss them. */

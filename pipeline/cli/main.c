@@ -309,6 +309,12 @@ static int cmd_validate(int argc, char **argv)
                "objective(s)\n", argv[0], c.name, c.backend, c.nworkloads,
                (unsigned long long)size, c.strategy, (unsigned long long)per,
                c.nobjectives);
+        for (int i = 0; i < c.naggregates; i++)   /* across workloads */
+            printf("aggregate %s: %s over the workloads of %s%s, %s\n",
+                   c.agg[i].name, camp_agg_fn_name(c.agg[i].fn),
+                   c.agg[i].metric, c.agg[i].normalise
+                   ? " / the workload's baseline value" : "",
+                   c.agg[i].maximize ? "maximize" : "minimize");
         if (job.len)
             fputs(job.s, stdout);
     }
