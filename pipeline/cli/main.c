@@ -342,8 +342,10 @@ static int cmd_analyze(int argc, char **argv)
     const po_command cmd = {
         "analyze", "usage: gpudse analyze DIR\n",
         "Recompute DIR/analysis.json (fits, Pareto fronts, calibration error) from\n"
-        "the run directory's results alone; for a split study,\n"
-        "DIR/split-analysis.json (calibration, held-out score, speedups).\n",
+        "the run directory's results alone (with <aggregate> objectives also\n"
+        "DIR/aggregates.csv, the aggregates across workloads); for a split\n"
+        "study, DIR/split-analysis.json (calibration, held-out score,\n"
+        "speedups).\n",
         NULL, NULL};
     int rc, n = po_parse(&cmd, argc, argv, &rc);
     if (n < 0 || !one_dir(&cmd, n, argv, &rc))
