@@ -12,8 +12,6 @@
 #include "numtext.h"
 #include "pareto.h"
 
-#define AGG_CANON 512
-
 /* Why a configuration does not count for an aggregate, in the order the
  * first that applies is reported (not evaluated on a workload first). */
 enum { WHY_FAILED = 1, WHY_ABSENT = 2, WHY_NOBASE = 4, WHY_NONPOS = 8 };
@@ -30,7 +28,6 @@ static const char *const why_text[] = {
 #define NWHY 5
 
 typedef struct {
-    char *canon;               /* space_config_canon */
     gpu_config cfg;
     int nseen;                 /* workloads with a record of it */
     double acc[CAMP_MAXAGG];   /* the running aggregate */
@@ -41,13 +38,12 @@ typedef struct {
 
 struct agg_state {
     const camp_campaign *c;
-    agg_entry *e;              /* sorted by canon */
+    agg_entry *e;              /* in config order, knob by knob */
     size_t n;
     int ncobj;
     int cobj[CAMP_MAXOBJ];     /* campaign objectives on config-only metrics */
     char nobase[CAMP_MAXAGG][1024];   /* workloads lacking a baseline value */
     /* agg_finish */
-    size_t *order;             /* entries in config order (knob by knob) */
     double *val;               /* n * naggregates, NaN: does not count */
     unsigned char *front;      /* n: on the aggregate front */
     long best[CAMP_MAXAGG];    /* entry of the best, -1 none */
@@ -121,10 +117,7 @@ void agg_free(agg_state *s)
 {
     if (!s)
         return;
-    for (size_t i = 0; i < s->n; i++)
-        free(s->e[i].canon);
     free(s->e);
-    free(s->order);
     free(s->val);
     free(s->front);
     free(s->wval);
@@ -133,28 +126,32 @@ void agg_free(agg_state *s)
     free(s);
 }
 
-typedef struct {
-    const char *canon;
-    const store_record *r;
-} wl_item;
+/* Configurations knob by knob (the journal's canonical order). */
+static int cmp_cfg(const gpu_config *a, const gpu_config *b)
+{
+    for (int k = 0; k < SPACE_NKNOBS; k++) {
+        int x = space_get(a, k), y = space_get(b, k);
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    return 0;
+}
 
 static int cmp_item(const void *pa, const void *pb)
 {
-    const wl_item *a = pa, *b = pb;
-    int d = strcmp(a->canon, b->canon);
+    const store_record *a = *(const store_record *const *)pa;
+    const store_record *b = *(const store_record *const *)pb;
+    int d = cmp_cfg(&a->cfg, &b->cfg);
     if (d)
         return d;
-    if ((a->r->status == ST_OK) != (b->r->status == ST_OK))
-        return a->r->status == ST_OK ? -1 : 1;  /* an ok record first */
-    return strcmp(a->r->key, b->r->key);
+    if ((a->status == ST_OK) != (b->status == ST_OK))
+        return a->status == ST_OK ? -1 : 1;  /* an ok record first */
+    return strcmp(a->key, b->key);
 }
 
 static int same_config(const gpu_config *a, const gpu_config *b)
 {
-    for (int k = 0; k < SPACE_NKNOBS; k++)
-        if (space_get(a, k) != space_get(b, k))
-            return 0;
-    return 1;
+    return cmp_cfg(a, b) == 0;
 }
 
 /* Metric m of an ok record, finite; NaN otherwise. */
@@ -170,14 +167,15 @@ static double metric_of(const store_record *r, const char *m)
 /* The workload's baseline value of each aggregate's metric (NaN when the
  * aggregate is not normalised); names the workload where one lacks it. */
 static void baseline_values(agg_state *s, const char *wl,
-                            const wl_item *it, size_t m, double *base)
+                            const store_record *const *it, size_t m,
+                            double *base)
 {
     const camp_campaign *c = s->c;
     gpu_config bc = space_baseline();
     const store_record *b = NULL;
     for (size_t i = 0; i < m && !b; i++)
-        if (it[i].r->status == ST_OK && same_config(&it[i].r->cfg, &bc))
-            b = it[i].r;
+        if (it[i]->status == ST_OK && same_config(&it[i]->cfg, &bc))
+            b = it[i];
     for (int a = 0; a < c->naggregates; a++) {
         base[a] = c->agg[a].normalise ? metric_of(b, c->agg[a].metric) : NAN;
         if (c->agg[a].normalise && !(base[a] > 0)) {
@@ -218,18 +216,16 @@ static void add_value(agg_state *s, agg_entry *e, const store_record *r,
             e->cobj[j] = metric_of(r, c->obj[s->cobj[j]].metric);
 }
 
-static int new_entry(agg_entry *e, const wl_item *it)
+static void new_entry(agg_entry *e, const store_record *r)
 {
     memset(e, 0, sizeof *e);
-    e->canon = strdup(it->canon);
-    e->cfg = it->r->cfg;
+    e->cfg = r->cfg;
     for (int j = 0; j < CAMP_MAXOBJ; j++)
         e->cobj[j] = NAN;
-    return e->canon ? 0 : -1;
 }
 
-/* Merge the workload's sorted items into the sorted entries. */
-static int merge(agg_state *s, const wl_item *it, size_t m,
+/* Merge the workload's sorted records into the sorted entries. */
+static int merge(agg_state *s, const store_record *const *it, size_t m,
                  const double *base, gd_err *err)
 {
     agg_entry *out = malloc((s->n + m + 1) * sizeof *out);
@@ -237,27 +233,21 @@ static int merge(agg_state *s, const wl_item *it, size_t m,
         return gd_errf(err, GD_EENV, "out of memory");
     size_t i = 0, j = 0, k = 0;
     while (i < s->n || j < m) {
-        if (j > 0 && j < m && strcmp(it[j].canon, it[j - 1].canon) == 0) {
+        if (j > 0 && j < m && same_config(&it[j]->cfg, &it[j - 1]->cfg)) {
             j++;   /* a config twice in a workload: its first record */
             continue;
         }
-        int d = i == s->n ? 1 : j == m ? -1 : strcmp(s->e[i].canon,
-                                                     it[j].canon);
+        int d = i == s->n ? 1 : j == m ? -1 : cmp_cfg(&s->e[i].cfg,
+                                                      &it[j]->cfg);
         if (d < 0) {
             out[k++] = s->e[i++];
             continue;
         }
-        if (d > 0 && new_entry(&out[k], &it[j]) != 0) {
-            for (size_t q = i; q < s->n; q++)
-                free(s->e[q].canon);
-            s->n = k;   /* what was merged so far is freed with s */
-            free(s->e);
-            s->e = out;
-            return gd_errf(err, GD_EENV, "out of memory");
-        }
-        if (d == 0)
+        if (d > 0)
+            new_entry(&out[k], it[j]);
+        else
             out[k] = s->e[i++];
-        add_value(s, &out[k++], it[j++].r, base);
+        add_value(s, &out[k++], it[j++], base);
     }
     free(s->e);
     s->e = out;
@@ -268,64 +258,23 @@ static int merge(agg_state *s, const wl_item *it, size_t m,
 int agg_add_workload(agg_state *s, const char *wl, const store_record *recs,
                      size_t n, gd_err *err)
 {
-    wl_item *it = malloc((n ? n : 1) * sizeof *it);
-    char *text = malloc((n ? n : 1) * AGG_CANON);
-    if (!it || !text) {
-        free(it);
-        free(text);
+    const store_record **it = malloc((n ? n : 1) * sizeof *it);
+    if (!it)
         return gd_errf(err, GD_EENV, "out of memory");
-    }
     size_t m = 0;
-    for (size_t i = 0; i < n; i++) {
-        const store_record *r = &recs[i];
-        if (strcmp(r->workload, wl) != 0
-            || strcmp(r->backend, s->c->backend) != 0)
-            continue;
-        space_config_canon(&r->cfg, text + m * AGG_CANON, AGG_CANON);
-        it[m].canon = text + m * AGG_CANON;
-        it[m++].r = r;
-    }
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(recs[i].workload, wl) == 0
+            && strcmp(recs[i].backend, s->c->backend) == 0)
+            it[m++] = &recs[i];
     qsort(it, m, sizeof *it, cmp_item);
     double base[CAMP_MAXAGG];
     baseline_values(s, wl, it, m, base);
     int rc = merge(s, it, m, base, err);
     free(it);
-    free(text);
     return rc;
 }
 
 /* ---- results ----------------------------------------------------------- */
-
-/* Entries in config order, knob by knob (the journal's canonical order). */
-typedef struct {
-    gpu_config cfg;
-    size_t i;
-} cfg_at;
-
-static int cmp_config(const void *pa, const void *pb)
-{
-    const cfg_at *a = pa, *b = pb;
-    for (int k = 0; k < SPACE_NKNOBS; k++) {
-        int x = space_get(&a->cfg, k), y = space_get(&b->cfg, k);
-        if (x != y)
-            return x < y ? -1 : 1;
-    }
-    return a->i < b->i ? -1 : a->i > b->i;
-}
-
-static int config_order(agg_state *s, gd_err *err)
-{
-    cfg_at *v = malloc((s->n ? s->n : 1) * sizeof *v);
-    if (!v)
-        return gd_errf(err, GD_EENV, "out of memory");
-    for (size_t i = 0; i < s->n; i++)
-        v[i] = (cfg_at){ s->e[i].cfg, i };
-    qsort(v, s->n, sizeof *v, cmp_config);
-    for (size_t q = 0; q < s->n; q++)
-        s->order[q] = v[q].i;
-    free(v);
-    return GD_OK;
-}
 
 /* The first reason entry e does not count for aggregate a, or -1. */
 static int why_dropped(const agg_state *s, const agg_entry *e, int a)
@@ -360,10 +309,9 @@ static double front_obj(const agg_state *s, size_t i, int o)
 static int compute_values(agg_state *s, gd_err *err)
 {
     int na = s->c->naggregates;
-    s->order = malloc((s->n ? s->n : 1) * sizeof *s->order);
     s->val = malloc((s->n ? s->n : 1) * (size_t)na * sizeof *s->val);
     s->front = calloc(s->n ? s->n : 1, 1);
-    if (!s->order || !s->val || !s->front)
+    if (!s->val || !s->front)
         return gd_errf(err, GD_EENV, "out of memory");
     for (size_t i = 0; i < s->n; i++) {
         for (int a = 0; a < na; a++)
@@ -371,12 +319,8 @@ static int compute_values(agg_state *s, gd_err *err)
                 < 0 ? result(s->c->agg[a].fn, s->e[i].acc[a],
                              s->e[i].nval[a]) : NAN;
     }
-    int rc = config_order(s, err);
-    if (rc)
-        return rc;
     for (int a = 0; a < na; a++)   /* ties: the first in config order */
-        for (size_t q = 0; q < s->n; q++) {
-            size_t i = s->order[q];
+        for (size_t i = 0; i < s->n; i++) {
             double v = value_of(s, i, a);
             long b = s->best[a];
             if (isfinite(v) && (b < 0 || (s->c->agg[a].maximize
@@ -537,9 +481,8 @@ static cJSON *item_json(const agg_state *s, int a)
 }
 
 /* Front members best first by the first front objective, then the
- * others, then config order. */
-static int cmp_front(const agg_state *s, size_t x, size_t y, size_t qx,
-                     size_t qy)
+ * others, then config order (the entries' order). */
+static int cmp_front(const agg_state *s, size_t x, size_t y)
 {
     int k = s->c->naggregates + s->ncobj;
     for (int o = 0; o < k; o++) {
@@ -547,33 +490,27 @@ static int cmp_front(const agg_state *s, size_t x, size_t y, size_t qx,
         if (a != b)
             return a < b ? -1 : 1;
     }
-    return qx < qy ? -1 : qx > qy;
+    return x < y ? -1 : x > y;
 }
 
 static cJSON *front_json(const agg_state *s)
 {
     const camp_campaign *c = s->c;
-    size_t nf = 0, *f = malloc((s->n ? s->n : 1) * 2 * sizeof *f);
+    size_t nf = 0, *f = malloc((s->n ? s->n : 1) * sizeof *f);
     if (!f)
         return NULL;
-    for (size_t q = 0; q < s->n; q++)
-        if (s->front[s->order[q]]) {
-            f[2 * nf] = s->order[q];
-            f[2 * nf++ + 1] = q;
-        }
-    for (size_t i = 1; i < nf; i++)   /* fronts are short: insertion */
-        for (size_t j = i; j > 0 && cmp_front(s, f[2 * j - 2], f[2 * j],
-                                              f[2 * j - 1], f[2 * j + 1]) > 0;
-             j--) {
-            size_t t0 = f[2 * j - 2], t1 = f[2 * j - 1];
-            f[2 * j - 2] = f[2 * j];
-            f[2 * j - 1] = f[2 * j + 1];
-            f[2 * j] = t0;
-            f[2 * j + 1] = t1;
-        }
+    for (size_t i = 0; i < s->n; i++)
+        if (s->front[i])
+            f[nf++] = i;
+    for (size_t i = 1; i < nf; i++) {   /* fronts are short: insertion */
+        size_t t = f[i], j = i;
+        for (; j > 0 && cmp_front(s, f[j - 1], t) > 0; j--)
+            f[j] = f[j - 1];
+        f[j] = t;
+    }
     cJSON *arr = cJSON_CreateArray();
     for (size_t q = 0; q < nf; q++) {
-        size_t i = f[2 * q];
+        size_t i = f[q];
         cJSON *p = cJSON_CreateObject();
         cJSON_AddItemToObject(p, "config", config_json(&s->e[i].cfg));
         cJSON *v = cJSON_AddObjectToObject(p, "values");
@@ -693,7 +630,7 @@ int agg_write_csv(const agg_state *s, const char *path, gd_err *err)
         util_buf_printf(&b, ",%s", c->obj[s->cobj[j]].metric);
     util_buf_puts(&b, ",on_front,dropped\n");
     for (size_t q = 0; q < s->n; q++)
-        csv_row(s, s->order[q], &b);
+        csv_row(s, q, &b);
     int rc = util_write_file_atomic(path, b.s ? b.s : "", b.len, err);
     util_buf_free(&b);
     return rc;
