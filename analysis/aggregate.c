@@ -14,18 +14,22 @@
 
 /* Why a configuration does not count for an aggregate, in the order the
  * first that applies is reported (not evaluated on a workload first). */
-enum { WHY_FAILED = 1, WHY_ABSENT = 2, WHY_NOBASE = 4, WHY_NONPOS = 8 };
+enum {
+    WHY_FAILED = 1, WHY_INFEASIBLE = 2, WHY_ABSENT = 4, WHY_NOBASE = 8,
+    WHY_NONPOS = 16
+};
 
 static const char *const why_key[] = {
-    "not_evaluated_on_every_workload", "failed", "metric_absent",
-    "no_baseline_value", "not_positive"
+    "not_evaluated_on_every_workload", "failed", "infeasible",
+    "metric_absent", "no_baseline_value", "not_positive"
 };
 static const char *const why_text[] = {
     "not evaluated on every workload", "failed on a workload",
-    "metric absent on a workload", "no baseline value on a workload",
+    "outside a constraint on a workload", "metric absent on a workload",
+    "no baseline value on a workload",
     "not positive on a workload (the mean needs values > 0)"
 };
-#define NWHY 5
+#define NWHY 6
 
 typedef struct {
     gpu_config cfg;
@@ -192,12 +196,17 @@ static void add_value(agg_state *s, agg_entry *e, const store_record *r,
                       const double *base)
 {
     const camp_campaign *c = s->c;
+    /* a config outside a <constraint> on any workload never counts (the
+     * baseline normalises whether or not it is feasible) */
+    int feasible = r->status == ST_OK && camp_feasible(c, &r->metrics, NULL);
     e->nseen++;
     for (int a = 0; a < c->naggregates; a++) {
         const camp_aggregate *g = &c->agg[a];
         double v = metric_of(r, g->metric);
         if (r->status != ST_OK)
             e->why[a] |= WHY_FAILED;
+        else if (!feasible)
+            e->why[a] |= WHY_INFEASIBLE;
         else if (!isfinite(v))
             e->why[a] |= WHY_ABSENT;
         else if (g->normalise && !(base[a] > 0))

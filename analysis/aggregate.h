@@ -3,7 +3,8 @@
  * maximum over the workloads of a metric (raw, or over each workload's
  * baseline value with normalise="baseline"), only for the configurations
  * that have the metric on every workload (the others are counted as
- * dropped, by reason) — their own Pareto front (the aggregates with the
+ * dropped, by reason) and within the campaign's <constraint>s on every
+ * workload — their own Pareto front (the aggregates with the
  * campaign's config-only objectives, such as area_mm2), the best
  * configuration per aggregate with each workload's value under it, the
  * "aggregates" section of analysis.json and DIR/aggregates.csv.

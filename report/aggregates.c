@@ -76,6 +76,7 @@ static void dropped_text(const cJSON *it, char *out, size_t n)
         {"not_evaluated_on_every_workload", "not evaluated on every "
          "workload"},
         {"failed", "failed on a workload"},
+        {"infeasible", "outside a constraint on a workload"},
         {"metric_absent", "metric absent on a workload"},
         {"no_baseline_value", "no baseline value on a workload"},
         {"not_positive", "not positive on a workload"}
@@ -457,6 +458,23 @@ void rep_agg_pages(rep_doc *d, const rep_run *run)
                      drop);
         rep_doc_text(d, line, 9, CHART_REGULAR);
         rep_doc_space(d, 4);
+    }
+    if (run->have_camp && run->camp.ncons) {   /* the feasible region */
+        util_strlcpy(line, "Only configurations within every constraint "
+                     "on every workload count:", sizeof line);
+        for (int i = 0; i < run->camp.ncons; i++) {
+            const cons_bound *b = &run->camp.cons[i];
+            size_t l = strlen(line);
+            if (b->has_min && b->has_max)
+                snprintf(line + l, sizeof line - l, "%s %g ≤ %s ≤ %g",
+                         i ? "," : "", b->min, b->metric, b->max);
+            else
+                snprintf(line + l, sizeof line - l, "%s %s %s %g",
+                         i ? "," : "", b->metric, b->has_min ? "≥" : "≤",
+                         b->has_min ? b->min : b->max);
+        }
+        snprintf(line + strlen(line), sizeof line - strlen(line), ".");
+        rep_doc_text(d, line, 9, CHART_REGULAR);
     }
     rep_doc_space(d, 6);
     best_table(d, run);

@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 #include "aggregate.h"
 #include "campaign.h"
+#include "model.h"
 #include "preflight.h"
 #include "space.h"
 #include "store.h"
@@ -347,6 +348,50 @@ START_TEST(front_over_aggregates)
 }
 END_TEST
 
+/* A config outside a <constraint> on a workload is dropped and counted
+ * ("infeasible"); the best and the front are among the feasible ones, and
+ * an infeasible baseline still normalises. */
+START_TEST(infeasible_configs_dropped)
+{
+    camp_campaign c;
+    load_campaign(TWO_WL, "8 15 30 60",
+                  "<constraint metric=\"area_mm2\" max=\"15\"/>"
+                  "<constraint metric=\"ipc\" min=\"1.5\"/>"
+                  "<aggregate name=\"gm\" fn=\"geomean\" metric=\"ipc\" "
+                  "normalise=\"baseline\"/>", &c);
+    store_record r[] = {
+        rec("vecadd", 8, 1, 5, ST_OK), rec("vecadd", 15, 2, 10, ST_OK),
+        rec("vecadd", 30, 3, 20, ST_OK), rec("vecadd", 60, 4, 40, ST_OK),
+        rec("sgemm", 8, 2, 5, ST_OK), rec("sgemm", 15, 4, 10, ST_OK),
+        rec("sgemm", 30, 6, 20, ST_OK), rec("sgemm", 60, 8, 40, ST_OK),
+    };
+    cJSON *j;
+    agg_state *s = aggregate(&c, r, 8, &j);
+    const cJSON *it = item(j, "gm");
+    NEAR(num(it, "configs"), 1);                  /* n_clusters 15 */
+    NEAR(num(it, "dropped.infeasible"), 3);       /* 30, 60 (area), 8 (ipc
+                                                   * 1 on vecadd) */
+    NEAR(num(it, "best.config.n_clusters"), 15);
+    NEAR(num(it, "best.value"), 1);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
+                         j, "front")), 1);
+    cJSON_Delete(j);
+    agg_free(s);
+    /* an infeasible baseline (area 10 > 7) still normalises: only
+     * n_clusters 8 is feasible, at ratios 0.5 and 0.5 */
+    load_campaign(TWO_WL, "8 15",
+                  "<constraint metric=\"area_mm2\" max=\"7\"/>"
+                  "<aggregate name=\"gm\" fn=\"geomean\" metric=\"ipc\" "
+                  "normalise=\"baseline\"/>", &c);
+    s = aggregate(&c, r, 8, &j);
+    NEAR(num(item(j, "gm"), "best.value"), 0.5);
+    NEAR(num(item(j, "gm"), "dropped.infeasible"), 3);   /* 15, 30, 60 */
+    cJSON_Delete(j);
+    agg_free(s);
+    camp_free(&c);
+}
+END_TEST
+
 /* ---- bad declarations -------------------------------------------------- */
 
 static void expect_error(const char *values, const char *aggs,
@@ -506,6 +551,99 @@ START_TEST(no_aggregates_no_page)
 }
 END_TEST
 
+/* ---- campaigns/question.xml ------------------------------------------- */
+
+/* The answer computed here from the embedded model alone, over the
+ * campaign's space: the config with area at most 600 mm2 of the largest
+ * geometric mean over the workloads of IPC / the workload's baseline IPC. */
+static double oracle_answer(const camp_campaign *c, gpu_config *best)
+{
+    gpu_config base = space_baseline();
+    double bipc[CAMP_MAXWL], top = -1;
+    gd_err err = {0, ""};
+    model_out mo;
+    met_set m;
+    for (int w = 0; w < c->nworkloads; w++) {
+        ck_assert_int_eq(model_eval(&c->workloads[w], &base, &mo, &err), 0);
+        memset(&m, 0, sizeof m);
+        model_to_metrics(&mo, &m);
+        ck_assert_int_eq(met_get(&m, "ipc", &bipc[w]), 0);
+    }
+    for (uint64_t i = 0; i < space_size(&c->space); i++) {
+        gpu_config cfg = space_at(&c->space, i);
+        if (model_area_mm2(&cfg) > 600)
+            continue;
+        double ls = 0, ipc;
+        for (int w = 0; w < c->nworkloads; w++) {
+            ck_assert_int_eq(model_eval(&c->workloads[w], &cfg, &mo, &err),
+                             0);
+            memset(&m, 0, sizeof m);
+            model_to_metrics(&mo, &m);
+            ck_assert_int_eq(met_get(&m, "ipc", &ipc), 0);
+            ls += log(ipc / bipc[w]);
+        }
+        double g = exp(ls / c->nworkloads);
+        if (g > top) {
+            top = g;
+            *best = cfg;
+        }
+    }
+    return top;
+}
+
+/* One gpudse run answers the question: the aggregate page's best config is
+ * the oracle's, under 600 mm2, and the report has the answer page, the
+ * n_clusters line figure and the per-kernel bars. */
+START_TEST(question_campaign_answers)
+{
+    camp_campaign c;
+    gd_err err = {0, ""};
+    ck_assert_msg(preflight_load("campaigns/question.xml", &c, &err) == GD_OK,
+                  "%s", err.msg);
+    ck_assert_int_eq(c.nworkloads, 5);
+    ck_assert_int_eq(c.naggregates, 1);
+    /* exhaustive over the declared space: the answer is exact for it */
+    ck_assert_str_eq(c.strategy, "exhaustive");
+    ck_assert_int_ge(c.budget, (long)space_size(&c.space));
+    gpu_config want;
+    double g = oracle_answer(&c, &want);
+    ck_assert(g > 1);
+    ck_assert_int_eq(system("rm -rf " T "/question"), 0);
+    ck_assert_int_eq(run("run campaigns/question.xml -q -o", T "/question"),
+                     0);
+    char *an = tu_slurp(T "/question/analysis.json", NULL);
+    cJSON *j = cJSON_Parse(an);
+    const cJSON *it = item(cJSON_GetObjectItemCaseSensitive(j, "aggregates"),
+                           "geomean_speedup");
+    ck_assert_msg(fabs(num(it, "best.value") - g) < 1e-9 * g, "%.17g vs "
+                  "%.17g", num(it, "best.value"), g);
+    ck_assert(num(it, "best.area_mm2") <= 600);
+    for (int k = 0; k < SPACE_NKNOBS; k++) {
+        char path[96];
+        snprintf(path, sizeof path, "best.config.%s",
+                 space_knob_get(k)->name);
+        if (k != KNOB_SCHEDULER)
+            NEAR(num(it, path), space_get(&want, k));
+    }
+    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(it, "best"), "config");
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(cfg, "scheduler")
+                         ->valuestring,
+                     space_sched_name(space_get(&want, KNOB_SCHEDULER)));
+    ck_assert(util_path_exists(T "/question/figures/line_n_clusters_ipc.svg"));
+    ck_assert(util_path_exists(T "/question/figures/bars_ipc.svg"));
+    ck_assert(util_path_exists(T "/question/figures/bars_aggregates.svg"));
+    /* the answer on one page: the page after the title page */
+    char *text = pdf_text(T "/question/report.pdf");
+    ck_assert_msg(strstr(text, "Across workloads: the best configuration "
+                         "per aggregate"), "no answer page");
+    free(text);
+    cJSON_Delete(j);
+    free(an);
+    camp_free(&c);
+}
+END_TEST
+
 static Suite *aggregate_suite(void)
 {
     Suite *s = suite_create("aggregate");
@@ -516,9 +654,11 @@ static Suite *aggregate_suite(void)
     tcase_add_test(tc, dropped_configs_counted);
     tcase_add_test(tc, absent_aggregate_is_null);
     tcase_add_test(tc, front_over_aggregates);
+    tcase_add_test(tc, infeasible_configs_dropped);
     tcase_add_test(tc, bad_declarations_name_file_line);
     tcase_add_test(tc, run_writes_aggregates_and_page);
     tcase_add_test(tc, no_aggregates_no_page);
+    tcase_add_test(tc, question_campaign_answers);
     suite_add_tcase(s, tc);
     return s;
 }
