@@ -392,6 +392,39 @@ START_TEST(infeasible_configs_dropped)
 }
 END_TEST
 
+/* A <derived> metric may be aggregated (with sense=, as it is no
+ * objective); an aggregate may not take a derived metric's name. */
+#define DERIVED_FMT \
+    "<campaign name=\"d\" seed=\"1\">\n" \
+    "  <derived name=\"ipc_per_mm2\" expr=\"ipc / area_mm2\"/>\n" \
+    "  <workloads>" TWO_WL "</workloads>\n" \
+    "  <objectives><maximize metric=\"ipc\"/>\n" \
+    "    <aggregate name=\"%s\" fn=\"geomean\" metric=\"ipc_per_mm2\" " \
+    "sense=\"maximize\"/>\n" \
+    "  </objectives>\n" \
+    "  <search strategy=\"random\" budget=\"4\"/>\n" \
+    "</campaign>\n"
+
+START_TEST(aggregate_over_derived_metric)
+{
+    camp_campaign c;
+    gd_err err = {0, ""};
+    char text[1024];
+    ck_assert_int_eq(util_mkdirs(T, &err), 0);
+    snprintf(text, sizeof text, DERIVED_FMT, "g");
+    tu_write(T "/d.xml", text);
+    ck_assert_msg(preflight_load(T "/d.xml", &c, &err) == GD_OK, "%s",
+                  err.msg);
+    ck_assert_str_eq(c.agg[0].metric, "ipc_per_mm2");
+    camp_free(&c);
+    snprintf(text, sizeof text, DERIVED_FMT, "ipc_per_mm2");
+    tu_write(T "/d.xml", text);
+    ck_assert_int_eq(preflight_load(T "/d.xml", &c, &err), GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "d.xml:5: aggregate name \"ipc_per_mm2\" "
+                         "is a metric's name"), "%s", err.msg);
+}
+END_TEST
+
 /* ---- bad declarations -------------------------------------------------- */
 
 static void expect_error(const char *values, const char *aggs,
@@ -655,6 +688,7 @@ static Suite *aggregate_suite(void)
     tcase_add_test(tc, absent_aggregate_is_null);
     tcase_add_test(tc, front_over_aggregates);
     tcase_add_test(tc, infeasible_configs_dropped);
+    tcase_add_test(tc, aggregate_over_derived_metric);
     tcase_add_test(tc, bad_declarations_name_file_line);
     tcase_add_test(tc, run_writes_aggregates_and_page);
     tcase_add_test(tc, no_aggregates_no_page);

@@ -39,7 +39,7 @@ static int check_name(ctx_t *x, xmlNodePtr n, const char *name)
     if (!name_ok(name))
         return fail(x, n, "aggregate name \"%s\": use a letter, then "
                     "letters, digits or '_' (at most 31)", name);
-    if (met_is_known(name))
+    if (met_is_known(name) || drv_find(c->derived, c->nderived, name) >= 0)
         return fail(x, n, "aggregate name \"%s\" is a metric's name: name "
                     "the aggregate otherwise (e.g. \"geomean_%s\")", name,
                     name);
@@ -111,7 +111,8 @@ static int parse_sense(ctx_t *x, xmlNodePtr n, const char *sense,
             *maximize = x->c->obj[i].maximize;
             return GD_OK;
         }
-    if (met_is_known(metric))
+    if (met_is_known(metric)
+        || drv_find(x->c->derived, x->c->nderived, metric) >= 0)
         return fail(x, n, "aggregate over \"%s\", which is no objective: "
                     "say sense=\"maximize\" or sense=\"minimize\"", metric);
     const char *best = NULL;
