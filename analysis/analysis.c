@@ -1,7 +1,9 @@
 /* analysis: per workload, the Pareto front over the campaign's objectives,
  * its hypervolume (and ratio, ADRS, IGD against the exhaustive front when
  * known) and the knobs' sensitivity, computed from the run directory's
- * campaign copy, manifest and journal and written to analysis.json. Output
+ * campaign copy, manifest and journal and written to analysis.json; with
+ * <aggregate> objectives also the aggregates across workloads
+ * (aggregate.h: analysis.json "aggregates" and aggregates.csv). Output
  * depends on the set of records, not their order. The journal is read one
  * workload at a time: memory holds one workload's records. */
 #include "analysis.h"
@@ -14,6 +16,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
+#include "aggregate.h"
 #include "campaign.h"
 #include "front.h"
 #include "model.h"
@@ -476,15 +479,22 @@ static int load_workload(const journal_t *j, const char *name,
     return GD_OK;
 }
 
-/* One workload's object (its records loaded, then freed). */
+/* One workload's object (its records loaded, folded into the
+ * aggregates' accumulators when agg is not NULL, then freed). */
 static cJSON *one_workload(const camp_campaign *c, const manifest_info *mi,
-                           const journal_t *j, int i, gd_err *err)
+                           const journal_t *j, int i, agg_state *agg,
+                           gd_err *err)
 {
     store_record *recs;
     size_t n;
     cJSON *w = NULL;
     if (load_workload(j, c->workloads[i].name, &recs, &n, err) == GD_OK)
         w = workload_json(c, c->workloads[i].name, mi, recs, n, err);
+    if (w && agg
+        && agg_add_workload(agg, c->workloads[i].name, recs, n, err)) {
+        cJSON_Delete(w);
+        w = NULL;
+    }
     free(recs);
     return w;
 }
@@ -506,7 +516,7 @@ static int odd_half(void *arg, gd_err *err)
 {
     half_t *h = arg;
     for (int i = 1; i < h->c->nworkloads; i += 2) {
-        cJSON *w = one_workload(h->c, h->mi, h->j, i, err);
+        cJSON *w = one_workload(h->c, h->mi, h->j, i, NULL, err);
         if (!w)
             return err->code ? err->code : GD_EENV;
         char *t = cJSON_PrintUnformatted(w);
@@ -544,19 +554,21 @@ static int read_half(FILE *f, const camp_campaign *c, cJSON **w,
 
 /* Every workload's object into w[] in campaign order, two processes at
  * once where that is sure to change nothing (no verification: its loop
- * edits the objects after). */
+ * edits the objects after; no aggregates: their accumulators fold every
+ * workload in campaign order in this process). */
 static int all_workloads(const camp_campaign *c, const manifest_info *mi,
-                         const journal_t *j, cJSON **w, gd_err *err)
+                         const journal_t *j, agg_state *agg, cJSON **w,
+                         gd_err *err)
 {
     int two = c->nworkloads > 1 && !c->verify_backend[0]
-              && c->verify_rounds <= 0;
+              && c->verify_rounds <= 0 && !agg;
     half_t h = { c, mi, j, two ? tmpfile() : NULL };
     wf_child ch;
     if (h.out)
         wf_start(&ch, odd_half, &h);
     int rc = GD_OK;
     for (int i = 0; !rc && i < c->nworkloads; i += h.out ? 2 : 1)
-        if (!(w[i] = one_workload(c, mi, j, i, err)))
+        if (!(w[i] = one_workload(c, mi, j, i, agg, err)))
             rc = err->code ? err->code : GD_EENV;
     if (h.out) {
         gd_err cerr = { 0 };
@@ -573,8 +585,15 @@ static int all_workloads(const camp_campaign *c, const manifest_info *mi,
     return rc;
 }
 
+/* agg_finish's second pass: one workload's records again. */
+static int load_again(void *arg, const char *name, store_record **recs,
+                      size_t *n, gd_err *err)
+{
+    return load_workload(arg, name, recs, n, err);
+}
+
 static cJSON *analysis_json(const camp_campaign *c, const manifest_info *mi,
-                            const journal_t *j, gd_err *err)
+                            const journal_t *j, agg_state *agg, gd_err *err)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "campaign", c->name);
@@ -590,7 +609,7 @@ static cJSON *analysis_json(const camp_campaign *c, const manifest_info *mi,
     /* one workload's records in memory at a time (per process): a
      * workload's analysis reads only its own records */
     cJSON **w = calloc((size_t)c->nworkloads + 1, sizeof *w);
-    int rc = w ? all_workloads(c, mi, j, w, err)
+    int rc = w ? all_workloads(c, mi, j, agg, w, err)
                : gd_errf(err, GD_EENV, "out of memory");
     for (int i = 0; w && i < c->nworkloads; i++)
         if (rc)
@@ -602,6 +621,13 @@ static cJSON *analysis_json(const camp_campaign *c, const manifest_info *mi,
         cJSON_Delete(root);
         return NULL;
     }
+    cJSON *aj = NULL;
+    if (agg && agg_finish(agg, load_again, (void *)j, &aj, err)) {
+        cJSON_Delete(root);
+        return NULL;
+    }
+    if (aj)
+        cJSON_AddItemToObject(root, "aggregates", aj);
     if (c->verify_backend[0]) {
         /* the report's predicted-against-measured pages */
         cJSON *cal = cJSON_AddArrayToObject(root, "calibration");
@@ -614,6 +640,14 @@ static cJSON *analysis_json(const camp_campaign *c, const manifest_info *mi,
         }
     }
     return root;
+}
+
+static int write_aggregates_csv(const char *rundir, const agg_state *agg,
+                                gd_err *err)
+{
+    char path[PATH_MAX];
+    util_path_join(path, sizeof path, rundir, "aggregates.csv");
+    return agg_write_csv(agg, path, err);
 }
 
 int ana_run(const char *rundir, gd_err *err)
@@ -634,14 +668,20 @@ int ana_run(const char *rundir, gd_err *err)
         rc = store_index_workloads(jpath, &j.wl, &j.nwl, err);
     manifest_info mi;
     read_manifest(rundir, &mi);
+    agg_state *agg = NULL;
+    if (!rc)
+        rc = agg_begin(&c, &agg, err);
     if (!rc) {
-        cJSON *root = analysis_json(&c, &mi, &j, err);
+        cJSON *root = analysis_json(&c, &mi, &j, agg, err);
         rc = root ? verification_loop(root, rundir, &c, err)
                   : err->code ? err->code : GD_EENV;
+        if (!rc && agg)   /* before analysis.json, which names it */
+            rc = write_aggregates_csv(rundir, agg, err);
         if (!rc)
             rc = util_write_json_atomic(apath, root, err);
         cJSON_Delete(root);
     }
+    agg_free(agg);
     cJSON_Delete(mi.root);
     store_wl_lines_free(j.wl, j.nwl);
     camp_free(&c);

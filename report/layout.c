@@ -1,6 +1,6 @@
 /* layout: reads a report layout file (<report> with <title-page/>,
  * <contents/>, <workloads> of <figure kind=".." metrics=".."/>,
- * <table kind=".."/> and <annotations/>, then <exploration-log/>,
+ * <table kind=".."/> and <annotations/>, <aggregates/>, <exploration-log/>,
  * <strategy-study/>, <calibration/>, <annotations/>, <failures/> and
  * figures across workloads, <figure kind="line" knob=".."/>) into a
  * rep_layout, and
@@ -29,7 +29,8 @@ void rep_layout_default(rep_layout *l)
         { REP_ITEM_FIGURE, "heatmap", "", 0, 0, 0 },
         { REP_ITEM_ANNOTATIONS, "annotations", "", 0, 0, 0 },
     };
-    static const int secs[] = { REP_SEC_WORKLOADS, REP_SEC_EXPLORATION,
+    static const int secs[] = { REP_SEC_AGGREGATES, REP_SEC_WORKLOADS,
+                                REP_SEC_EXPLORATION,
                                 REP_SEC_STRATEGY,
                                 REP_SEC_CALIBRATION, REP_SEC_ANNOTATIONS,
                                 REP_SEC_FAILURES };
@@ -537,13 +538,15 @@ static int parse_child(rep_layout *l, const xmlNode *n, const char *path,
         return add_section(l, n, REP_SEC_ANNOTATIONS, path, err);
     else if (is_el(n, "failures"))
         return add_section(l, n, REP_SEC_FAILURES, path, err);
+    else if (is_el(n, "aggregates"))
+        return add_section(l, n, REP_SEC_AGGREGATES, path, err);
     else if (is_el(n, "figure"))
         return add_cross(l, n, path, err);
     else
         return gd_errf(err, GD_EINPUT, "%s:%ld: unknown element <%s> "
-                       "(known: title-page, contents, workloads, "
-                       "exploration-log, strategy-study, calibration, "
-                       "annotations, failures, figure)",
+                       "(known: title-page, contents, aggregates, "
+                       "workloads, exploration-log, strategy-study, "
+                       "calibration, annotations, failures, figure)",
                        path, xmlGetLineNo(n), (const char *)n->name);
     return GD_OK;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "aggregates.h"
 #include "csv.h"
 #include "doc.h"
 #include "figures.h"
@@ -144,6 +145,14 @@ static void objectives_text(const rep_run *run, char *out, size_t n)
         fig_axis_title(rep_run_camp(run), run->obj[i].metric, t, sizeof t);
         snprintf(out + l, n - l, "%s%s %s", i ? "; " : "",
                  run->obj[i].maximize ? "maximize" : "minimize", t);
+    }
+    for (int i = 0; run->have_camp && i < run->camp.naggregates; i++) {
+        const camp_aggregate *a = &run->camp.agg[i];   /* across workloads */
+        size_t l = strlen(out);
+        snprintf(out + l, n - l, "; %s %s (%s over the workloads of %s%s)",
+                 a->maximize ? "maximize" : "minimize", a->name,
+                 camp_agg_fn_name(a->fn), met_label(a->metric),
+                 a->normalise ? " / baseline" : "");
     }
 }
 
@@ -652,6 +661,10 @@ static int body(rep_doc *d, rep_run *run, const rep_layout *lay,
         case REP_SEC_EXPLORATION:
             rep_exploration_pages(d, run);
             break;
+        case REP_SEC_AGGREGATES:   /* analysis.json "aggregates" */
+            if (rep_agg_has(run))
+                rep_agg_pages(d, run);
+            break;
         case REP_SEC_STRATEGY:
             rep_study_strategy(d, run);
             break;
@@ -794,6 +807,8 @@ static int write_figures(rep_run *run, const rep_layout *lay, gd_err *err)
     for (int i = 0; !rc && i < lay->ncross; i++)
         rc = fig_cross_write_files(run, &lay->cross[i], run->camp.formats,
                                   &lay->font, err);
+    if (!rc)
+        rc = rep_agg_write_figures(run, &lay->font, err);
     if (!rc)
         rc = rep_study_write_figures(run, &lay->font, err);
     if (!rc)

@@ -142,6 +142,9 @@ int be_check_campaign(const camp_campaign *c, gd_err *err)
     for (int i = 0; !rc && i < c->ncons; i++)
         rc = check_metric(c, c->cons[i].metric, c->cons[i].line,
                           "constraint on", err);
+    for (int i = 0; !rc && i < c->naggregates; i++)
+        rc = check_metric(c, c->agg[i].metric, c->agg_line[i],
+                          "aggregate on", err);
     return rc;
 }
 

@@ -309,6 +309,12 @@ static int cmd_validate(int argc, char **argv)
                "objective(s)\n", argv[0], c.name, c.backend, c.nworkloads,
                (unsigned long long)size, c.strategy, (unsigned long long)per,
                c.nobjectives);
+        for (int i = 0; i < c.naggregates; i++)   /* across workloads */
+            printf("aggregate %s: %s over the workloads of %s%s, %s\n",
+                   c.agg[i].name, camp_agg_fn_name(c.agg[i].fn),
+                   c.agg[i].metric, c.agg[i].normalise
+                   ? " / the workload's baseline value" : "",
+                   c.agg[i].maximize ? "maximize" : "minimize");
         if (job.len)
             fputs(job.s, stdout);
     }
@@ -336,8 +342,10 @@ static int cmd_analyze(int argc, char **argv)
     const po_command cmd = {
         "analyze", "usage: gpudse analyze DIR\n",
         "Recompute DIR/analysis.json (fits, Pareto fronts, calibration error) from\n"
-        "the run directory's results alone; for a split study,\n"
-        "DIR/split-analysis.json (calibration, held-out score, speedups).\n",
+        "the run directory's results alone (with <aggregate> objectives also\n"
+        "DIR/aggregates.csv, the aggregates across workloads); for a split\n"
+        "study, DIR/split-analysis.json (calibration, held-out score,\n"
+        "speedups).\n",
         NULL, NULL};
     int rc, n = po_parse(&cmd, argc, argv, &rc);
     if (n < 0 || !one_dir(&cmd, n, argv, &rc))

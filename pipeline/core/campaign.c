@@ -38,7 +38,8 @@ static const struct {
     {"simulator", {"command", "file", "metric", NULL}},
     {"verify", {"command", "file", "metric", NULL}},
     {"space", {"knob", NULL}},
-    {"objectives", {"maximize", "minimize", "constraint", NULL}},
+    {"objectives", {"maximize", "minimize", "constraint", "aggregate",
+                    NULL}},
 };
 
 static const char *const *children_of(const char *parent)
@@ -372,6 +373,13 @@ static int parse_objectives(ctx_t *x, xmlNodePtr list)
             o->maximize = maxi;
         }
         xmlFree(m);
+        if (rc)
+            return rc;
+    }
+    /* after every <maximize>/<minimize>: an aggregate's default sense is
+     * its metric's objective's */
+    for (xmlNodePtr n = list->children; n; n = n->next) {
+        int rc = is_elem(n, "aggregate") ? campx_aggregate(x, n) : GD_OK;
         if (rc)
             return rc;
     }

@@ -24,6 +24,27 @@ typedef struct {
     int maximize;          /* 1 maximize, 0 minimize */
 } camp_objective;
 
+/* <aggregate name= fn= metric= normalise= sense=> inside <objectives>: a
+ * campaign-level objective over the configurations evaluated on every
+ * workload (analysis/aggregate.h computes it). */
+#define CAMP_MAXAGG 8
+typedef enum {
+    CAMP_AGG_GEOMEAN, CAMP_AGG_MEAN, CAMP_AGG_HMEAN, CAMP_AGG_MIN,
+    CAMP_AGG_MAX
+} camp_agg_fn;
+
+typedef struct {
+    char name[32];
+    int fn;                /* camp_agg_fn */
+    char metric[32];
+    int normalise;         /* normalise="baseline": each workload's value
+                            * over that workload's baseline value */
+    int maximize;          /* sense=, else the objective on metric's */
+} camp_aggregate;
+
+/* "geomean", "mean", ... of a camp_agg_fn. */
+const char *camp_agg_fn_name(int fn);
+
 enum { CAMP_FMT_PDF = 1, CAMP_FMT_SVG = 2 };
 
 /* <agents>: who annotates results (analysis/agents/, docs/agents.md). The
@@ -147,6 +168,9 @@ typedef struct {
     int nobjectives;
     camp_objective obj[CAMP_MAXOBJ];
     int obj_line[CAMP_MAXOBJ];     /* of each <maximize>/<minimize> */
+    int naggregates;
+    camp_aggregate agg[CAMP_MAXAGG];
+    int agg_line[CAMP_MAXAGG];     /* of each <aggregate> */
     /* <derived name= expr= unit=>: metrics computed from others, in order
      * (one may read an earlier one); every record gets them (drv_apply) */
     int nderived;

@@ -1,8 +1,7 @@
-/* campaign_impl: private to campaign.c, campaign_wl.c and
- * campaign_metrics.c, the parts of the campaign parser — the context of
- * one file's meaning checks, the small
- * libxml2 helpers they use, and the entry points of the other two. No other
- * module includes it. */
+/* campaign_impl: private to campaign.c, campaign_wl.c, campaign_metrics.c
+ * and campaign_agg.c, the parts of the campaign parser — the context of one
+ * file's meaning checks, the small libxml2 helpers they use, and the entry
+ * points of the others. No other module includes it. */
 #ifndef GPUDSE_CAMPAIGN_IMPL_H
 #define GPUDSE_CAMPAIGN_IMPL_H
 
@@ -99,6 +98,9 @@ int campx_workloads(ctx_t *x, xmlNodePtr list);
 int campx_resources(ctx_t *x, xmlNodePtr n, double *timeout,
                     double *memory_mb, int *cpus, char *gres, size_t gressz);
 
+/* One <aggregate> of <objectives> (campaign_agg.c), parsed after the
+ * space and the <maximize>/<minimize> objectives. */
+int campx_aggregate(ctx_t *x, xmlNodePtr n);
 /* <derived> elements of the campaign (after <simulator>: they may read
  * its declared metrics), and the <constraint>s of <objectives>. */
 int campx_derived(ctx_t *x, xmlNodePtr root);
