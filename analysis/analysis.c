@@ -453,6 +453,7 @@ typedef struct {
     const char *path;
     store_wl_lines *wl;
     int nwl;
+    const space_def *space;   /* the campaign's, for its user knobs */
 } journal_t;
 
 /* The records of workload name, canonically sorted (none when the journal
@@ -464,8 +465,8 @@ static int load_workload(const journal_t *j, const char *name,
     *n = 0;
     for (int i = 0; i < j->nwl; i++)
         if (strcmp(j->wl[i].name, name) == 0) {
-            int rc = store_load_lines(j->path, j->wl[i].line, j->wl[i].n,
-                                      recs, n, err);
+            int rc = store_load_lines_in(j->path, j->space, j->wl[i].line,
+                                         j->wl[i].n, recs, n, err);
             if (!rc)
                 store_sort_canonical(*recs, *n);
             return rc;
@@ -529,7 +530,7 @@ int ana_run(const char *rundir, gd_err *err)
     int rc = camp_load_meta(cpath, &c, err);
     if (rc)
         return rc;
-    journal_t j = {jpath, NULL, 0};
+    journal_t j = {jpath, NULL, 0, &c.space};
     if (util_path_exists(jpath))
         rc = store_index_workloads(jpath, &j.wl, &j.nwl, err);
     manifest_info mi;

@@ -227,7 +227,8 @@ int rep_run_select(rep_run *run, const char *name, gd_err *err)
     run->recs_all = 0;
     for (int i = 0; i < run->njwl; i++)
         if (strcmp(run->jwl[i].name, name) == 0) {
-            int rc = store_load_lines(run->journal, run->jwl[i].line,
+            int rc = store_load_lines_in(run->journal, rep_run_space(run),
+                                         run->jwl[i].line,
                                       run->jwl[i].n, &run->recs,
                                       &run->nrecs, err);
             if (rc)
@@ -239,6 +240,11 @@ int rep_run_select(rep_run *run, const char *name, gd_err *err)
     return GD_OK;
 }
 
+const space_def *rep_run_space(const rep_run *run)
+{
+    return run->have_camp ? &run->camp.space : NULL;
+}
+
 int rep_run_select_all(rep_run *run, gd_err *err)
 {
     if (run->recs_all)
@@ -247,7 +253,8 @@ int rep_run_select_all(rep_run *run, gd_err *err)
     run->recs = NULL;
     run->nrecs = 0;
     run->recs_wl[0] = '\0';
-    int rc = store_load_all(run->journal, &run->recs, &run->nrecs, err);
+    int rc = store_load_all_in(run->journal, rep_run_space(run), &run->recs,
+                               &run->nrecs, err);
     if (rc)
         return rc;
     store_sort_canonical(run->recs, run->nrecs);

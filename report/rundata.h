@@ -79,6 +79,9 @@ typedef struct {
 /* Load DIR's files; errors name the file (GD_EINPUT for missing or
  * malformed inputs, GD_EENV for system failures). */
 int rep_run_load(const char *dir, rep_run *run, gd_err *err);
+/* The run's space (its campaign copy's: built-in and user knobs); NULL
+ * (built-in knobs alone) when the run has no campaign copy. */
+const space_def *rep_run_space(const rep_run *run);
 void rep_run_free(rep_run *run);
 
 /* Load the records of the workload called name into run->recs (none when

@@ -73,7 +73,8 @@ static int load_facts(ctx_t *x, gd_err *err)
     for (int w = 0; !rc && w < nwl; w++) {
         store_record *recs = NULL;
         size_t m = 0;
-        rc = store_load_lines(path, wl[w].line, wl[w].n, &recs, &m, err);
+        rc = store_load_lines_in(path, &x->camp.space, wl[w].line, wl[w].n,
+                                 &recs, &m, err);
         for (size_t i = 0; !rc && i < m; i++) {
             rec_fact *f = &x->facts[n++];
             util_strlcpy(f->key, recs[i].key, sizeof f->key);
@@ -244,8 +245,8 @@ static void add_note(ctx_t *x, cJSON *arr, int agent, const char *workload,
     cJSON_AddStringToObject(o, "agent", agents_agent_name(agent));
     cJSON_AddStringToObject(o, "scope", scope);
     if (cfg) {
-        char canon[256];
-        space_config_canon(cfg, canon, sizeof canon);
+        char canon[SPACE_CANON_MAX];
+        space_config_canon(&x->camp.space, cfg, canon, sizeof canon);
         cJSON_AddStringToObject(o, "config", canon);
     }
     cJSON_AddStringToObject(o, "text", n.text);

@@ -214,8 +214,8 @@ int agents_proposal_parse(const char *reply, const space_def *s,
         }
     for (size_t i = 0; i < ntried; i++)
         if (memcmp(&tried[i], &cfg, sizeof cfg) == 0) {
-            char canon[256];
-            space_config_canon(&cfg, canon, sizeof canon);
+            char canon[SPACE_CANON_MAX];
+            space_config_canon(s, &cfg, canon, sizeof canon);
             return reject(reason, reasonsz, "%s was already tried", canon);
         }
     *out = cfg;

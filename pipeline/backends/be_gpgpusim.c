@@ -439,8 +439,21 @@ static int gpgpusim_produces(const camp_campaign *camp, const char *metric,
     return on;
 }
 
+/* A built-in knob at any level its config rule takes (a level the rule
+ * refuses is an invalid-config record, as for the GTX480 levels); a user
+ * knob when it names the config option it sets (option=). */
+static int gpgpusim_takes_knob(const camp_campaign *c, int k, char *why,
+                               size_t n)
+{
+    if (k < SPACE_NKNOBS || c->space.user[k - SPACE_NKNOBS].option[0])
+        return 1;
+    snprintf(why, n, "it names no GPGPU-Sim config option: add "
+             "option=\"-gpgpu_...\"");
+    return 0;
+}
+
 const be_backend be_gpgpusim = {
     "gpgpusim", "measured", 0, gpgpusim_version, gpgpusim_has_metric, NULL,
     gpgpusim_prepare, gpgpusim_finish, gpgpusim_check, gpgpusim_produces,
-    gpgpusim_identity, gpgpusim_plan,
+    gpgpusim_identity, gpgpusim_plan, gpgpusim_takes_knob,
 };

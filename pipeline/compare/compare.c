@@ -117,6 +117,23 @@ static int load_json(const char *dir, const char *name, cJSON **out,
     return rc;
 }
 
+/* The user knobs of the run's campaign copy, to read its journal with;
+ * none when it has no readable copy (its records then hold built-in knobs
+ * alone). */
+static void side_space(const char *dir, space_def *sp)
+{
+    char path[4096];
+    gd_err ignore;
+    camp_campaign *c = calloc(1, sizeof *c);
+    memset(sp, 0, sizeof *sp);
+    if (c && !util_path_join(path, sizeof path, dir, "campaign.xml")
+        && util_path_exists(path) && camp_load_meta(path, c, &ignore) == 0) {
+        *sp = c->space;
+        camp_free(c);
+    }
+    free(c);
+}
+
 static int load_side(const char *dir, cmp_side *s, gd_err *err)
 {
     char path[4096];
@@ -129,7 +146,8 @@ static int load_side(const char *dir, cmp_side *s, gd_err *err)
     if (!util_path_exists(path))
         return gd_errf(err, GD_EINPUT, "%s: not a gpudse run directory (no "
                        "results.jsonl)", dir);
-    int rc = store_load_all(path, &s->recs, &s->n, err);
+    side_space(dir, &s->space);
+    int rc = store_load_all_in(path, &s->space, &s->recs, &s->n, err);
     if (!rc)
         rc = load_json(dir, "analysis.json", &s->analysis, err);
     if (!rc)
@@ -238,7 +256,9 @@ static void item_for(cmp_item *it, const store_record *b,
 {
     memset(it, 0, sizeof *it);
     const store_record *r = b ? b : n;
-    space_config_canon(&r->cfg, it->config, sizeof it->config);
+    /* the item's label: built-in knobs (pairs are matched by key or by
+     * refs_of's full canonical text) */
+    space_config_canon(NULL, &r->cfg, it->config, sizeof it->config);
     if (b)
         util_strlcpy(it->key_base, b->key, sizeof it->key_base);
     if (n)
@@ -411,8 +431,9 @@ static match_ref *refs_of(const cmp_side *s, const unsigned char *paired,
         v[k].r = &s->recs[i];
         v[k].at = i;
         if (by_config) {
-            char canon[200];
-            space_config_canon(&s->recs[i].cfg, canon, sizeof canon);
+            char canon[SPACE_CANON_MAX];
+            space_config_canon(&s->space, &s->recs[i].cfg, canon,
+                               sizeof canon);
             snprintf(v[k].id, sizeof v[k].id, "%s|%s", s->recs[i].workload,
                      canon);
         } else {
@@ -580,9 +601,15 @@ static const cJSON *analysis_wl(const cJSON *analysis, const char *name)
     return NULL;
 }
 
-/* Canonical config text of an analysis.json "config" object. */
+/* Canonical config text of an analysis.json "config" object: its built-in
+ * knobs, then ",name=level" for each other member (the user knobs, in the
+ * campaign's order), as space_config_canon writes it. */
 static void config_canon(const cJSON *cfg, char *out, size_t n)
 {
+    char base[SPACE_CANON_MAX];
+    util_buf b;
+    const cJSON *m;
+    util_buf_init(&b);
     gpu_config c = space_baseline();
     for (int k = 0; k < SPACE_NKNOBS; k++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(
@@ -594,7 +621,18 @@ static void config_canon(const cJSON *cfg, char *out, size_t n)
                  && space_value_parse(k, v->valuestring, &val) == 0)
             space_set(&c, k, val);
     }
-    space_config_canon(&c, out, n);
+    space_config_canon(NULL, &c, base, sizeof base);
+    util_buf_puts(&b, base);
+    cJSON_ArrayForEach(m, cfg) {
+        if (!m->string || space_knob_find(m->string) >= 0)
+            continue;
+        if (cJSON_IsString(m))
+            util_buf_printf(&b, ",%s=%s", m->string, m->valuestring);
+        else if (cJSON_IsNumber(m))
+            util_buf_printf(&b, ",%s=%d", m->string, m->valueint);
+    }
+    util_strlcpy(out, b.s ? b.s : "", n);
+    util_buf_free(&b);
 }
 
 /* Points of front a whose config is not in front b. */
@@ -602,7 +640,7 @@ static long front_minus(const cJSON *a, const cJSON *b)
 {
     const cJSON *p, *q;
     long count = 0;
-    char ca[200], cb[200];
+    char ca[SPACE_CANON_MAX], cb[SPACE_CANON_MAX];
     cJSON_ArrayForEach(p, a) {
         int found = 0;
         config_canon(cJSON_GetObjectItemCaseSensitive(p, "config"), ca,

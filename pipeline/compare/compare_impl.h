@@ -57,6 +57,8 @@ typedef struct {
     size_t n;
     cJSON *analysis;       /* NULL when the run has no analysis.json */
     cJSON *manifest;       /* NULL when the run has no manifest.json */
+    space_def space;       /* its campaign copy's (user knobs); zeroed
+                              (built-in knobs alone) when it has none */
 } cmp_side;
 
 typedef struct {

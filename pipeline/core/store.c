@@ -154,6 +154,8 @@ struct store {
     int ngrp, capgrp;
     int sum_dirty;        /* lines appended since the summary was written */
     char last_key[65];    /* key of the journal's last line */
+    const space_def *space; /* the campaign's, for its user knobs; NULL:
+                               built-in knobs alone (store_set_space) */
 };
 
 /* ---- the summary: results.summary.json, beside the journal ----
@@ -455,7 +457,7 @@ int store_get(const store *s, const char *key, store_record *r, gd_err *err)
     int rc = store_get_line(s, key, &line, err);
     if (rc)
         return rc;
-    rc = store_record_from_json(line, s->path, 0, r, err);
+    rc = store_record_from_json_in(s->space, line, s->path, 0, r, err);
     free(line);
     return rc;
 }
@@ -561,7 +563,7 @@ static int record_group(store *s, const store_record *r)
 int store_append(store *s, const store_record *r, gd_err *err)
 {
     s->line.len = 0;  /* one buffer reused for every record */
-    store_record_to_json(r, &s->line);
+    store_record_to_json_in(s->space, r, &s->line);
     return append_line(s, r->key, s->line.s, 0,
                        r->status == ST_OK ? CLS_OK : CLS_FAILED,
                        record_group(s, r), err);
@@ -570,7 +572,7 @@ int store_append(store *s, const store_record *r, gd_err *err)
 int store_append_attempt(store *s, const store_record *r, gd_err *err)
 {
     s->line.len = 0;
-    store_record_to_json(r, &s->line);
+    store_record_to_json_in(s->space, r, &s->line);
     return append_line(s, r->key, s->line.s, 1,
                        r->status == ST_OK ? CLS_OK : CLS_FAILED,
                        record_group(s, r), err);
@@ -649,8 +651,19 @@ static size_t count_lines(const char *p, size_t len)
     return n;
 }
 
+void store_set_space(store *s, const space_def *sp)
+{
+    s->space = sp;
+}
+
 int store_load_all(const char *path, store_record **recs, size_t *n,
                    gd_err *err)
+{
+    return store_load_all_in(path, NULL, recs, n, err);
+}
+
+int store_load_all_in(const char *path, const space_def *sp,
+                      store_record **recs, size_t *n, gd_err *err)
 {
     char *data;
     size_t len;
@@ -675,7 +688,8 @@ int store_load_all(const char *path, store_record **recs, size_t *n,
         *nl = '\0';
         lineno++;
         if (*p && !other_kind(p)) {
-            rc = store_record_from_json(p, path, lineno, &v[cnt], err);
+            rc = store_record_from_json_in(sp, p, path, lineno, &v[cnt],
+                                           err);
             if (!rc && keep_latest(&seen, v, &cnt) != 0)
                 rc = gd_errf(err, GD_EENV, "%s: out of memory", path);
         }
@@ -784,6 +798,13 @@ int store_index_workloads(const char *path, store_wl_lines **out, int *nout,
 int store_load_lines(const char *path, const store_line *lines, size_t n,
                      store_record **recs, size_t *nrecs, gd_err *err)
 {
+    return store_load_lines_in(path, NULL, lines, n, recs, nrecs, err);
+}
+
+int store_load_lines_in(const char *path, const space_def *sp,
+                        const store_line *lines, size_t n,
+                        store_record **recs, size_t *nrecs, gd_err *err)
+{
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return gd_errf(err, GD_EENV, "%s: cannot open: %s", path,
@@ -821,7 +842,8 @@ int store_load_lines(const char *path, const store_line *lines, size_t n,
         }
         char *p = blk + (ln->off - bstart);
         p[ln->len] = '\0';  /* the newline */
-        rc = store_record_from_json(p, path, (int)ln->lineno, &v[cnt], err);
+        rc = store_record_from_json_in(sp, p, path, (int)ln->lineno, &v[cnt],
+                                       err);
         p[ln->len] = '\n';
         if (!rc && keep_latest(&seen, v, &cnt) != 0)
             rc = gd_errf(err, GD_EENV, "%s: out of memory", path);
@@ -893,14 +915,15 @@ void store_unlock(int fd)
         close(fd);          /* releases the flock */
 }
 
-/* Workload, backend, each knob's value in knob order, then the key. */
+/* Workload, backend, each knob's value in knob order (user knobs: their
+ * level index, in declaration order), then the key. */
 static int canonical_cmp(const void *pa, const void *pb)
 {
     const store_record *a = pa, *b = pb;
     int c = strcmp(a->workload, b->workload);
     if (!c)
         c = strcmp(a->backend, b->backend);
-    for (int k = 0; !c && k < SPACE_NKNOBS; k++) {
+    for (int k = 0; !c && k < SPACE_MAXKNOBS; k++) {
         int va = space_get(&a->cfg, k), vb = space_get(&b->cfg, k);
         c = (va > vb) - (va < vb);
     }
