@@ -46,7 +46,7 @@ static int add_level(ctx_t *x, xmlNodePtr n, int k, const char *t)
         return fail(x, n, "knob %s has too many levels (at most %d)", name,
                     SPACE_MAXLEVELS);
     if (k < SPACE_NKNOBS) {
-        long lo = k == KNOB_SHMEM_SIZE ? 0 : 1;
+        long lo = k == KNOB_SHMEM_SIZE || k == KNOB_SCHEDULER ? 0 : 1;
         if (space_level_parse(s, k, t, &v) != 0 || v < lo)
             return fail(x, n, "value \"%s\" is not allowed for knob %s (%s)",
                         t, name, k == KNOB_SCHEDULER

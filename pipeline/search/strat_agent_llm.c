@@ -537,12 +537,12 @@ static void put_evaluated(const strat *st, const agent_llm *l, util_buf *b)
 static void put_space(const strat *st, util_buf *b)
 {
     util_buf_puts(b, "Allowed values (the campaign's space):\n");
-    for (int k = 0; k < SPACE_NKNOBS; k++) {
-        util_buf_printf(b, "%s:", space_knob_get(k)->name);
+    for (int k = 0; k < space_nknobs(&st->space); k++) {
+        util_buf_printf(b, "%s:", space_knob_name(&st->space, k));
         for (int i = 0; i < st->space.nlevels[k]; i++) {
-            char v[32];
-            util_buf_printf(b, " %s", space_value_str(
-                k, st->space.levels[k][i], v, sizeof v));
+            char v[SPACE_TEXTLEN];
+            util_buf_printf(b, " %s", space_level_str(
+                &st->space, k, st->space.levels[k][i], v, sizeof v));
         }
         util_buf_puts(b, "\n");
     }
