@@ -43,18 +43,27 @@ static int load_json(const rep_run *run, const char *name, cJSON **out,
     return GD_OK;
 }
 
-/* Knob values as text, in space.h order; missing knobs stay "". */
+static void value_text(const cJSON *v, char *out)
+{
+    out[0] = '\0';
+    if (cJSON_IsString(v))
+        util_strlcpy(out, v->valuestring, REP_VALLEN);
+    else if (cJSON_IsNumber(v))
+        snprintf(out, REP_VALLEN, "%.15g", v->valuedouble);
+}
+
+/* Knob values as text, in space.h order, then the other members (the user
+ * knobs, in the campaign's order); missing knobs stay "". */
 static void parse_config(const cJSON *cfg, rep_point *p)
 {
-    for (int k = 0; k < SPACE_NKNOBS; k++) {
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(
-            cfg, space_knob_get(k)->name);
-        p->knob[k][0] = '\0';
-        if (cJSON_IsString(v))
-            util_strlcpy(p->knob[k], v->valuestring, REP_VALLEN);
-        else if (cJSON_IsNumber(v))
-            snprintf(p->knob[k], REP_VALLEN, "%.15g", v->valuedouble);
-    }
+    for (int k = 0; k < SPACE_NKNOBS; k++)
+        value_text(cJSON_GetObjectItemCaseSensitive(
+                       cfg, space_knob_get(k)->name), p->knob[k]);
+    int u = SPACE_NKNOBS;
+    const cJSON *m;
+    cJSON_ArrayForEach(m, cfg)
+        if (m->string && space_knob_find(m->string) < 0 && u < SPACE_MAXKNOBS)
+            value_text(m, p->knob[u++]);
 }
 
 /* Metric values; JSON null (how NaN is written) becomes NaN. */

@@ -22,7 +22,9 @@
 /* A point of analysis.json (front member or baseline). */
 typedef struct {
     char key[65];
-    char knob[SPACE_NKNOBS][REP_VALLEN];   /* knob values as text, "" absent */
+    char knob[SPACE_MAXKNOBS][REP_VALLEN]; /* knob values as text, "" absent;
+                                              user knobs in the order of
+                                              analysis.json (the space's) */
     met_set metrics;
 } rep_point;
 
