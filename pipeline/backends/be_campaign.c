@@ -198,6 +198,11 @@ int be_fingerprint(camp_campaign *c, gd_err *err)
     util_buf_printf(&b, "backend=%s\nroot=%s\nconfig=%s\ncommand=%s\n",
                     camp_ext_backend(c), c->sim_root, c->sim_config,
                     c->sim_command);
+    /* user knobs' GPGPU-Sim options (none: the text, and keys, as before) */
+    for (int u = 0; u < c->space.nuser; u++)
+        if (c->space.user[u].option[0])
+            util_buf_printf(&b, "knob_option=%s %s\n", c->space.user[u].name,
+                            c->space.user[u].option);
     for (int i = 0; i < c->nmetrics; i++)
         util_buf_printf(&b, "metric=%s %d %s\n", c->metrics[i].name,
                         c->metrics[i].required, c->metrics[i].regex);
