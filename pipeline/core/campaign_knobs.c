@@ -63,10 +63,9 @@ static int add_level(ctx_t *x, xmlNodePtr n, int k, const char *t)
         v = s->nlevels[k];
     }
     for (int i = 0; i < s->nlevels[k]; i++) {
-        char a[SPACE_TEXTLEN], b[SPACE_TEXTLEN];
+        char a[SPACE_TEXTLEN];
         space_level_str(s, k, s->levels[k][i], a, sizeof a);
-        space_level_str(s, k, v, b, sizeof b);
-        if (k < SPACE_NKNOBS ? s->levels[k][i] == v : !strcmp(a, b))
+        if (k < SPACE_NKNOBS ? s->levels[k][i] == v : !strcmp(a, t))
             return fail(x, n, "value \"%s\" is listed twice for knob %s", t,
                         name);
     }
