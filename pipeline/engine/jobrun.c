@@ -126,13 +126,16 @@ static int write_config_json(const be_backend *be, const be_job *job,
     cJSON_AddStringToObject(o, "backend", be->name);
     cJSON_AddStringToObject(o, "seed", seed);
     cJSON *c = cJSON_AddObjectToObject(o, "config");
-    for (int k = 0; k < SPACE_NKNOBS; k++) {
+    const space_def *sp = job->camp ? &job->camp->space : NULL;
+    for (int k = 0; k < space_nknobs(sp); k++) {
         int val = space_get(&job->cfg, k);
-        if (k == KNOB_SCHEDULER)
-            cJSON_AddStringToObject(c, space_knob_get(k)->name,
-                                    space_value_str(k, val, v, sizeof v));
+        space_level_str(sp, k, val, v, sizeof v);
+        if (!space_knob_numeric(sp, k))
+            cJSON_AddStringToObject(c, space_knob_name(sp, k), v);
+        else if (k < SPACE_NKNOBS)
+            cJSON_AddNumberToObject(c, space_knob_name(sp, k), val);
         else
-            cJSON_AddNumberToObject(c, space_knob_get(k)->name, val);
+            cJSON_AddNumberToObject(c, space_knob_name(sp, k), atof(v));
     }
     char *text = cJSON_Print(o);
     cJSON_Delete(o);
