@@ -135,7 +135,7 @@ START_TEST(unknown_knob_on_analytic_names_backends)
     expect_error("typo", "  <simulator backend=\"analytic\"/>\n",
                  "  <space>\n"
                  "    <knob name=\"n_cluster\" values=\"8\"/>\n"
-                 "  </space>\n", 4, "did you mean the built-in knob "
+                 "  </space>\n", 4, "did you mean "
                  "\"n_clusters\"");
 }
 END_TEST

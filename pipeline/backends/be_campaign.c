@@ -150,7 +150,7 @@ static int check_knob(const camp_campaign *c, const char *name, int k,
                      "cannot take it (%s); backends that can: %s%s%s%s",
                      space_knob_name(&c->space, k), name, why,
                      others[0] ? others : "none",
-                     hint ? "; did you mean the built-in knob \"" : "",
+                     hint ? "; did you mean \"" : "",
                      hint ? hint : "", hint ? "\"?" : "");
 }
 
