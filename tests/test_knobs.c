@@ -309,6 +309,18 @@ START_TEST(gpgpusim_option_lines)
                                              sizeof why));
     ck_assert(!be_find("analytic")->takes_knob(&cc, SPACE_NKNOBS, why,
                                                sizeof why));
+    /* built-in levels off the GTX480 ones: as the config rules allow
+     * (the GTX480 templates; 48 L1 sets is no cache string's) */
+    cc.space.nlevels[KNOB_L1_SETS] = 2;
+    cc.space.levels[KNOB_L1_SETS][0] = 256;
+    cc.space.levels[KNOB_L1_SETS][1] = 32;
+    ck_assert_msg(g->takes_knob(&cc, KNOB_L1_SETS, why, sizeof why), "%s",
+                  why);
+    cc.space.levels[KNOB_L1_SETS][1] = 48;
+    ck_assert(!g->takes_knob(&cc, KNOB_L1_SETS, why, sizeof why));
+    ck_assert_msg(strstr(why, "level 48"), "%s", why);
+    ck_assert(be_find("analytic")->takes_knob(&cc, KNOB_L1_SETS, why,
+                                              sizeof why));
 }
 END_TEST
 
