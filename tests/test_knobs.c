@@ -434,6 +434,10 @@ START_TEST(custom_knobs_campaigns_run_and_report)
     ck_assert_int_eq(shf("test -s %s/figures/heatmap_sgemm_ipc.svg "
                          "&& test -s %s/figures/sensitivity_sgemm_ipc.svg",
                          tp("/a"), tp("/a")), 0);
+    /* compare: the two searches' configs told apart by their user knobs */
+    ck_assert_int_eq(shf("%s compare %s %s 2>&1 | grep -q 'first: missing "
+                         "in NEW at .*,l2_sets=64,my_policy='", tu_bin(),
+                         tp("/a"), tp("/r")), 0);
     static const char *const knobs[] = {"my_policy", "n_sms", "l1_ways",
                                         "l1_kb"};
     for (int k = 0; k < 4; k++)

@@ -251,14 +251,15 @@ static double rel_abs(double base, double now)
     return base != 0 ? fabs(now - base) / fabs(base) : INFINITY;
 }
 
-static void item_for(cmp_item *it, const store_record *b,
+/* The item of a pair; its label the config's canonical text with the user
+ * knobs of its run's space (base's when it has the record). */
+static void item_for(const cmp_ctx *x, cmp_item *it, const store_record *b,
                      const store_record *n)
 {
     memset(it, 0, sizeof *it);
     const store_record *r = b ? b : n;
-    /* the item's label: built-in knobs (pairs are matched by key or by
-     * refs_of's full canonical text) */
-    space_config_canon(NULL, &r->cfg, it->config, sizeof it->config);
+    space_config_canon(b ? &x->base.space : &x->now.space, &r->cfg,
+                       it->config, sizeof it->config);
     if (b)
         util_strlcpy(it->key_base, b->key, sizeof it->key_base);
     if (n)
@@ -507,10 +508,11 @@ static int match_all(cmp_ctx *x, rec_pair **out, size_t *np)
 
 /* ---- per pair ---------------------------------------------------------- */
 
-static void check_coverage(cmp_check *c, const rec_pair *p)
+static void check_coverage(const cmp_ctx *x, cmp_check *c,
+                           const rec_pair *p)
 {
     cmp_item it;
-    item_for(&it, p->b, p->n);
+    item_for(x, &it, p->b, p->n);
     it.ratio = BIG_RATIO;
     if (!p->n) {
         c->compared++;
@@ -531,14 +533,15 @@ static void check_coverage(cmp_check *c, const rec_pair *p)
 }
 
 /* b NULL: a job only NEW has, counted only when it failed. */
-static void check_status(cmp_check *c, const store_record *b,
+static void check_status(const cmp_ctx *x, cmp_check *c,
+                         const store_record *b,
                          const store_record *n)
 {
     int okb = !b || b->status == ST_OK, okn = n->status == ST_OK;
     c->compared++;
     if (okb && !okn) {
         cmp_item it;
-        item_for(&it, b, n);
+        item_for(x, &it, b, n);
         it.ratio = BIG_RATIO;
         snprintf(it.label, sizeof it.label, "%s -> %s%s%.60s",
                  b ? "ok" : "new job", store_status_name(n->status),
@@ -560,7 +563,7 @@ static void check_metrics(cmp_ctx *x, const wl_entry *w,
         if (met_get(&b->metrics, c->metric, &vb) != 0)
             continue;
         cmp_item it;
-        item_for(&it, b, n);
+        item_for(x, &it, b, n);
         it.base = vb;
         if (met_get(&n->metrics, c->metric, &vn) == 0)
             it.now = vn;
@@ -577,12 +580,12 @@ static void check_pair(cmp_ctx *x, const wl_entry *wls, size_t nwl,
     const wl_entry *w = find_wl(wls, nwl, r->workload);
     if (!w)
         return;
-    check_coverage(&x->ck[w->first + 1], p);
+    check_coverage(x, &x->ck[w->first + 1], p);
     if (!p->b && p->n->status != ST_OK)   /* a new job that fails */
-        check_status(&x->ck[w->first], NULL, p->n);
+        check_status(x, &x->ck[w->first], NULL, p->n);
     if (!p->b || !p->n || strcmp(p->b->fidelity, p->n->fidelity) != 0)
         return;
-    check_status(&x->ck[w->first], p->b, p->n);
+    check_status(x, &x->ck[w->first], p->b, p->n);
     if (p->b->status == ST_OK && p->n->status == ST_OK)
         check_metrics(x, w, p->b, p->n);
 }
