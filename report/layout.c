@@ -299,8 +299,7 @@ static int conf_setting(const xmlNode *n, const char *set, gpu_config *c,
     if (k < 0)
         return gd_errf(err, GD_EINPUT, "%s:%ld: configs: unknown knob "
                        "'%s'", path, xmlGetLineNo(n), name);
-    /* a built-in knob's value, GTX480 level or not (space_level_parse) */
-    if (space_level_parse(NULL, k, eq + 1, &v) != 0)
+    if (space_value_parse(k, eq + 1, &v) != 0)
         return gd_errf(err, GD_EINPUT, "%s:%ld: configs: '%s' is not a "
                        "level of %s", path, xmlGetLineNo(n), eq + 1, name);
     space_set(c, k, v);
