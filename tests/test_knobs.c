@@ -12,6 +12,7 @@
 #include "preflight.h"
 #include "space.h"
 #include "strategy.h"
+#include "agents_propose.h"
 
 #define TMPDIR "tests/tmp/knobs"
 
@@ -381,6 +382,30 @@ START_TEST(every_strategy_over_user_knobs)
 }
 END_TEST
 
+START_TEST(llm_proposals_name_user_knobs)
+{
+    char sim[512];
+    command_sim(sim, sizeof sim, "x");
+    camp_campaign c;
+    gd_err err;
+    ck_assert_msg(load_camp("llm", sim, space4, &c, &err) == 0, "%s", err.msg);
+    gpu_config base = space_baseline(), out;
+    char why[256];
+    ck_assert_int_eq(agents_proposal_parse("CONFIG: my_policy=drrip, "
+                                           "n_clusters=20, lat=25", &c.space,
+                                           &base, NULL, 0, &out, why,
+                                           sizeof why), GD_OK);
+    ck_assert_int_eq(out.user[0], 2);
+    ck_assert_int_eq(out.user[3], 3);
+    ck_assert_int_eq(out.n_clusters, 20);
+    ck_assert_int_eq(agents_proposal_parse("CONFIG: my_policy=fifo",
+                                           &c.space, &base, NULL, 0, &out,
+                                           why, sizeof why), GD_EINPUT);
+    ck_assert_msg(strstr(why, "allowed: lru srrip drrip"), "%s", why);
+    camp_free(&c);
+}
+END_TEST
+
 /* DIR/results.jsonl read with the run's campaign copy's knobs; asserts
  * that no config of a workload appears twice. */
 static store_record *load_space(const char *dir, size_t *n)
@@ -470,6 +495,7 @@ int main(void)
     tcase_add_test(t, journal_round_trip_and_placeholders);
     tcase_add_test(t, gpgpusim_option_lines);
     tcase_add_test(t, every_strategy_over_user_knobs);
+    tcase_add_test(t, llm_proposals_name_user_knobs);
     tcase_add_test(t, custom_knobs_campaigns_run_and_report);
     suite_add_tcase(s, t);
     int rc = tu_run_suite(s);
