@@ -642,8 +642,8 @@ static int judge_text(strat *st, const char *text, const gpu_config *base,
         return -1;
     }
     if (strat_predict_infeasible(st, (uint64_t)i)) {
-        char canon[256];
-        space_config_canon(&cfg, canon, sizeof canon);
+        char canon[SPACE_CANON_MAX];
+        space_config_canon(&st->space, &cfg, canon, sizeof canon);
         snprintf(p->reason, sizeof p->reason, "%s is predicted to miss a "
                  "<constraint> of the campaign", canon);
         return -1;
