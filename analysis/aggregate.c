@@ -130,10 +130,11 @@ void agg_free(agg_state *s)
     free(s);
 }
 
-/* Configurations knob by knob (the journal's canonical order). */
+/* Configurations knob by knob (the journal's canonical order; user knobs
+ * by level index, unused ones 0 in every config). */
 static int cmp_cfg(const gpu_config *a, const gpu_config *b)
 {
-    for (int k = 0; k < SPACE_NKNOBS; k++) {
+    for (int k = 0; k < SPACE_MAXKNOBS; k++) {
         int x = space_get(a, k), y = space_get(b, k);
         if (x != y)
             return x < y ? -1 : 1;
@@ -404,16 +405,19 @@ static int best_per_workload(agg_state *s, agg_load_fn load, void *arg,
     return rc;
 }
 
-static cJSON *config_json(const gpu_config *c)
+/* A config as the journal writes it: built-in knobs, then the campaign's
+ * user knobs (a number when numeric, else its level text). */
+static cJSON *config_json(const space_def *sp, const gpu_config *c)
 {
     cJSON *o = cJSON_CreateObject();
-    for (int k = 0; k < SPACE_NKNOBS; k++) {
-        const char *name = space_knob_get(k)->name;
-        if (k == KNOB_SCHEDULER)
-            cJSON_AddStringToObject(o, name,
-                                    space_sched_name(space_get(c, k)));
+    char t[64];
+    for (int k = 0; k < space_nknobs(sp); k++) {
+        const char *name = space_knob_name(sp, k);
+        const char *v = space_level_str(sp, k, space_get(c, k), t, sizeof t);
+        if (space_knob_numeric(sp, k))
+            cJSON_AddNumberToObject(o, name, strtod(v, NULL));
         else
-            cJSON_AddNumberToObject(o, name, space_get(c, k));
+            cJSON_AddStringToObject(o, name, v);
     }
     return o;
 }
@@ -433,7 +437,7 @@ static cJSON *best_json(const agg_state *s, int a)
         return cJSON_CreateNull();
     size_t i = (size_t)s->best[a];
     cJSON *b = cJSON_CreateObject();
-    cJSON_AddItemToObject(b, "config", config_json(&s->e[i].cfg));
+    cJSON_AddItemToObject(b, "config", config_json(&s->c->space, &s->e[i].cfg));
     add_num(b, "value", value_of(s, i, a));
     for (int j = 0; j < s->ncobj; j++)
         add_num(b, c->obj[s->cobj[j]].metric, s->e[i].cobj[j]);
@@ -521,7 +525,7 @@ static cJSON *front_json(const agg_state *s)
     for (size_t q = 0; q < nf; q++) {
         size_t i = f[q];
         cJSON *p = cJSON_CreateObject();
-        cJSON_AddItemToObject(p, "config", config_json(&s->e[i].cfg));
+        cJSON_AddItemToObject(p, "config", config_json(&s->c->space, &s->e[i].cfg));
         cJSON *v = cJSON_AddObjectToObject(p, "values");
         for (int a = 0; a < c->naggregates; a++)
             add_num(v, c->agg[a].name, value_of(s, i, a));
@@ -598,10 +602,11 @@ static void csv_row(const agg_state *s, size_t i, util_buf *b)
 {
     const camp_campaign *c = s->c;
     const agg_entry *e = &s->e[i];
-    char t[32];
-    for (int k = 0; k < SPACE_NKNOBS; k++)
-        util_buf_printf(b, "%s,", space_value_str(k, space_get(&e->cfg, k),
-                                                  t, sizeof t));
+    char t[64];
+    for (int k = 0; k < space_nknobs(&c->space); k++)
+        util_buf_printf(b, "%s,", space_level_str(&c->space, k,
+                                                  space_get(&e->cfg, k), t,
+                                                  sizeof t));
     util_buf_printf(b, "%d", e->nseen);
     for (int a = 0; a < c->naggregates; a++) {
         util_buf_puts(b, ",");
@@ -630,8 +635,8 @@ int agg_write_csv(const agg_state *s, const char *path, gd_err *err)
     const camp_campaign *c = s->c;
     util_buf b;
     util_buf_init(&b);
-    for (int k = 0; k < SPACE_NKNOBS; k++)
-        util_buf_printf(&b, "%s,", space_knob_get(k)->name);
+    for (int k = 0; k < space_nknobs(&c->space); k++)
+        util_buf_printf(&b, "%s,", space_knob_name(&c->space, k));
     util_buf_puts(&b, "workloads_evaluated");
     for (int a = 0; a < c->naggregates; a++)
         util_buf_printf(&b, ",%s", c->agg[a].name);

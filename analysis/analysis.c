@@ -36,25 +36,28 @@ typedef struct {
     cJSON *root;
 } manifest_info;
 
-static cJSON *config_json(const gpu_config *c)
+/* The config's knobs by name: numbers, the scheduler's and categorical
+ * user knobs' levels as strings (user knobs after the built-in ones). */
+static cJSON *config_json(const space_def *sp, const gpu_config *c)
 {
     cJSON *o = cJSON_CreateObject();
-    for (int k = 0; k < SPACE_NKNOBS; k++) {
-        const char *name = space_knob_get(k)->name;
-        if (k == KNOB_SCHEDULER)
-            cJSON_AddStringToObject(o, name,
-                                    space_sched_name(space_get(c, k)));
+    for (int k = 0; k < space_nknobs(sp); k++) {
+        const char *name = space_knob_name(sp, k);
+        char t[SPACE_TEXTLEN];
+        space_level_str(sp, k, space_get(c, k), t, sizeof t);
+        if (space_knob_numeric(sp, k) && strcmp(t, "?"))
+            cJSON_AddNumberToObject(o, name, atof(t));
         else
-            cJSON_AddNumberToObject(o, name, space_get(c, k));
+            cJSON_AddStringToObject(o, name, t);
     }
     return o;
 }
 
-static cJSON *point_json(const store_record *r)
+static cJSON *point_json(const space_def *sp, const store_record *r)
 {
     cJSON *p = cJSON_CreateObject();
     cJSON_AddStringToObject(p, "key", r->key);
-    cJSON_AddItemToObject(p, "config", config_json(&r->cfg));
+    cJSON_AddItemToObject(p, "config", config_json(sp, &r->cfg));
     cJSON *m = cJSON_AddObjectToObject(p, "metrics");
     for (int i = 0; i < r->metrics.n; i++) {
         if (isfinite(r->metrics.val[i]))
@@ -97,7 +100,7 @@ static void sort_front(const store_record **v, size_t n,
 
 static int same_config(const gpu_config *a, const gpu_config *b)
 {
-    for (int k = 0; k < SPACE_NKNOBS; k++)
+    for (int k = 0; k < SPACE_MAXKNOBS; k++)
         if (space_get(a, k) != space_get(b, k))
             return 0;
     return 1;
@@ -288,7 +291,8 @@ static int add_study(cJSON *w, const camp_campaign *c, const char *name,
     return rc;
 }
 
-static cJSON *sensitivity_metric_json(const sens_result *s)
+static cJSON *sensitivity_metric_json(const space_def *sp,
+                                      const sens_result *s)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "points", (double)s->n);
@@ -304,14 +308,14 @@ static cJSON *sensitivity_metric_json(const sens_result *s)
     for (int i = 0; i < s->nmain; i++) {
         const sens_main *m = &s->main[i];
         cJSON *kj = cJSON_CreateObject();
-        cJSON_AddStringToObject(kj, "knob", space_knob_get(m->knob)->name);
+        cJSON_AddStringToObject(kj, "knob", space_knob_name(sp, m->knob));
         cJSON_AddNumberToObject(kj, "effect", m->effect);
         cJSON *lv = cJSON_AddArrayToObject(kj, "levels");
         for (int l = 0; l < m->nlevels; l++) {
-            char buf[32];
+            char buf[SPACE_TEXTLEN];
             cJSON *e = cJSON_CreateObject();
-            cJSON_AddStringToObject(e, "value", space_value_str(
-                m->knob, m->value[l], buf, sizeof buf));
+            cJSON_AddStringToObject(e, "value", space_level_str(
+                sp, m->knob, m->value[l], buf, sizeof buf));
             if (isfinite(m->mean[l]))
                 cJSON_AddNumberToObject(e, "mean", m->mean[l]);
             else
@@ -325,9 +329,9 @@ static cJSON *sensitivity_metric_json(const sens_result *s)
         cJSON *e = cJSON_CreateObject();
         cJSON *names = cJSON_AddArrayToObject(e, "knobs");
         cJSON_AddItemToArray(names, cJSON_CreateString(
-            space_knob_get(s->pair[i].a)->name));
+            space_knob_name(sp, s->pair[i].a)));
         cJSON_AddItemToArray(names, cJSON_CreateString(
-            space_knob_get(s->pair[i].b)->name));
+            space_knob_name(sp, s->pair[i].b)));
         cJSON_AddNumberToObject(e, "strength", s->pair[i].strength);
         cJSON_AddItemToArray(is, e);
     }
@@ -358,7 +362,7 @@ static int add_sensitivity(cJSON *w, const camp_campaign *c,
         rc = sens_fit(cfg, y, n, &c->space, 5, &s, err);
         if (!rc)
             cJSON_AddItemToObject(sj, c->obj[j].metric,
-                                  sensitivity_metric_json(&s));
+                                  sensitivity_metric_json(&c->space, &s));
     }
     free(cfg);
     free(y);
@@ -426,10 +430,11 @@ static cJSON *workload_json(const camp_campaign *c, const char *name,
         add_derived_absent(w, c, ok, npts);
     cJSON_AddStringToObject(w, "fidelity", fidelity);
     cJSON_AddItemToObject(w, "baseline",
-                          baseline ? point_json(baseline) : cJSON_CreateNull());
+                          baseline ? point_json(&c->space, baseline)
+                                   : cJSON_CreateNull());
     cJSON *fa = cJSON_AddArrayToObject(w, "front");
     for (size_t i = 0; i < nf; i++)
-        cJSON_AddItemToArray(fa, point_json(front[i]));
+        cJSON_AddItemToArray(fa, point_json(&c->space, front[i]));
     known_t kn;
     int rc = find_reference(c, name, mi, pts, npts, npts + failed, &kn, err);
     if (!rc)
@@ -459,6 +464,7 @@ typedef struct {
     const char *path;
     store_wl_lines *wl;
     int nwl;
+    const space_def *space;   /* the campaign's, for its user knobs */
 } journal_t;
 
 /* The records of workload name, canonically sorted (none when the journal
@@ -470,8 +476,8 @@ static int load_workload(const journal_t *j, const char *name,
     *n = 0;
     for (int i = 0; i < j->nwl; i++)
         if (strcmp(j->wl[i].name, name) == 0) {
-            int rc = store_load_lines(j->path, j->wl[i].line, j->wl[i].n,
-                                      recs, n, err);
+            int rc = store_load_lines_in(j->path, j->space, j->wl[i].line,
+                                         j->wl[i].n, recs, n, err);
             if (!rc)
                 store_sort_canonical(*recs, *n);
             return rc;
@@ -663,7 +669,7 @@ int ana_run(const char *rundir, gd_err *err)
     int rc = camp_load_meta(cpath, &c, err);
     if (rc)
         return rc;
-    journal_t j = {jpath, NULL, 0};
+    journal_t j = {jpath, NULL, 0, &c.space};
     if (util_path_exists(jpath))
         rc = store_index_workloads(jpath, &j.wl, &j.nwl, err);
     manifest_info mi;

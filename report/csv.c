@@ -77,13 +77,14 @@ void rep_csv_number(double v, char *out, size_t n)
     }
 }
 
-static void csv_header(util_buf *b, const name_list *ml)
+static void csv_header(util_buf *b, const space_def *sp,
+                       const name_list *ml)
 {
     util_buf_puts(b, "key,workload,backend,fidelity,status,reason,"
                   "modelled_metrics");
-    for (int k = 0; k < SPACE_NKNOBS; k++) {
+    for (int k = 0; k < space_nknobs(sp); k++) {
         util_buf_puts(b, ",");
-        csv_field(b, space_knob_get(k)->name);
+        csv_field(b, space_knob_name(sp, k));
     }
     util_buf_puts(b, ",attempts,seed,order,on_front,is_baseline,limit,"
                   "bottleneck");
@@ -209,9 +210,10 @@ static int csv_row(util_buf *b, row_ctx *x, const store_record *r)
             util_buf_puts(b, ",");
         csv_field(b, txt[i] ? txt[i] : "");
     }
-    for (int k = 0; k < SPACE_NKNOBS; k++) {
+    const space_def *sp = rep_run_space(x->run);
+    for (int k = 0; k < space_nknobs(sp); k++) {
         util_buf_puts(b, ",");
-        csv_field(b, space_value_str(k, space_get(&r->cfg, k), buf,
+        csv_field(b, space_level_str(sp, k, space_get(&r->cfg, k), buf,
                                      sizeof buf));
     }
     csv_provenance(b, x, r);
@@ -298,7 +300,7 @@ int rep_csv_write(rep_run *run, gd_err *err)
                        strerror(errno));
     }
     util_buf_init(&o.b);
-    csv_header(&o.b, &ml);
+    csv_header(&o.b, rep_run_space(run), &ml);
     rc = rep_run_each(run, csv_rows, &o, err);
     if (rc < 0)
         rc = gd_errf(err, GD_EENV, "%s: out of memory or write failed",

@@ -20,13 +20,14 @@ typedef struct {
     char absent[1024];          /* "wl × config (why)", comma separated */
 } bars_data;
 
-/* The configuration of a point of analysis.json; -1 when a knob is
- * missing or not a level. */
-static int point_config(const rep_point *p, gpu_config *c)
+/* The configuration of a point of analysis.json (user knobs: those of
+ * sp); -1 when a knob is missing or not a value of the knob. */
+static int point_config(const space_def *sp, const rep_point *p,
+                        gpu_config *c)
 {
-    for (int k = 0; k < SPACE_NKNOBS; k++) {
+    for (int k = 0; k < space_nknobs(sp); k++) {
         int v;
-        if (space_value_parse(k, p->knob[k], &v) != 0)
+        if (space_level_parse(sp, k, p->knob[k], &v) != 0)
             return -1;
         space_set(c, k, v);
     }
@@ -35,7 +36,7 @@ static int point_config(const rep_point *p, gpu_config *c)
 
 static int same_config(const gpu_config *a, const gpu_config *b)
 {
-    for (int k = 0; k < SPACE_NKNOBS; k++)
+    for (int k = 0; k < SPACE_MAXKNOBS; k++)
         if (space_get(a, k) != space_get(b, k))
             return 0;
     return 1;
@@ -83,14 +84,14 @@ static double config_value(const rep_run *run, int wl,
 static double base_value(const rep_run *run, int wl, const char *metric)
 {
     const rep_wl *w = &run->wl[wl];
-    gpu_config c;
+    gpu_config c = space_baseline();
     double v;
     if (!w->has_baseline)
         return NAN;
     if (met_get(&w->baseline.metrics, metric, &v) == 0 && isfinite(v))
         return v;
-    return point_config(&w->baseline, &c) == 0 ? mean_at(run, wl, &c, metric)
-                                               : NAN;
+    return point_config(rep_run_space(run), &w->baseline, &c) == 0
+               ? mean_at(run, wl, &c, metric) : NAN;
 }
 
 static void note_absent(bars_data *d, const char *wl, const char *conf,

@@ -34,5 +34,7 @@ void fig_axis_title(const camp_campaign *c, const char *metric, char *out,
 
 /* Axis title of a knob: "shmem_size (bytes)" (figstats.c). */
 void fig_knob_title(int knob, char *out, size_t n);
+/* The same for knob of sp (its user knobs by name; NULL: built-in). */
+void fig_knob_title_in(const space_def *sp, int knob, char *out, size_t n);
 
 #endif

@@ -29,14 +29,16 @@ static const rep_point *ref_point(const rep_run *run, int wl,
     return w->has_baseline ? &w->baseline : NULL;
 }
 
-/* 1 when every knob but the x knob has the reference point's value. */
-static int holds_others(const gpu_config *c, const rep_point *p, int knob)
+/* 1 when every knob (user knobs: those of sp) but the x knob has the
+ * reference point's value. */
+static int holds_others(const space_def *sp, const gpu_config *c,
+                        const rep_point *p, int knob)
 {
     char buf[REP_VALLEN];
-    for (int k = 0; k < SPACE_NKNOBS; k++) {
+    for (int k = 0; k < space_nknobs(sp); k++) {
         if (k == knob)
             continue;
-        space_value_str(k, space_get(c, k), buf, sizeof buf);
+        space_level_str(sp, k, space_get(c, k), buf, sizeof buf);
         if (strcmp(buf, p->knob[k]) != 0)
             return 0;
     }
@@ -82,7 +84,7 @@ static void build_line(const rep_run *run, int wl, const rep_cross_fig *f,
         const store_record *r = &run->recs[i];
         double v;
         if (r->status != ST_OK || strcmp(r->workload, run->wl[wl].name)
-            || !holds_others(&r->cfg, p, f->knob))
+            || !holds_others(rep_run_space(run), &r->cfg, p, f->knob))
             continue;
         matched++;
         if (met_get(&r->metrics, metric, &v) == 0 && isfinite(v))

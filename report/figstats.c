@@ -14,7 +14,12 @@
 
 void fig_knob_title(int knob, char *out, size_t n)
 {
-    const char *name = space_knob_get(knob)->name;
+    fig_knob_title_in(NULL, knob, out, n);
+}
+
+void fig_knob_title_in(const space_def *sp, int knob, char *out, size_t n)
+{
+    const char *name = space_knob_name(sp, knob);
     const char *unit = knob == KNOB_SHMEM_SIZE ? "bytes"
                      : knob == KNOB_L1_SETS || knob == KNOB_L2_SETS ? "sets"
                      : knob == KNOB_N_MEM ? "channels"
@@ -175,14 +180,15 @@ int fig_heat_knobs(const rep_run *run, int wl, const char *metric, int *ka,
     const cJSON *s = rep_wl_sensitivity(run, wl, metric);
     int n = s ? effects(s, e) : 0, found = 0, k[2] = { -1, -1 };
     for (int i = 0; i < n && found < 2; i++) {
-        int kn = space_knob_find(e[i].name);
+        int kn = space_knob_index(rep_run_space(run), e[i].name);
         if (isfinite(e[i].effect) && varies(run, wl, kn) && kn != k[0])
             k[found++] = kn;
     }
     *by_sensitivity = found == 2;
     if (found < 2) {
         found = 0;
-        for (int kn = 0; kn < SPACE_NKNOBS && found < 2; kn++)
+        for (int kn = 0; kn < space_nknobs(rep_run_space(run)) && found < 2;
+             kn++)
             if (varies(run, wl, kn))
                 k[found++] = kn;
     }
@@ -246,11 +252,13 @@ static int heat_build(const rep_run *run, int wl, const char *metric,
     h->na = knob_levels(run, wl, h->ka, h->la);
     h->nb = knob_levels(run, wl, h->kb, h->lb);
     for (int i = 0; i < h->na; i++) {
-        space_value_str(h->ka, h->la[i], h->xt[i], sizeof h->xt[i]);
+        space_level_str(rep_run_space(run), h->ka, h->la[i], h->xt[i],
+                        sizeof h->xt[i]);
         h->xl[i] = h->xt[i];
     }
     for (int j = 0; j < h->nb; j++) {
-        space_value_str(h->kb, h->lb[j], h->yt[j], sizeof h->yt[j]);
+        space_level_str(rep_run_space(run), h->kb, h->lb[j], h->yt[j],
+                        sizeof h->yt[j]);
         h->yl[j] = h->yt[j];
     }
     heat_means(run, wl, metric, h);
@@ -269,11 +277,12 @@ void fig_heatmap(chart_ctx *cc, const rep_run *run, int wl,
     fig_axis_title(rep_run_camp(run), metric, mt, sizeof mt);
     snprintf(ct, sizeof ct, "%s, mean", mt);
     if (ok) {
-        fig_knob_title(h.ka, xt, sizeof xt);
-        fig_knob_title(h.kb, yt, sizeof yt);
+        fig_knob_title_in(rep_run_space(run), h.ka, xt, sizeof xt);
+        fig_knob_title_in(rep_run_space(run), h.kb, yt, sizeof yt);
         snprintf(title, sizeof title, "%s: mean %s over %s × %s (%s)",
                  run->wl[wl].name, met_label(metric),
-                 space_knob_get(h.ka)->name, space_knob_get(h.kb)->name,
+                 space_knob_name(rep_run_space(run), h.ka),
+                 space_knob_name(rep_run_space(run), h.kb),
                  rep_wl_fidelity(run, wl));
         snprintf(note, sizeof note, "Each cell: mean over the successful "
                  "jobs at that pair of levels (%zu jobs in all; the other "

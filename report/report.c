@@ -431,6 +431,17 @@ static void front_decimals(const rep_run *run, const rep_wl *w, int *ndec)
     }
 }
 
+/* Whether the front table shows knob k: every built-in knob in a space of
+ * built-in knobs alone; with user knobs, the built-in knobs the campaign
+ * varies and every user knob. */
+static int shown_knob(const rep_run *run, int k)
+{
+    const space_def *sp = rep_run_space(run);
+    if (!sp || !sp->nuser)
+        return k < SPACE_NKNOBS;
+    return k < space_nknobs(sp) && (k >= SPACE_NKNOBS || sp->nlevels[k] > 1);
+}
+
 static void front_row(rep_table *t, const rep_run *run, const rep_point *p,
                       const int *ndec, const char *label, int emph)
 {
@@ -438,19 +449,21 @@ static void front_row(rep_table *t, const rep_run *run, const rep_point *p,
     if (!row)
         return;
     util_strlcpy(row[0], label, REP_CELL);
-    for (int k = 0; k < SPACE_NKNOBS; k++)
-        util_strlcpy(row[1 + k], p->knob[k], REP_CELL);
+    int col = 1;
+    for (int k = 0; k < SPACE_MAXKNOBS; k++)
+        if (shown_knob(run, k))
+            util_strlcpy(row[col++], p->knob[k], REP_CELL);
     for (int o = 0; o < run->nobj; o++) {
         double v;
         if (met_get(&p->metrics, run->obj[o].metric, &v) == 0)
-            value_cell(v, ndec[o], row[1 + SPACE_NKNOBS + o]);
+            value_cell(v, ndec[o], row[col + o]);
     }
 }
 
 /* Knob column header with its unit: "shmem size (bytes)". */
-static void knob_head(int k, char *head, size_t n)
+static void knob_head(const rep_run *run, int k, char *head, size_t n)
 {
-    fig_knob_title(k, head, n);
+    fig_knob_title_in(rep_run_space(run), k, head, n);
     for (char *p = head; *p; p++)
         if (*p == '_')
             *p = ' ';
@@ -477,8 +490,10 @@ static void front_table(rep_doc *d, const rep_run *run, int wl, int top)
                  rep_wl_fidelity(run, wl));
     rep_table_init(&t, cap);
     rep_table_col(&t, "#", CHART_RIGHT);
-    for (int k = 0; k < SPACE_NKNOBS; k++) {
-        knob_head(k, head, sizeof head);
+    for (int k = 0; k < SPACE_MAXKNOBS; k++) {
+        if (!shown_knob(run, k))
+            continue;
+        knob_head(run, k, head, sizeof head);
         rep_table_col(&t, head, CHART_CENTER);
     }
     for (int o = 0; o < run->nobj && t.ncols < REP_TABLE_MAXCOLS; o++) {

@@ -44,18 +44,27 @@ static int load_json(const rep_run *run, const char *name, cJSON **out,
     return GD_OK;
 }
 
-/* Knob values as text, in space.h order; missing knobs stay "". */
+static void value_text(const cJSON *v, char *out)
+{
+    out[0] = '\0';
+    if (cJSON_IsString(v))
+        util_strlcpy(out, v->valuestring, REP_VALLEN);
+    else if (cJSON_IsNumber(v))
+        snprintf(out, REP_VALLEN, "%.15g", v->valuedouble);
+}
+
+/* Knob values as text, in space.h order, then the other members (the user
+ * knobs, in the campaign's order); missing knobs stay "". */
 static void parse_config(const cJSON *cfg, rep_point *p)
 {
-    for (int k = 0; k < SPACE_NKNOBS; k++) {
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(
-            cfg, space_knob_get(k)->name);
-        p->knob[k][0] = '\0';
-        if (cJSON_IsString(v))
-            util_strlcpy(p->knob[k], v->valuestring, REP_VALLEN);
-        else if (cJSON_IsNumber(v))
-            snprintf(p->knob[k], REP_VALLEN, "%.15g", v->valuedouble);
-    }
+    for (int k = 0; k < SPACE_NKNOBS; k++)
+        value_text(cJSON_GetObjectItemCaseSensitive(
+                       cfg, space_knob_get(k)->name), p->knob[k]);
+    int u = SPACE_NKNOBS;
+    const cJSON *m;
+    cJSON_ArrayForEach(m, cfg)
+        if (m->string && space_knob_find(m->string) < 0 && u < SPACE_MAXKNOBS)
+            value_text(m, p->knob[u++]);
 }
 
 /* Metric values; JSON null (how NaN is written) becomes NaN. */
@@ -261,9 +270,10 @@ int rep_run_select(rep_run *run, const char *name, gd_err *err)
                 run->nrecs = run->ncache[i];
                 break;
             }
-            int rc = store_load_lines(run->journal, run->jwl[i].line,
-                                      run->jwl[i].n, &run->recs,
-                                      &run->nrecs, err);
+            int rc = store_load_lines_in(run->journal, rep_run_space(run),
+                                         run->jwl[i].line,
+                                         run->jwl[i].n, &run->recs,
+                                         &run->nrecs, err);
             if (rc)
                 return rc;
             store_sort_canonical(run->recs, run->nrecs);
@@ -277,13 +287,19 @@ int rep_run_select(rep_run *run, const char *name, gd_err *err)
     return GD_OK;
 }
 
+const space_def *rep_run_space(const rep_run *run)
+{
+    return run->have_camp ? &run->camp.space : NULL;
+}
+
 int rep_run_select_all(rep_run *run, gd_err *err)
 {
     if (run->recs_all)
         return GD_OK;
     drop_selection(run);
     drop_cache(run);   /* the whole journal is held now: no second copy */
-    int rc = store_load_all(run->journal, &run->recs, &run->nrecs, err);
+    int rc = store_load_all_in(run->journal, rep_run_space(run), &run->recs,
+                               &run->nrecs, err);
     if (rc)
         return rc;
     store_sort_canonical(run->recs, run->nrecs);

@@ -22,7 +22,9 @@
 /* A point of analysis.json (front member or baseline). */
 typedef struct {
     char key[65];
-    char knob[SPACE_NKNOBS][REP_VALLEN];   /* knob values as text, "" absent */
+    char knob[SPACE_MAXKNOBS][REP_VALLEN]; /* knob values as text, "" absent;
+                                              user knobs in the order of
+                                              analysis.json (the space's) */
     met_set metrics;
 } rep_point;
 
@@ -85,6 +87,9 @@ typedef struct {
 /* Load DIR's files; errors name the file (GD_EINPUT for missing or
  * malformed inputs, GD_EENV for system failures). */
 int rep_run_load(const char *dir, rep_run *run, gd_err *err);
+/* The run's space (its campaign copy's: built-in and user knobs); NULL
+ * (built-in knobs alone) when the run has no campaign copy. */
+const space_def *rep_run_space(const rep_run *run);
 void rep_run_free(rep_run *run);
 
 /* Records kept parsed across selections when all of them fit this. */

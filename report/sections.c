@@ -322,8 +322,9 @@ static void failure_details(rep_doc *d, const rep_run *run)
         const store_record *r = &run->fails[i];
         if (r->status == ST_OK)
             continue;
-        char canon[256], cfg[320], head[256];
-        space_config_canon(&r->cfg, canon, sizeof canon);
+        char canon[SPACE_CANON_MAX], cfg[SPACE_CANON_MAX + 64], head[256];
+        space_config_canon(run->have_camp ? &run->camp.space : NULL, &r->cfg,
+                           canon, sizeof canon);
         size_t o = 0;  /* "a=1, b=2": a line may break between knobs */
         for (const char *p = canon; *p && o + 3 < sizeof cfg; p++) {
             cfg[o++] = *p;

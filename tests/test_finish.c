@@ -518,7 +518,7 @@ START_TEST(per_job_provenance)
     char res[PATH_MAX];
     snprintf(res, sizeof res, "%s/jobs/%s", dir, ok->key);
     store_record again;
-    ck_assert_int_eq(jobrun_read_result(res, &again, &err), GD_OK);
+    ck_assert_int_eq(jobrun_read_result(res, NULL, &again, &err), GD_OK);
     ck_assert_int_eq(again.status, ST_OK);
     ck_assert(met_equal_test(&again.metrics, &ok->metrics));
     free(r);

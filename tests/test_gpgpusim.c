@@ -437,7 +437,7 @@ START_TEST(write_configs_into_job_dir)
     c.l1_sets = 128;
     int power = -1;
     gd_err err;
-    ck_assert_msg(gsim_write_configs(TMPL, &c, job, &power, &err) == 0, "%s",
+    ck_assert_msg(gsim_write_configs(TMPL, NULL, &c, job, &power, &err) == 0, "%s",
                   err.msg);
     ck_assert_int_eq(power, 1);
     char *tmpl = tu_slurp(TMPL "/gpgpusim.config", NULL);
@@ -473,7 +473,7 @@ START_TEST(rejected_config_writes_nothing)
     gpu_config c = space_baseline();
     gd_err err;
     int power = -1;
-    ck_assert_int_eq(gsim_write_configs(tdir, &c, job, &power, &err),
+    ck_assert_int_eq(gsim_write_configs(tdir, NULL, &c, job, &power, &err),
                      GD_EINPUT);
     ck_assert_msg(strstr(err.msg, "write-back") != NULL, "%s", err.msg);
     ck_assert(!util_path_exists(T "/job2/gpgpusim.config"));
@@ -491,7 +491,7 @@ START_TEST(rejected_config_writes_nothing)
     t = template_with("-power_simulation_enabled 1",
                       "-power_simulation_enabled 0");
     tu_write(T "/badtmpl/gpgpusim.config", t);
-    ck_assert_msg(gsim_write_configs(tdir, &c, job, &power, &err) == 0, "%s",
+    ck_assert_msg(gsim_write_configs(tdir, NULL, &c, job, &power, &err) == 0, "%s",
                   err.msg);
     ck_assert_int_eq(power, 0);
     ck_assert(!util_path_exists(T "/job2/gpuwattch_gtx480.xml"));

@@ -452,7 +452,7 @@ START_TEST(load_keys_reads_back_only_those)
             ck_assert_int_eq(unlink(path_of(STORE_INDEX)), 0);
         store_record *v;
         size_t m;
-        ck_assert_int_eq(store_load_keys(dir, (const char (*)[65])keys, 4,
+        ck_assert_int_eq(store_load_keys(dir, NULL, (const char (*)[65])keys, 4,
                                          &v, &m, &err), GD_OK);
         ck_assert_uint_eq(m, 3);
         for (size_t i = 0; i < m; i++) {

@@ -219,7 +219,7 @@ START_TEST(job_run_writes_the_record)
         bj.cfg = space_baseline();
         bj.cfg.n_clusters = clusters;
         bj.seed = 1;
-        be_job_key(be, c.sim_fingerprint, bj.workload, &bj.cfg, 1, bj.key);
+        be_job_key(be, c.sim_fingerprint, &c.space, bj.workload, &bj.cfg, 1, bj.key);
         bj.job_dir = dir;
         be_exec x;
         be_exec_init(&x);
@@ -229,7 +229,7 @@ START_TEST(job_run_writes_the_record)
         be_exec_free(&x);
         ck_assert_int_eq(shf("%s job-run %s", tu_bin(), dir), 0);
         store_record r;
-        ck_assert_msg(jobrun_read_result(dir, &r, &err) == 0, "%s", err.msg);
+        ck_assert_msg(jobrun_read_result(dir, &c.space, &r, &err) == 0, "%s", err.msg);
         ck_assert_str_eq(r.key, bj.key);
         ck_assert_str_eq(r.workload, "a");
         ck_assert_int_eq(r.cfg.n_clusters, clusters);
@@ -447,7 +447,7 @@ START_TEST(job_run_stopped_takes_its_job)
         bj.workload = &c.workloads[0];
         bj.cfg = space_baseline();
         bj.seed = 1;
-        be_job_key(be, c.sim_fingerprint, bj.workload, &bj.cfg, 1, bj.key);
+        be_job_key(be, c.sim_fingerprint, &c.space, bj.workload, &bj.cfg, 1, bj.key);
         bj.job_dir = dir;
         be_exec x;
         be_exec_init(&x);

@@ -19,7 +19,7 @@ START_TEST(full_space_has_15552_distinct_keys)
     for (uint64_t i = 0; i < n; i++) {
         gpu_config c = space_at(&s, i);
         ck_assert_int_eq(space_index(&s, &c), (int64_t)i);
-        be_job_key(b, "", &w, &c, 1, keys[i]);
+        be_job_key(b, "", NULL, &w, &c, 1, keys[i]);
     }
     qsort(keys, n, 65, (int (*)(const void *, const void *))strcmp);
     for (size_t i = 1; i < n; i++)
@@ -37,15 +37,15 @@ START_TEST(key_depends_on_what_determines_result)
     const be_backend *b = be_find("analytic");
     gpu_config c = space_baseline();
     char k1[65], k2[65], k3[65], k4[65];
-    be_job_key(b, "", &a, &c, 1, k1);
-    be_job_key(b, "", &a, &c, 1, k2);
+    be_job_key(b, "", NULL, &a, &c, 1, k1);
+    be_job_key(b, "", NULL, &a, &c, 1, k2);
     ck_assert_str_eq(k1, k2);
-    be_job_key(b, "", &a, &c, 2, k3);
+    be_job_key(b, "", NULL, &a, &c, 2, k3);
     ck_assert_str_ne(k1, k3);
-    be_job_key(b, "", &b2, &c, 1, k4);
+    be_job_key(b, "", NULL, &b2, &c, 1, k4);
     ck_assert_str_ne(k1, k4);
     c.l2_sets = 128;
-    be_job_key(b, "", &a, &c, 1, k2);
+    be_job_key(b, "", NULL, &a, &c, 1, k2);
     ck_assert_str_ne(k1, k2);
 }
 END_TEST
@@ -54,7 +54,7 @@ START_TEST(canonical_text_and_values)
 {
     gpu_config c = space_baseline();
     char buf[256];
-    space_config_canon(&c, buf, sizeof buf);
+    space_config_canon(NULL, &c, buf, sizeof buf);
     ck_assert_str_eq(buf, "n_clusters=15,cores_per_cluster=1,n_mem=6,"
                      "shmem_size=49152,scheduler=gto,num_sched_per_core=2,"
                      "l1_sets=32,l2_sets=64");

@@ -239,7 +239,7 @@ START_TEST(surrogate_finds_additive_optimum)
     camp_objective o = {"ipc", 1};
     ck_assert_int_eq(strat_set_objectives(st, &o, 1, &e), GD_OK);
     strat_set_batch(st, 1);
-    gpu_config b[64], best = {60, 4, 12, 49152, SCHED_LRR, 4, 128, 128};
+    gpu_config b[64], best = {60, 4, 12, 49152, SCHED_LRR, 4, 128, 128, {0}};
     int found = 0, after_start = -1, round = 0, worse = 0;
     double top = 0;
     size_t n;

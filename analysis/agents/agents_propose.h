@@ -11,8 +11,8 @@
 
 /* Parse an LLM's proposed config and validate it: the reply must hold one
  * line "CONFIG: knob=value, knob=value, ..." (or be only such a list); every
- * name a knob, every value one of the knob's levels (space_value_parse) and
- * within the campaign's space s, no knob twice, nothing but knob=value
+ * name a knob of s (built-in or the campaign's own), every value one of
+ * the knob's levels in the campaign's space s (space_level_parse), no knob twice, nothing but knob=value
  * syntax; knobs not named keep their value from base. The config must not
  * be one of tried[0..ntried). Returns GD_OK and *out, or GD_EINPUT with the
  * reason in reason (never containing more than a short sanitised excerpt of

@@ -101,7 +101,8 @@ static int load_facts(ctx_t *x, gd_err *err)
     size_t m = 0;
     if (wanted_keys(x, &keys, &nkeys) != 0)
         return gd_errf(err, GD_EENV, "%s: out of memory", x->rundir);
-    int rc = store_load_keys(x->rundir, (const char (*)[65])keys, nkeys,
+    int rc = store_load_keys(x->rundir, &x->camp.space,
+                             (const char (*)[65])keys, nkeys,
                              &recs, &m, err);
     free(keys);
     x->facts = rc ? NULL : calloc(m ? m : 1, sizeof *x->facts);
@@ -274,8 +275,8 @@ static void add_note(ctx_t *x, cJSON *arr, int agent, const char *workload,
     cJSON_AddStringToObject(o, "agent", agents_agent_name(agent));
     cJSON_AddStringToObject(o, "scope", scope);
     if (cfg) {
-        char canon[256];
-        space_config_canon(cfg, canon, sizeof canon);
+        char canon[SPACE_CANON_MAX];
+        space_config_canon(&x->camp.space, cfg, canon, sizeof canon);
         cJSON_AddStringToObject(o, "config", canon);
     }
     cJSON_AddStringToObject(o, "text", n.text);

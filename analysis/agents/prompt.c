@@ -11,8 +11,9 @@
 void agents_point_facts(util_buf *b, const char *label,
                         const agents_point *p)
 {
-    char canon[256];
-    space_config_canon(&p->cfg, canon, sizeof canon);
+    char canon[SPACE_CANON_MAX];
+    /* built-in knobs: the agents' prompts name no user knob */
+    space_config_canon(NULL, &p->cfg, canon, sizeof canon);
     util_buf_printf(b, "%s: config %s; limit %s; bottleneck %s; metrics", label,
                     canon, p->limit[0] ? p->limit : "unknown",
                     p->bottleneck[0] ? p->bottleneck : "unknown");

@@ -108,10 +108,10 @@ static void allowed_text(const space_def *s, int knob, char *b, size_t n)
     size_t used = 0;
     b[0] = 0;
     for (int i = 0; i < s->nlevels[knob] && used < n; i++) {
-        char v[32];
+        char v[SPACE_TEXTLEN];
         used += (size_t)snprintf(b + used, n - used, "%s%s", i ? " " : "",
-                                 space_value_str(knob, s->levels[knob][i], v,
-                                                 sizeof v));
+                                 space_level_str(s, knob, s->levels[knob][i],
+                                                 v, sizeof v));
     }
 }
 
@@ -129,7 +129,7 @@ static int parse_item(char *item, const space_def *s, gpu_config *cfg,
     char *name = item, *val = eq + 1;
     trim(name);
     trim(val);
-    int k = space_knob_find(name);
+    int k = space_knob_index(s, name);   /* built-in or the campaign's */
     if (k < 0) {
         excerpt(name, strlen(name), ex, sizeof ex);
         return reject(reason, n, "unknown knob \"%s\"", ex);
@@ -140,7 +140,7 @@ static int parse_item(char *item, const space_def *s, gpu_config *cfg,
     int v;
     char allowed[200];
     allowed_text(s, k, allowed, sizeof allowed);
-    if (space_value_parse(k, val, &v) != 0 || !in_space(s, k, v)) {
+    if (space_level_parse(s, k, val, &v) != 0 || !in_space(s, k, v)) {
         excerpt(val, strlen(val), ex, sizeof ex);
         snprintf(reason, n, "%s=%s is outside the campaign's space "
                  "(allowed: %s)", name, ex, allowed);
@@ -196,7 +196,7 @@ int agents_proposal_parse(const char *reply, const space_def *s,
     memcpy(buf, list, len);
     buf[len] = 0;
     gpu_config cfg = *base;
-    int seen[SPACE_NKNOBS] = {0};
+    int seen[SPACE_MAXKNOBS] = {0};
     char *save = NULL;
     for (char *item = strtok_r(buf, ",", &save); item;
          item = strtok_r(NULL, ",", &save)) {
@@ -204,18 +204,18 @@ int agents_proposal_parse(const char *reply, const space_def *s,
         if (rc)
             return rc;
     }
-    for (int k = 0; k < SPACE_NKNOBS; k++)
+    for (int k = 0; k < space_nknobs(s); k++)
         if (!in_space(s, k, space_get(&cfg, k))) {
-            char v[32];
-            space_value_str(k, space_get(&cfg, k), v, sizeof v);
+            char v[SPACE_TEXTLEN];
+            space_level_str(s, k, space_get(&cfg, k), v, sizeof v);
             return reject(reason, reasonsz, "the base value %s of %s is "
                           "outside the campaign's space; name the knob", v,
-                          space_knob_get(k)->name);
+                          space_knob_name(s, k));
         }
     for (size_t i = 0; i < ntried; i++)
         if (memcmp(&tried[i], &cfg, sizeof cfg) == 0) {
-            char canon[256];
-            space_config_canon(&cfg, canon, sizeof canon);
+            char canon[SPACE_CANON_MAX];
+            space_config_canon(s, &cfg, canon, sizeof canon);
             return reject(reason, reasonsz, "%s was already tried", canon);
         }
     *out = cfg;

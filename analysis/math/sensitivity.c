@@ -14,7 +14,7 @@
 
 typedef struct {
     int64_t idx;
-    int lv[SPACE_NKNOBS];
+    int lv[SPACE_MAXKNOBS];
     int fold;          /* cross-validation fold: a hash of idx */
     double y;
 } row;
@@ -32,7 +32,7 @@ static int fold_of(int64_t idx, int folds)
 
 typedef struct {
     const space_def *s;
-    int nact, act[SPACE_NKNOBS];
+    int nact, act[SPACE_MAXKNOBS];
     row *rows;
     size_t n;
 } data;
@@ -196,7 +196,7 @@ out:
 
 static double predict(const data *d, const row *r, const double *coef)
 {
-    double x[1 + SPACE_NKNOBS * SPACE_MAXLEVELS], f = 0;
+    double x[1 + SPACE_MAXKNOBS * SPACE_MAXLEVELS], f = 0;
     size_t p = main_cols(d);
     feat(d, r, -1, -1, x);
     for (size_t q = 0; q < p; q++)
@@ -318,7 +318,7 @@ static int load_rows(const gpu_config *cfg, const double *y, size_t n,
         r->idx = idx;
         r->fold = fold_of(idx, folds);
         r->y = y[i];
-        for (int k = 0; k < SPACE_NKNOBS; k++)
+        for (int k = 0; k < space_nknobs(d->s); k++)
             r->lv[k] = level_pos(d->s, k, space_get(&cfg[i], k));
     }
     qsort(d->rows, d->n, sizeof *d->rows, cmp_row);
@@ -330,7 +330,7 @@ int sens_fit(const gpu_config *cfg, const double *y, size_t n,
 {
     memset(out, 0, sizeof *out);
     data d = {s, 0, {0}, NULL, 0};
-    for (int k = 0; k < SPACE_NKNOBS; k++)
+    for (int k = 0; k < space_nknobs(s); k++)
         if (s->nlevels[k] > 1)
             d.act[d.nact++] = k;
     if (folds < 2)

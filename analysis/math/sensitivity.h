@@ -32,7 +32,7 @@ typedef struct {
     double cv_rmse;    /* k-fold cross-validated RMSE of the same model;
                           NaN when the folds leave too few rows to fit */
     int nmain;
-    sens_main main[SPACE_NKNOBS];        /* knobs with 2+ levels, knob order */
+    sens_main main[SPACE_MAXKNOBS];      /* knobs with 2+ levels, knob order */
     int npairs;
     sens_pair pair[SENS_TOP];            /* strongest first */
 } sens_result;

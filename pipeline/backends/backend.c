@@ -210,9 +210,10 @@ static int placeholder(const char *name, const be_job *job, char *buf,
                        size_t n)
 {
     const camp_campaign *c = job->camp;
-    int k = space_knob_find(name);
+    int k = space_knob_index(c ? &c->space : NULL, name);
     if (k >= 0)
-        space_value_str(k, space_get(&job->cfg, k), buf, n);
+        space_level_str(c ? &c->space : NULL, k, space_get(&job->cfg, k), buf,
+                        n);
     else if (!strcmp(name, "workload"))
         util_strlcpy(buf, job->workload->name, n);
     else if (!strcmp(name, "job_dir"))
@@ -584,19 +585,50 @@ void be_attach_config_metrics(const be_job *job, store_record *r)
              l ? " " : "");
 }
 
+/* The model evaluates every built-in knob at any whole number the
+ * campaign parser admits (1.., shmem_size 0..; model_eval), marking
+ * configs outside its calibration extrapolated; it has no user knobs. */
+static int analytic_takes_knob(const camp_campaign *camp, int k, char *why,
+                               size_t n)
+{
+    (void)camp;
+    if (k < SPACE_NKNOBS)
+        return 1;
+    snprintf(why, n, "the analytic model has no such knob");
+    return 0;
+}
+
+/* A command takes any knob: {name} in its command and file templates. */
+static int command_takes_knob(const camp_campaign *camp, int k, char *why,
+                              size_t n)
+{
+    (void)camp;
+    (void)k;
+    (void)why;
+    (void)n;
+    return 1;
+}
+
 static const be_backend be_analytic = {
     "analytic", "modelled", 1, model_version, analytic_has_metric,
-    analytic_run, NULL, NULL, NULL, NULL, NULL, NULL,
+    analytic_run, NULL, NULL, NULL, NULL, NULL, NULL, analytic_takes_knob,
 };
 
 static const be_backend be_command = {
     "command", "measured", 0, command_version, any_metric, NULL,
     command_prepare, command_finish, NULL, NULL, NULL, command_plan,
+    command_takes_knob,
 };
 
 static const be_backend *const backends[] = {
     &be_analytic, &be_command, &be_gpgpusim,
 };
+
+const be_backend *be_at(int i)
+{
+    int n = (int)(sizeof backends / sizeof backends[0]);
+    return i >= 0 && i < n ? backends[i] : NULL;
+}
 
 const be_backend *be_find(const char *name)
 {
@@ -619,13 +651,13 @@ static size_t put_str(char *dst, size_t off, size_t cap, const char *s)
 }
 
 void be_job_key(const be_backend *b, const char *sim_fingerprint,
-                const wl_workload *w, const gpu_config *c, uint64_t seed,
-                char key[65])
+                const space_def *s, const wl_workload *w, const gpu_config *c,
+                uint64_t seed, char key[65])
 {
     /* assembled by hand, not with snprintf: one key per job, in the
      * engine's hot loop */
-    char canon[512], seedtxt[24], text[1400];
-    space_config_canon(c, canon, sizeof canon);
+    char canon[SPACE_CANON_MAX], seedtxt[24], text[SPACE_CANON_MAX + 1024];
+    space_config_canon(s, c, canon, sizeof canon);
     snprintf(seedtxt, sizeof seedtxt, "%" PRIu64, seed);
     const char *parts[] = {
         "gpudse-job-v1\nbackend=", b->name, "\nbackend_version=",

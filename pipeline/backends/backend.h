@@ -71,6 +71,10 @@ typedef struct be_backend {
     /* Optional (external): the job's command and environment as prepare
      * gives them, writing nothing (gpudse validate prints the first job). */
     int (*plan)(const be_job *job, be_exec *x, gd_err *err);
+    /* Whether this backend takes knob k of the campaign's space at every
+     * level the campaign lists (1), else 0 with why. Every backend has
+     * one: be_check_campaign asks it of each knob the campaign declares. */
+    int (*takes_knob)(const camp_campaign *camp, int k, char *why, size_t n);
 } be_backend;
 
 /* Whether metric name is a function of the configuration alone (area_mm2,
@@ -90,13 +94,18 @@ void be_attach_config_metrics(const be_job *job, store_record *r);
 
 /* The backend named name, or NULL. */
 const be_backend *be_find(const char *name);
+/* The i-th known backend (0..), NULL past the last. */
+const be_backend *be_at(int i);
 
 /* What the campaign's sections mean to the backends, checked before
  * anything runs (preflight_load, after camp_load): <simulator> and <verify>
  * name known backends; every command and file template expands (an unknown
  * placeholder, or one where no shell quoting is safe, is GD_EINPUT at its
  * line); every objective is a metric the backend produces, and its set-up
- * too (a GPGPU-Sim config without power simulation has no power_w). */
+ * too (a GPGPU-Sim config without power simulation has no power_w); every
+ * knob the campaign declares is one each backend it runs on takes (its
+ * takes_knob), else GD_EINPUT at the knob's line naming the backends that
+ * can. */
 int be_check_campaign(const camp_campaign *c, gd_err *err);
 
 /* sha256 over everything that defines the external simulator — backend,
@@ -109,10 +118,11 @@ int be_fingerprint(camp_campaign *c, gd_err *err);
 
 /* Job key: sha256 over backend name and version, the campaign's simulator
  * fingerprint (command, templates, regexes; "" for analytic), workload name
- * and descriptor hash, canonical config and seed. */
+ * and descriptor hash, canonical config (its user knobs named by s, NULL:
+ * none) and seed. */
 void be_job_key(const be_backend *b, const char *sim_fingerprint,
-                const wl_workload *w, const gpu_config *c, uint64_t seed,
-                char key[65]);
+                const space_def *s, const wl_workload *w, const gpu_config *c,
+                uint64_t seed, char key[65]);
 
 /* Expand {placeholders} of a command or file template: every knob,
  * {workload}, {job_dir}, {campaign_dir}; "{{" is a literal "{". With quote

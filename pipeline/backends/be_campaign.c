@@ -129,11 +129,53 @@ static int check_metric(const camp_campaign *c, const char *m, int line,
     return GD_OK;
 }
 
+/* Knob k on backend name, which must take it; the message names the
+ * backends that can. */
+static int check_knob(const camp_campaign *c, const char *name, int k,
+                      gd_err *err)
+{
+    const be_backend *b = be_find(name);
+    char why[256] = "", others[256] = "", w2[256];
+    if (!b || b->takes_knob(c, k, why, sizeof why))
+        return GD_OK;
+    for (int i = 0; be_at(i); i++)
+        if (be_at(i)->takes_knob(c, k, w2, sizeof w2)) {
+            size_t l = strlen(others);
+            snprintf(others + l, sizeof others - l, "%s%s", l ? ", " : "",
+                     be_at(i)->name);
+        }
+    const char *hint = k >= SPACE_NKNOBS
+        ? space_knob_suggest(space_knob_name(&c->space, k)) : NULL;
+    return camp_errf(c, c->space.line[k], err, "knob %s: the %s backend "
+                     "cannot take it (%s); backends that can: %s%s%s%s",
+                     space_knob_name(&c->space, k), name, why,
+                     others[0] ? others : "none",
+                     hint ? "; did you mean \"" : "",
+                     hint ? hint : "", hint ? "\"?" : "");
+}
+
+/* Every knob the campaign declares, on every backend it runs on (the
+ * analytic screen and the verify backend of a multi-fidelity campaign). */
+static int check_knobs(const camp_campaign *c, gd_err *err)
+{
+    int rc = GD_OK;
+    for (int k = 0; !rc && k < space_nknobs(&c->space); k++) {
+        if (!c->space.line[k])
+            continue;
+        rc = check_knob(c, c->backend, k, err);
+        if (!rc && c->verify_backend[0])
+            rc = check_knob(c, c->verify_backend, k, err);
+    }
+    return rc;
+}
+
 int be_check_campaign(const camp_campaign *c, gd_err *err)
 {
     int rc = known_backend(c, c->backend, c->simulator_line, err);
     if (!rc && c->verify_backend[0])
         rc = known_backend(c, c->verify_backend, c->verify_line, err);
+    if (!rc)
+        rc = check_knobs(c, err);
     if (!rc)
         rc = check_templates(c, err);
     for (int i = 0; !rc && i < c->nobjectives; i++)
@@ -159,6 +201,11 @@ int be_fingerprint(camp_campaign *c, gd_err *err)
     util_buf_printf(&b, "backend=%s\nroot=%s\nconfig=%s\ncommand=%s\n",
                     camp_ext_backend(c), c->sim_root, c->sim_config,
                     c->sim_command);
+    /* user knobs' GPGPU-Sim options (none: the text, and keys, as before) */
+    for (int u = 0; u < c->space.nuser; u++)
+        if (c->space.user[u].option[0])
+            util_buf_printf(&b, "knob_option=%s %s\n", c->space.user[u].name,
+                            c->space.user[u].option);
     for (int i = 0; i < c->nmetrics; i++)
         util_buf_printf(&b, "metric=%s %d %s\n", c->metrics[i].name,
                         c->metrics[i].required, c->metrics[i].regex);

@@ -120,7 +120,8 @@ static int gpgpusim_prepare(const be_job *job, be_exec *x, gd_err *err)
     rc = be_make_job_dir(job->job_dir, err);
     if (rc)
         return rc;
-    rc = gsim_write_configs(tdir, &job->cfg, job->job_dir, &power, err);
+    rc = gsim_write_configs(tdir, &job->camp->space, &job->cfg,
+                            job->job_dir, &power, err);
     if (rc)
         return rc;  /* GD_EINPUT: this config cannot run: invalid-config */
     return gpgpusim_plan(job, x, err);
@@ -439,8 +440,52 @@ static int gpgpusim_produces(const camp_campaign *camp, const char *metric,
     return on;
 }
 
+/* Every level of built-in knob k, the others at the baseline, rewrites the
+ * config template under GPGPU-Sim's rules (cache strings: gpgpusim.c); a
+ * template that cannot be read is gpgpusim_check's to report. */
+static int builtin_levels_ok(const camp_campaign *c, int k, char *why,
+                             size_t n)
+{
+    char tdir[PATH_MAX], path[PATH_MAX], *tmpl = NULL;
+    gd_err e = {0, ""};
+    if (template_dir(c, tdir, sizeof tdir, &e)
+        || util_path_join(path, sizeof path, tdir, GSIM_CONFIG_NAME)
+        || util_read_file(path, &tmpl, NULL, &e))
+        return 1;
+    int ok = 1;
+    for (int i = 0; ok && i < c->space.nlevels[k]; i++) {
+        gpu_config cfg = space_baseline();
+        char *out = NULL;
+        space_set(&cfg, k, c->space.levels[k][i]);
+        if (gsim_rewrite_config_text(tmpl, path, &cfg, &out, &e) != GD_OK) {
+            char v[SPACE_TEXTLEN];
+            snprintf(why, n, "level %s: %s", space_level_str(&c->space, k,
+                     c->space.levels[k][i], v, sizeof v), e.msg);
+            ok = 0;
+        }
+        free(out);
+    }
+    free(tmpl);
+    return ok;
+}
+
+/* A built-in knob at the levels its config rule takes (a combination the
+ * rule refuses is an invalid-config record, as for the GTX480 levels); a
+ * user knob when it names the config option it sets (option=). */
+static int gpgpusim_takes_knob(const camp_campaign *c, int k, char *why,
+                               size_t n)
+{
+    if (k < SPACE_NKNOBS)
+        return builtin_levels_ok(c, k, why, n);
+    if (c->space.user[k - SPACE_NKNOBS].option[0])
+        return 1;
+    snprintf(why, n, "it names no GPGPU-Sim config option: add "
+             "option=\"-gpgpu_...\"");
+    return 0;
+}
+
 const be_backend be_gpgpusim = {
     "gpgpusim", "measured", 0, gpgpusim_version, gpgpusim_has_metric, NULL,
     gpgpusim_prepare, gpgpusim_finish, gpgpusim_check, gpgpusim_produces,
-    gpgpusim_identity, gpgpusim_plan,
+    gpgpusim_identity, gpgpusim_plan, gpgpusim_takes_knob,
 };

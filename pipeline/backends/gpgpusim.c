@@ -582,9 +582,40 @@ static int prepare_power(const char *dir, const char *cfgpath,
     return GD_OK;
 }
 
+int gsim_set_user_options(char **text, const char *name,
+                          const space_def *sp, const gpu_config *c,
+                          gd_err *err)
+{
+    for (int u = 0; sp && u < sp->nuser; u++) {
+        const char *opt = sp->user[u].option;
+        char val[SPACE_TEXTLEN];
+        key_pos pos;
+        if (!opt[0])
+            continue;
+        space_level_str(sp, SPACE_NKNOBS + u, c->user[u], val, sizeof val);
+        if (find_key(*text, opt, &pos, NULL) == 0) {
+            /* not in the template: a line of its own at the end */
+            util_buf b;
+            util_buf_init(&b);
+            util_buf_puts(&b, *text);
+            if (b.len && b.s[b.len - 1] != '\n')
+                util_buf_puts(&b, "\n");
+            util_buf_printf(&b, "# %s, set by gpudse\n%s %s\n",
+                            sp->user[u].name, opt, val);
+            free(*text);
+            *text = b.s;
+            continue;
+        }
+        int rc = set_value(text, name, opt, val, err);
+        if (rc)
+            return rc;
+    }
+    return GD_OK;
+}
+
 /* Everything the job needs, in memory; nothing written yet. */
-static int prepare(const char *dir, const gpu_config *c, job_files *f,
-                   gd_err *err)
+static int prepare(const char *dir, const space_def *sp, const gpu_config *c,
+                   job_files *f, gd_err *err)
 {
     memset(f, 0, sizeof *f);
     char cfgpath[4096], *tmpl = NULL;
@@ -594,6 +625,8 @@ static int prepare(const char *dir, const gpu_config *c, job_files *f,
     if (rc)
         return rc;
     rc = gsim_rewrite_config_text(tmpl, cfgpath, c, &f->config, err);
+    if (!rc)
+        rc = gsim_set_user_options(&f->config, cfgpath, sp, c, err);
     if (!rc)
         rc = prepare_icnt(dir, cfgpath, tmpl, c, f, err);
     if (!rc)
@@ -629,11 +662,12 @@ static int copy_file(const char *src_dir, const char *dst_dir,
     return rc;
 }
 
-int gsim_write_configs(const char *template_dir, const gpu_config *c,
-                       const char *job_dir, int *power_on, gd_err *err)
+int gsim_write_configs(const char *template_dir, const space_def *sp,
+                       const gpu_config *c, const char *job_dir, int *power_on,
+                       gd_err *err)
 {
     job_files f;
-    int rc = prepare(template_dir, c, &f, err);
+    int rc = prepare(template_dir, sp, c, &f, err);
     if (rc)
         return rc;
     rc = write_text(job_dir, f.icnt_name, f.icnt, err);
@@ -651,7 +685,7 @@ int gsim_check_templates(const char *template_dir, gd_err *err)
 {
     job_files f;
     gpu_config base = space_baseline();
-    int rc = prepare(template_dir, &base, &f, err);
+    int rc = prepare(template_dir, NULL, &base, &f, err);
     if (rc) {
         if (err)
             err->code = GD_EINPUT;   /* a template that cannot work is input */

@@ -72,9 +72,21 @@ int gsim_core_clock_mhz(const char *text, double *mhz);
  * and, when the config says -power_simulation_enabled 1, a copy of the
  * -gpuwattch_xml_file XML. *power_on (may be NULL) tells which. Nothing is
  * written when the config is rejected. GD_EINPUT for a rejected config or a
- * broken template, GD_EENV when files cannot be read or written. */
-int gsim_write_configs(const char *template_dir, const gpu_config *c,
-                       const char *job_dir, int *power_on, gd_err *err);
+ * broken template, GD_EENV when files cannot be read or written. The user
+ * knobs of sp (NULL: none) with an option= set their option
+ * (gsim_set_user_options). */
+int gsim_write_configs(const char *template_dir, const space_def *sp,
+                       const gpu_config *c, const char *job_dir, int *power_on,
+                       gd_err *err);
+
+/* In the config text *text (malloc'd, replaced), each user knob of sp
+ * that names a GPGPU-Sim option (<knob option="-gpgpu_...">) sets it to
+ * c's level: the option's one line rewritten, or, when the template has
+ * none, a line `OPTION LEVEL` appended (GPGPU-Sim reads options in any
+ * order). GD_EINPUT (naming name) when the option is on several lines. */
+int gsim_set_user_options(char **text, const char *name,
+                          const space_def *sp, const gpu_config *c,
+                          gd_err *err);
 
 /* Check a template directory once, before a campaign runs: both files read,
  * every knob key present exactly once, the baseline point rewrites and

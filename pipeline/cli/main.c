@@ -273,8 +273,11 @@ static int cmd_validate(int argc, char **argv)
         "every check `gpudse run` makes before its first job (for gpgpusim: the\n"
         "simulator root and its lib/.../libcudart.so, the config templates,\n"
         "each workload's program) and prints the first external job (working\n"
-        "directory, environment, command) so that it can be run by hand. A\n"
-        "<split-study> file is checked as by `gpudse split validate`.\n",
+        "directory, environment, command) so that it can be run by hand. The\n"
+        "campaign's knobs, built-in or its own (<knob name=\"my_policy\"\n"
+        "values=\"lru srrip\"/>, from= to= step=|log2=), must be ones its\n"
+        "backends take: an error names the knob's line and the backends that\n"
+        "can. A <split-study> file is checked as by `gpudse split validate`.\n",
         NULL, NULL};
     int rc, n = po_parse(&cmd, argc, argv, &rc);
     if (n < 0)

@@ -117,6 +117,23 @@ static int load_json(const char *dir, const char *name, cJSON **out,
     return rc;
 }
 
+/* The user knobs of the run's campaign copy, to read its journal with;
+ * none when it has no readable copy (its records then hold built-in knobs
+ * alone). */
+static void side_space(const char *dir, space_def *sp)
+{
+    char path[4096];
+    gd_err ignore;
+    camp_campaign *c = calloc(1, sizeof *c);
+    memset(sp, 0, sizeof *sp);
+    if (c && !util_path_join(path, sizeof path, dir, "campaign.xml")
+        && util_path_exists(path) && camp_load_meta(path, c, &ignore) == 0) {
+        *sp = c->space;
+        camp_free(c);
+    }
+    free(c);
+}
+
 static int load_side(const char *dir, cmp_side *s, gd_err *err)
 {
     char path[4096];
@@ -129,7 +146,8 @@ static int load_side(const char *dir, cmp_side *s, gd_err *err)
     if (!util_path_exists(path))
         return gd_errf(err, GD_EINPUT, "%s: not a gpudse run directory (no "
                        "results.jsonl)", dir);
-    int rc = store_load_all(path, &s->recs, &s->n, err);
+    side_space(dir, &s->space);
+    int rc = store_load_all_in(path, &s->space, &s->recs, &s->n, err);
     if (!rc)
         rc = load_json(dir, "analysis.json", &s->analysis, err);
     if (!rc)
@@ -233,12 +251,15 @@ static double rel_abs(double base, double now)
     return base != 0 ? fabs(now - base) / fabs(base) : INFINITY;
 }
 
-static void item_for(cmp_item *it, const store_record *b,
+/* The item of a pair; its label the config's canonical text with the user
+ * knobs of its run's space (base's when it has the record). */
+static void item_for(const cmp_ctx *x, cmp_item *it, const store_record *b,
                      const store_record *n)
 {
     memset(it, 0, sizeof *it);
     const store_record *r = b ? b : n;
-    space_config_canon(&r->cfg, it->config, sizeof it->config);
+    space_config_canon(b ? &x->base.space : &x->now.space, &r->cfg,
+                       it->config, sizeof it->config);
     if (b)
         util_strlcpy(it->key_base, b->key, sizeof it->key_base);
     if (n)
@@ -411,8 +432,9 @@ static match_ref *refs_of(const cmp_side *s, const unsigned char *paired,
         v[k].r = &s->recs[i];
         v[k].at = i;
         if (by_config) {
-            char canon[200];
-            space_config_canon(&s->recs[i].cfg, canon, sizeof canon);
+            char canon[SPACE_CANON_MAX];
+            space_config_canon(&s->space, &s->recs[i].cfg, canon,
+                               sizeof canon);
             snprintf(v[k].id, sizeof v[k].id, "%s|%s", s->recs[i].workload,
                      canon);
         } else {
@@ -486,10 +508,11 @@ static int match_all(cmp_ctx *x, rec_pair **out, size_t *np)
 
 /* ---- per pair ---------------------------------------------------------- */
 
-static void check_coverage(cmp_check *c, const rec_pair *p)
+static void check_coverage(const cmp_ctx *x, cmp_check *c,
+                           const rec_pair *p)
 {
     cmp_item it;
-    item_for(&it, p->b, p->n);
+    item_for(x, &it, p->b, p->n);
     it.ratio = BIG_RATIO;
     if (!p->n) {
         c->compared++;
@@ -510,14 +533,15 @@ static void check_coverage(cmp_check *c, const rec_pair *p)
 }
 
 /* b NULL: a job only NEW has, counted only when it failed. */
-static void check_status(cmp_check *c, const store_record *b,
+static void check_status(const cmp_ctx *x, cmp_check *c,
+                         const store_record *b,
                          const store_record *n)
 {
     int okb = !b || b->status == ST_OK, okn = n->status == ST_OK;
     c->compared++;
     if (okb && !okn) {
         cmp_item it;
-        item_for(&it, b, n);
+        item_for(x, &it, b, n);
         it.ratio = BIG_RATIO;
         snprintf(it.label, sizeof it.label, "%s -> %s%s%.60s",
                  b ? "ok" : "new job", store_status_name(n->status),
@@ -539,7 +563,7 @@ static void check_metrics(cmp_ctx *x, const wl_entry *w,
         if (met_get(&b->metrics, c->metric, &vb) != 0)
             continue;
         cmp_item it;
-        item_for(&it, b, n);
+        item_for(x, &it, b, n);
         it.base = vb;
         if (met_get(&n->metrics, c->metric, &vn) == 0)
             it.now = vn;
@@ -556,12 +580,12 @@ static void check_pair(cmp_ctx *x, const wl_entry *wls, size_t nwl,
     const wl_entry *w = find_wl(wls, nwl, r->workload);
     if (!w)
         return;
-    check_coverage(&x->ck[w->first + 1], p);
+    check_coverage(x, &x->ck[w->first + 1], p);
     if (!p->b && p->n->status != ST_OK)   /* a new job that fails */
-        check_status(&x->ck[w->first], NULL, p->n);
+        check_status(x, &x->ck[w->first], NULL, p->n);
     if (!p->b || !p->n || strcmp(p->b->fidelity, p->n->fidelity) != 0)
         return;
-    check_status(&x->ck[w->first], p->b, p->n);
+    check_status(x, &x->ck[w->first], p->b, p->n);
     if (p->b->status == ST_OK && p->n->status == ST_OK)
         check_metrics(x, w, p->b, p->n);
 }
@@ -580,9 +604,15 @@ static const cJSON *analysis_wl(const cJSON *analysis, const char *name)
     return NULL;
 }
 
-/* Canonical config text of an analysis.json "config" object. */
+/* Canonical config text of an analysis.json "config" object: its built-in
+ * knobs, then ",name=level" for each other member (the user knobs, in the
+ * campaign's order), as space_config_canon writes it. */
 static void config_canon(const cJSON *cfg, char *out, size_t n)
 {
+    char base[SPACE_CANON_MAX];
+    util_buf b;
+    const cJSON *m;
+    util_buf_init(&b);
     gpu_config c = space_baseline();
     for (int k = 0; k < SPACE_NKNOBS; k++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(
@@ -594,7 +624,18 @@ static void config_canon(const cJSON *cfg, char *out, size_t n)
                  && space_value_parse(k, v->valuestring, &val) == 0)
             space_set(&c, k, val);
     }
-    space_config_canon(&c, out, n);
+    space_config_canon(NULL, &c, base, sizeof base);
+    util_buf_puts(&b, base);
+    cJSON_ArrayForEach(m, cfg) {
+        if (!m->string || space_knob_find(m->string) >= 0)
+            continue;
+        if (cJSON_IsString(m))
+            util_buf_printf(&b, ",%s=%s", m->string, m->valuestring);
+        else if (cJSON_IsNumber(m))
+            util_buf_printf(&b, ",%s=%d", m->string, m->valueint);
+    }
+    util_strlcpy(out, b.s ? b.s : "", n);
+    util_buf_free(&b);
 }
 
 /* Points of front a whose config is not in front b. */
@@ -602,7 +643,7 @@ static long front_minus(const cJSON *a, const cJSON *b)
 {
     const cJSON *p, *q;
     long count = 0;
-    char ca[200], cb[200];
+    char ca[SPACE_CANON_MAX], cb[SPACE_CANON_MAX];
     cJSON_ArrayForEach(p, a) {
         int found = 0;
         config_canon(cJSON_GetObjectItemCaseSensitive(p, "config"), ca,

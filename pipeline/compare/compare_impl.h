@@ -20,7 +20,7 @@ enum { RES_PASS, RES_FAIL, RES_SKIP };
  * or one job (status, coverage). Numbers NaN where they do not apply. */
 typedef struct {
     char key_base[65], key_new[65];   /* "" when absent */
-    char config[200];                 /* canonical config, "" when none */
+    char config[512];                 /* canonical config, "" when none */
     char label[96];                   /* "ok -> timeout", "missing in NEW" */
     double base, now;                 /* values in BASE and NEW */
     double ratio;                     /* |change| / allowance, for ordering */
@@ -57,6 +57,8 @@ typedef struct {
     size_t n;
     cJSON *analysis;       /* NULL when the run has no analysis.json */
     cJSON *manifest;       /* NULL when the run has no manifest.json */
+    space_def space;       /* its campaign copy's (user knobs); zeroed
+                              (built-in knobs alone) when it has none */
 } cmp_side;
 
 typedef struct {

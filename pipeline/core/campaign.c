@@ -290,69 +290,6 @@ static int parse_verify(ctx_t *x, xmlNodePtr n)
     return rc;
 }
 
-static int parse_knob_values(ctx_t *x, xmlNodePtr n, int knob,
-                             const char *values)
-{
-    space_def *s = &x->c->space;
-    char buf[1024];
-    util_strlcpy(buf, values, sizeof buf);
-    s->nlevels[knob] = 0;
-    char *save = NULL;
-    for (char *t = strtok_r(buf, " \t\n,", &save); t;
-         t = strtok_r(NULL, " \t\n,", &save)) {
-        int v;
-        const space_knob_def *d = space_knob_get(knob);
-        if (space_value_parse(knob, t, &v) != 0) {
-            char allowed[256] = "", tmp[32];
-            for (int i = 0; i < d->nlevels; i++) {
-                strcat(allowed, i ? " " : "");
-                strcat(allowed, space_value_str(knob, d->levels[i], tmp,
-                                                sizeof tmp));
-            }
-            char what[320];
-            snprintf(what, sizeof what, "%s (allowed: %s)", d->name, allowed);
-            return fail(x, n, "value \"%s\" is not allowed for knob %s", t,
-                        what);
-        }
-        for (int i = 0; i < s->nlevels[knob]; i++)
-            if (s->levels[knob][i] == v)
-                return fail(x, n, "value \"%s\" is listed twice for knob %s",
-                            t, d->name);
-        s->levels[knob][s->nlevels[knob]++] = v;
-    }
-    if (s->nlevels[knob] == 0)
-        return fail(x, n, "knob %s has no values", space_knob_get(knob)->name);
-    return GD_OK;
-}
-
-static int parse_space(ctx_t *x, xmlNodePtr list)
-{
-    int seen[SPACE_NKNOBS] = {0};
-    for (xmlNodePtr n = list->children; n; n = n->next) {
-        if (!is_elem(n, "knob"))
-            continue;
-        char *name = attr(n, "name"), *values = attr(n, "values");
-        int k = space_knob_find(name), rc = GD_OK;
-        if (k < 0) {
-            const char *s = space_knob_suggest(name);
-            char hint[128] = "";
-            if (s)
-                snprintf(hint, sizeof hint, "; did you mean \"%s\"?", s);
-            rc = fail(x, n, "unknown knob \"%s\"%s", name, hint);
-        } else if (seen[k]) {
-            rc = fail(x, n, "knob %s is listed twice", name);
-        } else {
-            seen[k] = 1;
-            rc = parse_knob_values(x, n, k, values);
-        }
-        xmlFree(name);
-        xmlFree(values);
-        if (rc)
-            return rc;
-    }
-    return GD_OK;
-}
-
 static int parse_objectives(ctx_t *x, xmlNodePtr list)
 {
     for (xmlNodePtr n = list->children; n; n = n->next) {
@@ -769,7 +706,7 @@ static int check_meaning(ctx_t *x, xmlNodePtr root)
             switch (i) {
             case 0: rc = parse_simulator(x, n); break;
             case 1: rc = campx_workloads(x, n); break;
-            case 2: rc = parse_space(x, n); break;
+            case 2: rc = campx_space(x, n); break;
             case 3: rc = parse_objectives(x, n);
                     rc = rc ? rc : campx_constraints(x, n); break;
             case 4: rc = parse_search(x, n); search = n; break;

@@ -1,7 +1,7 @@
 /* campaign_impl: private to campaign.c, campaign_wl.c, campaign_metrics.c
- * and campaign_agg.c, the parts of the campaign parser — the context of one
- * file's meaning checks, the small libxml2 helpers they use, and the entry
- * points of the others. No other module includes it. */
+ * campaign_agg.c and campaign_knobs.c, the parts of the campaign parser —
+ * the context of one file's meaning checks, the small libxml2 helpers they
+ * use, and the entry points of the others. No other module includes it. */
 #ifndef GPUDSE_CAMPAIGN_IMPL_H
 #define GPUDSE_CAMPAIGN_IMPL_H
 
@@ -10,6 +10,7 @@
 #include <string.h>
 #include <libxml/tree.h>
 #include "campaign.h"
+#include "metrics.h"
 
 typedef struct {
     const char *path;
@@ -105,5 +106,8 @@ int campx_aggregate(ctx_t *x, xmlNodePtr n);
  * its declared metrics), and the <constraint>s of <objectives>. */
 int campx_derived(ctx_t *x, xmlNodePtr root);
 int campx_constraints(ctx_t *x, xmlNodePtr objectives);
+
+/* <space>: built-in and user knobs into x->c->space (campaign_knobs.c). */
+int campx_space(ctx_t *x, xmlNodePtr list);
 
 #endif

@@ -1,6 +1,7 @@
-/* space: the 8 knobs of the GPGPU-Sim GTX480 design space (values and
- * baseline from docs/gpgpusim.md), canonical config text, and mixed-radix
- * enumeration of a campaign's sub-space. */
+/* space: the 8 built-in knobs of the GPGPU-Sim GTX480 design space (values
+ * and baseline from docs/gpgpusim.md), a campaign's user knobs (held in its
+ * space_def), canonical config text, and mixed-radix enumeration of a
+ * campaign's sub-space. */
 #include "space.h"
 
 #include <stdio.h>
@@ -51,6 +52,8 @@ const char *space_knob_suggest(const char *name)
 
 int space_get(const gpu_config *c, int knob)
 {
+    if (knob >= SPACE_NKNOBS && knob < SPACE_MAXKNOBS)
+        return c->user[knob - SPACE_NKNOBS];
     switch (knob) {
     case KNOB_N_CLUSTERS: return c->n_clusters;
     case KNOB_CORES_PER_CLUSTER: return c->cores_per_cluster;
@@ -66,6 +69,10 @@ int space_get(const gpu_config *c, int knob)
 
 void space_set(gpu_config *c, int knob, int value)
 {
+    if (knob >= SPACE_NKNOBS && knob < SPACE_MAXKNOBS) {
+        c->user[knob - SPACE_NKNOBS] = value;
+        return;
+    }
     switch (knob) {
     case KNOB_N_CLUSTERS: c->n_clusters = value; break;
     case KNOB_CORES_PER_CLUSTER: c->cores_per_cluster = value; break;
@@ -82,6 +89,7 @@ void space_set(gpu_config *c, int knob, int value)
 gpu_config space_baseline(void)
 {
     gpu_config c;
+    memset(&c, 0, sizeof c);
     for (int k = 0; k < SPACE_NKNOBS; k++)
         space_set(&c, k, knobs[k].baseline);
     return c;
@@ -142,37 +150,112 @@ static size_t put_uint(char *dst, unsigned v)
     return k;
 }
 
-void space_config_canon(const gpu_config *c, char *buf, size_t n)
+static size_t put_text(char *dst, const char *s)
+{
+    size_t len = strlen(s);
+    memcpy(dst, s, len);
+    return len;
+}
+
+void space_config_canon(const space_def *s, const gpu_config *c, char *buf,
+                        size_t n)
 {
     /* built by hand, not with snprintf: every job key hashes this text */
-    char tmp[512];
+    char tmp[SPACE_CANON_MAX + 64];
     size_t off = 0;
     for (int k = 0; k < SPACE_NKNOBS; k++) {
-        const char *name = knobs[k].name;
-        size_t len = strlen(name);
         if (k)
             tmp[off++] = ',';
-        memcpy(tmp + off, name, len);
-        off += len;
+        off += put_text(tmp + off, knobs[k].name);
         tmp[off++] = '=';
         int v = space_get(c, k);
         if (k == KNOB_SCHEDULER) {
-            const char *sn = space_sched_name(v);
-            size_t sl = strlen(sn);
-            memcpy(tmp + off, sn, sl);
-            off += sl;
+            off += put_text(tmp + off, space_sched_name(v));
         } else {
             if (v < 0)
                 tmp[off++] = '-';
             off += put_uint(tmp + off, v < 0 ? 0u - (unsigned)v : (unsigned)v);
         }
     }
+    /* user knobs: at most SPACE_MAXUSER * (2 + 2 * SPACE_TEXTLEN) bytes */
+    for (int u = 0; s && u < s->nuser; u++) {
+        char lv[SPACE_TEXTLEN + 4];
+        tmp[off++] = ',';
+        off += put_text(tmp + off, s->user[u].name);
+        tmp[off++] = '=';
+        off += put_text(tmp + off, space_level_str(s, SPACE_NKNOBS + u,
+                                                   c->user[u], lv, sizeof lv));
+    }
     tmp[off] = '\0';
     util_strlcpy(buf, tmp, n);
 }
 
+int space_nknobs(const space_def *s)
+{
+    return SPACE_NKNOBS + (s ? s->nuser : 0);
+}
+
+const char *space_knob_name(const space_def *s, int k)
+{
+    if (k >= 0 && k < SPACE_NKNOBS)
+        return knobs[k].name;
+    if (s && k >= SPACE_NKNOBS && k < space_nknobs(s))
+        return s->user[k - SPACE_NKNOBS].name;
+    return "?";
+}
+
+int space_knob_index(const space_def *s, const char *name)
+{
+    int k = space_knob_find(name);
+    for (int u = 0; k < 0 && s && u < s->nuser; u++)
+        if (!strcmp(s->user[u].name, name))
+            k = SPACE_NKNOBS + u;
+    return k;
+}
+
+int space_knob_numeric(const space_def *s, int k)
+{
+    if (k >= SPACE_NKNOBS)
+        return s && k < space_nknobs(s) && s->user[k - SPACE_NKNOBS].numeric;
+    return k >= 0 && k != KNOB_SCHEDULER;
+}
+
+const char *space_level_str(const space_def *s, int k, int v, char *buf,
+                            size_t n)
+{
+    if (k < SPACE_NKNOBS)
+        return space_value_str(k, v, buf, n);
+    const char *t = "?";
+    if (s && k < space_nknobs(s) && v >= 0 && v < s->nlevels[k])
+        t = s->user[k - SPACE_NKNOBS].text[v];
+    util_strlcpy(buf, t, n);
+    return buf;
+}
+
+int space_level_parse(const space_def *s, int k, const char *text, int *v)
+{
+    if (k >= SPACE_NKNOBS) {
+        if (!s || k >= space_nknobs(s))
+            return -1;
+        for (int i = 0; i < s->nlevels[k]; i++)
+            if (!strcmp(s->user[k - SPACE_NKNOBS].text[i], text)) {
+                *v = i;
+                return 0;
+            }
+        return -1;
+    }
+    if (k == KNOB_SCHEDULER)
+        return space_value_parse(k, text, v);
+    long l;
+    if (k < 0 || util_parse_long(text, 0, 1L << 30, &l) != 0)
+        return -1;
+    *v = (int)l;
+    return 0;
+}
+
 void space_def_full(space_def *s)
 {
+    memset(s, 0, sizeof *s);
     for (int k = 0; k < SPACE_NKNOBS; k++) {
         s->nlevels[k] = knobs[k].nlevels;
         memcpy(s->levels[k], knobs[k].levels, sizeof knobs[k].levels);
@@ -191,7 +274,7 @@ void space_def_baseline(space_def *s)
 uint64_t space_size(const space_def *s)
 {
     uint64_t n = 1;
-    for (int k = 0; k < SPACE_NKNOBS; k++)
+    for (int k = 0; k < space_nknobs(s); k++)
         n *= (uint64_t)s->nlevels[k];
     return n;
 }
@@ -199,7 +282,8 @@ uint64_t space_size(const space_def *s)
 gpu_config space_at(const space_def *s, uint64_t i)
 {
     gpu_config c;
-    for (int k = SPACE_NKNOBS - 1; k >= 0; k--) {
+    memset(&c, 0, sizeof c);
+    for (int k = space_nknobs(s) - 1; k >= 0; k--) {
         uint64_t r = (uint64_t)s->nlevels[k];
         space_set(&c, k, s->levels[k][i % r]);
         i /= r;
@@ -210,7 +294,7 @@ gpu_config space_at(const space_def *s, uint64_t i)
 int64_t space_index(const space_def *s, const gpu_config *c)
 {
     int64_t idx = 0;
-    for (int k = 0; k < SPACE_NKNOBS; k++) {
+    for (int k = 0; k < space_nknobs(s); k++) {
         int v = space_get(c, k), pos = -1;
         for (int j = 0; j < s->nlevels[k]; j++)
             if (s->levels[k][j] == v)

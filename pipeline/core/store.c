@@ -146,6 +146,8 @@ struct store {
     off_t last_off;       /* and where that line starts */
     char dir[PATH_MAX];
     sidx_writer idx;      /* results.index, kept beside the journal */
+    const space_def *space; /* the campaign's, for its user knobs; NULL:
+                               built-in knobs alone (store_set_space) */
 };
 
 /* ---- the summary: results.summary.json, beside the journal ----
@@ -663,7 +665,7 @@ int store_get(const store *s, const char *key, store_record *r, gd_err *err)
     int rc = store_get_line(s, key, &line, err);
     if (rc)
         return rc;
-    rc = store_record_from_json(line, s->path, 0, r, err);
+    rc = store_record_from_json_in(s->space, line, s->path, 0, r, err);
     free(line);
     return rc;
 }
@@ -778,7 +780,7 @@ static int record_group(store *s, const store_record *r)
 int store_append(store *s, const store_record *r, gd_err *err)
 {
     s->line.len = 0;  /* one buffer reused for every record */
-    store_record_to_json(r, &s->line);
+    store_record_to_json_in(s->space, r, &s->line);
     return append_line(s, r->key, s->line.s, 0,
                        r->status == ST_OK ? CLS_OK : CLS_FAILED,
                        record_group(s, r), err);
@@ -787,7 +789,7 @@ int store_append(store *s, const store_record *r, gd_err *err)
 int store_append_attempt(store *s, const store_record *r, gd_err *err)
 {
     s->line.len = 0;
-    store_record_to_json(r, &s->line);
+    store_record_to_json_in(s->space, r, &s->line);
     return append_line(s, r->key, s->line.s, 1,
                        r->status == ST_OK ? CLS_OK : CLS_FAILED,
                        record_group(s, r), err);
@@ -824,6 +826,11 @@ int store_close(store *s, gd_err *err)
     util_buf_free(&s->line);
     free(s);
     return rc;
+}
+
+void store_set_space(store *s, const space_def *sp)
+{
+    s->space = sp;
 }
 
 /* ---- the run directory's lock ---- */

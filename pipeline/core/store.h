@@ -48,14 +48,23 @@ typedef struct {
     int attempts;
 } store_record;
 
-/* One JSON line without the newline, keys in fixed order. */
+/* One JSON line without the newline, keys in fixed order: the config's
+ * built-in knobs, then the user knobs of sp (NULL: none) by name, a numeric
+ * one as a number, a categorical one as a string. */
 void store_record_to_json(const store_record *r, util_buf *out);
+void store_record_to_json_in(const space_def *sp, const store_record *r,
+                             util_buf *out);
 
 /* s as a JSON string (quoted, escaped) appended to b. */
 void store_json_str(util_buf *b, const char *s);
 /* Parse one line; errors name the given file and line. */
 int store_record_from_json(const char *line, const char *file, int lineno,
                            store_record *r, gd_err *err);
+/* The same with the user knobs of sp (NULL: none; a record lacking one of
+ * them is bad; a level sp does not list reads as -1, in no space). */
+int store_record_from_json_in(const space_def *sp, const char *line,
+                              const char *file, int lineno, store_record *r,
+                              gd_err *err);
 
 typedef struct store store;
 
@@ -72,6 +81,9 @@ typedef struct {
 /* Open (create) DIR/results.jsonl for appending; loads the finished keys.
  * A torn last line is truncated away and counted in *torn (may be NULL). */
 int store_open(const char *dir, store **out, int *torn, gd_err *err);
+/* The campaign's space, whose user knobs records are written and read
+ * with (store_append, store_get); sp must outlive s. Not set: none. */
+void store_set_space(store *s, const space_def *sp);
 int store_has(const store *s, const char *key);
 /* Whether this key's latest record was appended since the store opened. */
 int store_is_new(const store *s, const char *key);
@@ -118,6 +130,9 @@ void store_unlock(int fd);
  * is an error naming FILE:LINE. */
 int store_load_all(const char *path, store_record **recs, size_t *n,
                    gd_err *err);
+/* The same, reading the user knobs of sp (store_record_from_json_in). */
+int store_load_all_in(const char *path, const space_def *sp,
+                      store_record **recs, size_t *n, gd_err *err);
 
 /* Reading a journal one workload at a time, so that memory holds one
  * workload's records, not the journal's: store_index_workloads reads the
@@ -143,15 +158,19 @@ int store_index_workloads(const char *path, store_wl_lines **out, int *nout,
                           gd_err *err);
 int store_load_lines(const char *path, const store_line *lines, size_t n,
                      store_record **recs, size_t *nrecs, gd_err *err);
+int store_load_lines_in(const char *path, const space_def *sp,
+                        const store_line *lines, size_t n,
+                        store_record **recs, size_t *nrecs, gd_err *err);
 void store_wl_lines_free(store_wl_lines *v, int n);
 
 /* The latest GPU records of these keys (in key order; a key the journal
  * lacks is left out) from DIR's journal, reading only their lines: found
  * in results.index when it holds, else by the keys that begin the lines
  * (store_keys.c); attempts are not counted. Only reads: a torn last line
- * is skipped. */
-int store_load_keys(const char *dir, const char (*keys)[65], size_t n,
-                    store_record **recs, size_t *nrecs, gd_err *err);
+ * is skipped. Records carry the user knobs of sp (NULL: none). */
+int store_load_keys(const char *dir, const space_def *sp,
+                    const char (*keys)[65], size_t n, store_record **recs,
+                    size_t *nrecs, gd_err *err);
 
 /* Records in one order whatever order jobs finished in (results.jsonl keeps
  * completion order): by workload, backend, config (knob by knob), key.

@@ -89,7 +89,31 @@ static void modelled_to_json(util_buf *b, const char *names)
     util_buf_puts(b, "]");
 }
 
+/* ,"name":level for each user knob of sp: a number when numeric. */
+static void user_to_json(const space_def *sp, const gpu_config *c,
+                         util_buf *b)
+{
+    for (int u = 0; sp && u < sp->nuser; u++) {
+        char t[SPACE_TEXTLEN];
+        int k = SPACE_NKNOBS + u;
+        space_level_str(sp, k, c->user[u], t, sizeof t);
+        util_buf_add(b, ",", 1);
+        store_json_str(b, sp->user[u].name);
+        util_buf_add(b, ":", 1);
+        if (sp->user[u].numeric && strcmp(t, "?"))
+            util_buf_puts(b, t);
+        else
+            store_json_str(b, t);
+    }
+}
+
 void store_record_to_json(const store_record *r, util_buf *b)
+{
+    store_record_to_json_in(NULL, r, b);
+}
+
+void store_record_to_json_in(const space_def *sp, const store_record *r,
+                             util_buf *b)
 {
     util_buf_puts(b, "{\"key\":");
     store_json_str(b, r->key);
@@ -114,6 +138,7 @@ void store_record_to_json(const store_record *r, util_buf *b)
             util_buf_add(b, s, num_int(space_get(&r->cfg, k), s));
         }
     }
+    user_to_json(sp, &r->cfg, b);
     util_buf_puts(b, "},\"status\":");
     store_json_str(b, store_status_name(r->status));
     if (r->reason[0]) {
@@ -175,7 +200,24 @@ static int get_order(const cJSON *o, long *order)
     return 0;
 }
 
-static int parse_config(const cJSON *o, gpu_config *c, const char **bad)
+/* User knob u of sp from o's member: its level index, -1 when sp does
+ * not list the level. */
+static int parse_user(const space_def *sp, int u, const cJSON *v, int *lv)
+{
+    char t[SPACE_TEXTLEN];
+    if (cJSON_IsString(v) && strlen(v->valuestring) < sizeof t)
+        util_strlcpy(t, v->valuestring, sizeof t);
+    else if (cJSON_IsNumber(v) && v->valuedouble == (double)v->valueint)
+        snprintf(t, sizeof t, "%d", v->valueint);
+    else
+        return -1;
+    if (space_level_parse(sp, SPACE_NKNOBS + u, t, lv) != 0)
+        *lv = -1;
+    return 0;
+}
+
+static int parse_config(const space_def *sp, const cJSON *o, gpu_config *c,
+                        const char **bad)
 {
     *c = space_baseline();
     for (int k = 0; k < SPACE_NKNOBS; k++) {
@@ -195,6 +237,12 @@ static int parse_config(const cJSON *o, gpu_config *c, const char **bad)
             val = v->valueint;
         }
         space_set(c, k, val);
+    }
+    for (int u = 0; sp && u < sp->nuser; u++) {
+        *bad = sp->user[u].name;
+        if (parse_user(sp, u, cJSON_GetObjectItemCaseSensitive(o, *bad),
+                       &c->user[u]) != 0)
+            return -1;
     }
     return 0;
 }
@@ -359,7 +407,28 @@ static int fast_long(const char **p, long *out, long max)
     return 0;
 }
 
-static int fast_config(const char **p, gpu_config *cfg)
+/* ,"name":level of user knob u (a string or a whole number). */
+static int fast_user(const char **p, const space_def *sp, int u,
+                     gpu_config *cfg)
+{
+    char t[SPACE_TEXTLEN];
+    if (lit(p, ",\"") || lit(p, sp->user[u].name) || lit(p, "\":"))
+        return -1;
+    if (**p == '"') {
+        if (fast_str(p, t, sizeof t))
+            return -1;
+    } else {
+        long l;
+        if (fast_long(p, &l, 1L << 30))
+            return -1;
+        snprintf(t, sizeof t, "%ld", l);
+    }
+    if (space_level_parse(sp, SPACE_NKNOBS + u, t, &cfg->user[u]) != 0)
+        cfg->user[u] = -1;
+    return 0;
+}
+
+static int fast_config(const char **p, const space_def *sp, gpu_config *cfg)
 {
     *cfg = space_baseline();
     if (lit(p, "{"))
@@ -383,6 +452,9 @@ static int fast_config(const char **p, gpu_config *cfg)
         }
         space_set(cfg, k, val);
     }
+    for (int u = 0; sp && u < sp->nuser; u++)
+        if (fast_user(p, sp, u, cfg))
+            return -1;
     return lit(p, "}");
 }
 
@@ -427,7 +499,8 @@ static int fast_modelled(const char **p, char *dst, size_t n)
 }
 
 /* 0 when line was read; -1 when the cJSON reader must look at it. */
-static int fast_record(const char *line, store_record *r)
+static int fast_record(const space_def *sp, const char *line,
+                       store_record *r)
 {
     const char *p = line;
     char status[32];
@@ -440,7 +513,7 @@ static int fast_record(const char *line, store_record *r)
         || fast_str(&p, r->backend, sizeof r->backend)
         || lit(&p, ",\"fidelity\":")
         || fast_str(&p, r->fidelity, sizeof r->fidelity)
-        || lit(&p, ",\"config\":") || fast_config(&p, &r->cfg)
+        || lit(&p, ",\"config\":") || fast_config(&p, sp, &r->cfg)
         || lit(&p, ",\"status\":") || fast_str(&p, status, sizeof status)
         || (r->status = store_status_parse(status)) < 0)
         return -1;
@@ -466,7 +539,14 @@ static int fast_record(const char *line, store_record *r)
 int store_record_from_json(const char *line, const char *file, int lineno,
                            store_record *r, gd_err *err)
 {
-    if (fast_record(line, r) == 0)
+    return store_record_from_json_in(NULL, line, file, lineno, r, err);
+}
+
+int store_record_from_json_in(const space_def *sp, const char *line,
+                              const char *file, int lineno, store_record *r,
+                              gd_err *err)
+{
+    if (fast_record(sp, line, r) == 0)
         return GD_OK;
     memset(r, 0, sizeof *r);
     cJSON *o = cJSON_Parse(line);
@@ -487,7 +567,7 @@ int store_record_from_json(const char *line, const char *file, int lineno,
         what = "backend";
     else if (get_str(o, "fidelity", r->fidelity, sizeof r->fidelity, 1))
         what = "fidelity";
-    else if (!cJSON_IsObject(cfg) || parse_config(cfg, &r->cfg, &bad))
+    else if (!cJSON_IsObject(cfg) || parse_config(sp, cfg, &r->cfg, &bad))
         what = "config";
     else if (get_str(o, "status", status, sizeof status, 1)
              || (r->status = store_status_parse(status)) < 0)

@@ -121,8 +121,9 @@ static int mark_index(const char *dir, int fd, off_t size, want_t *w,
 /* The line of each found key parsed (attempts are not counted: 1); 1
  * when one does not carry its key (the index lied: the caller reads the
  * journal instead), -1 out of memory. */
-static int parse_found(int fd, const char *path, const want_t *w, size_t n,
-                       store_record *v, size_t *cnt, gd_err *err)
+static int parse_found(int fd, const char *path, const space_def *sp,
+                       const want_t *w, size_t n, store_record *v,
+                       size_t *cnt, gd_err *err)
 {
     for (size_t i = 0; i < n; i++) {
         if (w[i].off == UINT64_MAX)
@@ -139,7 +140,7 @@ static int parse_found(int fd, const char *path, const want_t *w, size_t n,
         sidx_key_hex(w[i].key, hex);
         ok = ok && (!strstr(line, "\"kind\":")
                     || strstr(line, "\"kind\":\"gpu\""))
-             && store_record_from_json(line, path, 0, &v[*cnt], &ignore)
+             && store_record_from_json_in(sp, line, path, 0, &v[*cnt], &ignore)
                     == GD_OK
              && strcmp(v[*cnt].key, hex) == 0;
         free(line);
@@ -151,8 +152,9 @@ static int parse_found(int fd, const char *path, const want_t *w, size_t n,
     return 0;
 }
 
-int store_load_keys(const char *dir, const char (*keys)[65], size_t n,
-                    store_record **recs, size_t *nrecs, gd_err *err)
+int store_load_keys(const char *dir, const space_def *sp,
+                    const char (*keys)[65], size_t n, store_record **recs,
+                    size_t *nrecs, gd_err *err)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/results.jsonl", dir);
@@ -184,7 +186,7 @@ int store_load_keys(const char *dir, const char (*keys)[65], size_t n,
         if (mark_range(fd, w, m, from, (uint64_t)sb.st_size) != 0)
             rc = gd_errf(err, GD_EENV, "%s: read error", path);
         *nrecs = 0;
-        int lied = rc ? 0 : parse_found(fd, path, w, m, v, nrecs, err);
+        int lied = rc ? 0 : parse_found(fd, path, sp, w, m, v, nrecs, err);
         if (lied < 0)
             rc = GD_EENV;
         else if (lied && pass == 1)

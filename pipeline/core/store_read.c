@@ -62,6 +62,12 @@ static size_t count_lines(const char *p, size_t len)
 int store_load_all(const char *path, store_record **recs, size_t *n,
                    gd_err *err)
 {
+    return store_load_all_in(path, NULL, recs, n, err);
+}
+
+int store_load_all_in(const char *path, const space_def *sp,
+                      store_record **recs, size_t *n, gd_err *err)
+{
     char *data;
     size_t len;
     int rc = store_read_journal(path, &data, &len, err);
@@ -85,7 +91,8 @@ int store_load_all(const char *path, store_record **recs, size_t *n,
         *nl = '\0';
         lineno++;
         if (*p && !store_other_kind(p)) {
-            rc = store_record_from_json(p, path, lineno, &v[cnt], err);
+            rc = store_record_from_json_in(sp, p, path, lineno, &v[cnt],
+                                           err);
             if (!rc && keep_latest(&seen, v, &cnt) != 0)
                 rc = gd_errf(err, GD_EENV, "%s: out of memory", path);
         }
@@ -194,6 +201,13 @@ int store_index_workloads(const char *path, store_wl_lines **out, int *nout,
 int store_load_lines(const char *path, const store_line *lines, size_t n,
                      store_record **recs, size_t *nrecs, gd_err *err)
 {
+    return store_load_lines_in(path, NULL, lines, n, recs, nrecs, err);
+}
+
+int store_load_lines_in(const char *path, const space_def *sp,
+                        const store_line *lines, size_t n,
+                        store_record **recs, size_t *nrecs, gd_err *err)
+{
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return gd_errf(err, GD_EENV, "%s: cannot open: %s", path,
@@ -231,7 +245,8 @@ int store_load_lines(const char *path, const store_line *lines, size_t n,
         }
         char *p = blk + (ln->off - bstart);
         p[ln->len] = '\0';  /* the newline */
-        rc = store_record_from_json(p, path, (int)ln->lineno, &v[cnt], err);
+        rc = store_record_from_json_in(sp, p, path, (int)ln->lineno, &v[cnt],
+                                       err);
         p[ln->len] = '\n';
         if (!rc && keep_latest(&seen, v, &cnt) != 0)
             rc = gd_errf(err, GD_EENV, "%s: out of memory", path);
@@ -248,14 +263,15 @@ int store_load_lines(const char *path, const store_line *lines, size_t n,
     return GD_OK;
 }
 
-/* Workload, backend, each knob's value in knob order, then the key. */
+/* Workload, backend, each knob's value in knob order (user knobs: their
+ * level index, in declaration order), then the key. */
 static int canonical_cmp(const void *pa, const void *pb)
 {
     const store_record *a = pa, *b = pb;
     int c = strcmp(a->workload, b->workload);
     if (!c)
         c = strcmp(a->backend, b->backend);
-    for (int k = 0; !c && k < SPACE_NKNOBS; k++) {
+    for (int k = 0; !c && k < SPACE_MAXKNOBS; k++) {
         int va = space_get(&a->cfg, k), vb = space_get(&b->cfg, k);
         c = (va > vb) - (va < vb);
     }

@@ -343,7 +343,7 @@ static int run_verify(run_t *r, gd_err *err)
     store_record *recs = NULL;
     size_t n = 0;
     if (!rc)
-        rc = store_load_all(path, &recs, &n, err);
+        rc = store_load_all_in(path, &r->c.space, &recs, &n, err);
     gpu_config **fixed = NULL;
     size_t *nfixed = NULL;
     if (!rc)
@@ -374,7 +374,7 @@ static int load_journal(run_t *r, store_record **recs, size_t *n, gd_err *err)
     char path[PATH_MAX];
     util_path_join(path, sizeof path, r->dir, "results.jsonl");
     int rc = store_flush(r->st, err);
-    return rc ? rc : store_load_all(path, recs, n, err);
+    return rc ? rc : store_load_all_in(path, &r->c.space, recs, n, err);
 }
 
 /* Multi-fidelity as a loop (<verify rounds=>, mfloop.h): round after round
@@ -470,6 +470,8 @@ static int open_run(run_t *r, gd_err *err)
     int torn = 0;
     if (!rc)
         rc = store_open(r->dir, &r->st, &torn, err);
+    if (!rc)
+        store_set_space(r->st, &r->c.space);
     r->torn = (uint64_t)torn;
     if (!rc && torn) {
         say(r, "gpudse: %s/results.jsonl: dropped a torn last line left by "
@@ -556,8 +558,8 @@ static void baseline_note(run_t *r)
     gpu_config base = space_baseline();
     if (space_index(&r->c.space, &base) >= 0)
         return;
-    char canon[256];
-    space_config_canon(&base, canon, sizeof canon);
+    char canon[SPACE_CANON_MAX];
+    space_config_canon(&r->c.space, &base, canon, sizeof canon);
     say(r, "gpudse: the baseline config (%s) is not in this campaign's "
         "space, so no job evaluates it and nothing is normalised to it; add "
         "its values to <space> to have it run\n", canon);

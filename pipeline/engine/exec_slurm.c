@@ -597,7 +597,7 @@ static int merge(coord *co, size_t i, gd_err *err)
     exec_end e;
     memset(&e, 0, sizeof e);
     gd_err why = {0, ""};
-    if (jobrun_read_result(j->x.dir, &e.rec, &why) != GD_OK
+    if (jobrun_read_result(j->x.dir, &co->o->c->space, &e.rec, &why) != GD_OK
         || strcmp(e.rec.key, j->x.key) != 0) {
         memset(&e.rec, 0, sizeof e.rec);
         e.rec.status = ST_FAILED;

@@ -23,15 +23,21 @@ static void put(cJSON *o, const char *name, const char *fmt, ...)
     cJSON_AddStringToObject(o, name, s);
 }
 
-/* "n_clusters=8 15 30,n_mem=6,...": every knob with its values. */
+/* "n_clusters=8 15 30,n_mem=6,...": every knob with its values (the
+ * campaign's user knobs after the built-in ones; with option= as
+ * "name[-option]"). */
 static void space_text(const space_def *s, util_buf *b)
 {
-    for (int k = 0; k < SPACE_NKNOBS; k++) {
-        util_buf_printf(b, "%s%s=", k ? "," : "", space_knob_get(k)->name);
+    for (int k = 0; k < space_nknobs(s); k++) {
+        const char *opt = k >= SPACE_NKNOBS ? s->user[k - SPACE_NKNOBS].option
+                                            : "";
+        util_buf_printf(b, "%s%s%s%s%s=", k ? "," : "", space_knob_name(s, k),
+                        *opt ? "[" : "", opt, *opt ? "]" : "");
         for (int i = 0; i < s->nlevels[k]; i++) {
-            char v[32];
+            char v[SPACE_TEXTLEN];
             util_buf_printf(b, "%s%s", i ? " " : "",
-                            space_value_str(k, s->levels[k][i], v, sizeof v));
+                            space_level_str(s, k, s->levels[k][i], v,
+                                            sizeof v));
         }
     }
 }

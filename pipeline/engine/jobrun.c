@@ -42,7 +42,7 @@ static cJSON *spec_json(const be_backend *be, const be_job *job,
     skeleton(be, job, &r);
     util_buf rec;
     util_buf_init(&rec);
-    store_record_to_json(&r, &rec);
+    store_record_to_json_in(&c->space, &r, &rec);
     cJSON *o = cJSON_CreateObject();
     char seed[32];
     snprintf(seed, sizeof seed, "%" PRIu64, job->seed);
@@ -78,8 +78,8 @@ static void put_quoted(util_buf *b, const char *s)
  * runnable by hand. */
 static int write_cmd_sh(const be_job *job, const be_exec *x, gd_err *err)
 {
-    char cfg[256], abs[PATH_MAX];
-    space_config_canon(&job->cfg, cfg, sizeof cfg);
+    char cfg[SPACE_CANON_MAX], abs[PATH_MAX];
+    space_config_canon(&job->camp->space, &job->cfg, cfg, sizeof cfg);
     if (!realpath(job->job_dir, abs))
         util_strlcpy(abs, job->job_dir, sizeof abs);
     util_buf b;
@@ -126,13 +126,16 @@ static int write_config_json(const be_backend *be, const be_job *job,
     cJSON_AddStringToObject(o, "backend", be->name);
     cJSON_AddStringToObject(o, "seed", seed);
     cJSON *c = cJSON_AddObjectToObject(o, "config");
-    for (int k = 0; k < SPACE_NKNOBS; k++) {
+    const space_def *sp = job->camp ? &job->camp->space : NULL;
+    for (int k = 0; k < space_nknobs(sp); k++) {
         int val = space_get(&job->cfg, k);
-        if (k == KNOB_SCHEDULER)
-            cJSON_AddStringToObject(c, space_knob_get(k)->name,
-                                    space_value_str(k, val, v, sizeof v));
+        space_level_str(sp, k, val, v, sizeof v);
+        if (!space_knob_numeric(sp, k))
+            cJSON_AddStringToObject(c, space_knob_name(sp, k), v);
+        else if (k < SPACE_NKNOBS)
+            cJSON_AddNumberToObject(c, space_knob_name(sp, k), val);
         else
-            cJSON_AddNumberToObject(c, space_knob_get(k)->name, val);
+            cJSON_AddNumberToObject(c, space_knob_name(sp, k), atof(v));
     }
     char *text = cJSON_Print(o);
     cJSON_Delete(o);
@@ -218,7 +221,8 @@ static int spec_env(const cJSON *o, spec_t *s)
     return 0;
 }
 
-static int spec_parse(const cJSON *o, const char *path, spec_t *s,
+static int spec_parse(const cJSON *o, const char *path, const space_def *sp,
+                      spec_t *s,
                       gd_err *err)
 {
     const char *camp = str_of(o, "campaign"), *be = str_of(o, "backend");
@@ -240,13 +244,15 @@ static int spec_parse(const cJSON *o, const char *path, spec_t *s,
         return gd_errf(err, GD_EENV, "out of memory");
     const cJSON *rec = cJSON_GetObjectItemCaseSensitive(o, "record");
     char *text = rec ? cJSON_PrintUnformatted(rec) : NULL;
-    int rc = text ? store_record_from_json(text, path, 1, &s->rec, err)
+    int rc = text ? store_record_from_json_in(sp, text, path, 1, &s->rec,
+                                              err)
                   : gd_errf(err, GD_EINPUT, "%s:1: no record", path);
     cJSON_free(text);
     return rc;
 }
 
-static int spec_read(const char *job_dir, spec_t *s, gd_err *err)
+static int spec_read(const char *job_dir, const space_def *sp, spec_t *s,
+                     gd_err *err)
 {
     memset(s, 0, sizeof *s);
     char path[PATH_MAX];
@@ -259,14 +265,15 @@ static int spec_read(const char *job_dir, spec_t *s, gd_err *err)
     free(text);
     if (!o)
         return gd_errf(err, GD_EINPUT, "%s:1: not valid JSON", path);
-    rc = spec_parse(o, path, s, err);
+    rc = spec_parse(o, path, sp, s, err);
     cJSON_Delete(o);
     return rc;
 }
 
 /* ---- result.json ---- */
 
-int jobrun_read_result(const char *job_dir, store_record *r, gd_err *err)
+int jobrun_read_result(const char *job_dir, const space_def *sp,
+                       store_record *r, gd_err *err)
 {
     char path[PATH_MAX];
     util_path_join(path, sizeof path, job_dir, JOBRUN_RESULT);
@@ -278,17 +285,17 @@ int jobrun_read_result(const char *job_dir, store_record *r, gd_err *err)
     while (len && (text[len - 1] == '\n'))
         text[--len] = '\0';
     memset(r, 0, sizeof *r);
-    rc = store_record_from_json(text, path, 1, r, err);
+    rc = store_record_from_json_in(sp, text, path, 1, r, err);
     free(text);
     return rc;
 }
 
-static int write_result(const char *job_dir, const store_record *r,
-                        gd_err *err)
+static int write_result(const char *job_dir, const space_def *sp,
+                        const store_record *r, gd_err *err)
 {
     util_buf b;
     util_buf_init(&b);
-    store_record_to_json(r, &b);
+    store_record_to_json_in(sp, r, &b);
     util_buf_add(&b, "\n", 1);
     char path[PATH_MAX];
     util_path_join(path, sizeof path, job_dir, JOBRUN_RESULT);
@@ -373,11 +380,16 @@ static void leave_env_error(const char *job_dir, const char *msg)
 static int job_run(const char *job_dir, gd_err *err)
 {
     spec_t s;
-    int rc = spec_read(job_dir, &s, err);
+    int rc = spec_read(job_dir, NULL, &s, err);
     camp_campaign c;
     memset(&c, 0, sizeof c);
     if (!rc)
         rc = camp_load_meta(s.campaign, &c, err);
+    if (!rc && c.space.nuser) {
+        /* again, its config's user knobs read with the campaign's space */
+        spec_free(&s);
+        rc = spec_read(job_dir, &c.space, &s, err);
+    }
     const be_backend *be = rc ? NULL : be_find(s.backend);
     if (!rc && (!be || be->in_process || s.wl_index < 0
                 || s.wl_index >= c.nworkloads))
@@ -404,7 +416,7 @@ static int job_run(const char *job_dir, gd_err *err)
         if (!rc)
             rc = jobsrc_write_status(job_dir, 0, &res, &r, err);
         if (!rc)
-            rc = write_result(job_dir, &r, err);
+            rc = write_result(job_dir, &c.space, &r, err);
     }
     if (saving && rc == GD_EENV)
         leave_env_error(job_dir, err->msg);

@@ -30,9 +30,11 @@ int jobrun_write_spec(const be_backend *be, const be_job *job,
                       const be_exec *x, const char *campaign_path,
                       gd_err *err);
 
-/* Read JOBDIR/result.json into r. GD_EINPUT when it is missing (errno
- * ENOENT: check util_path_exists first) or malformed, naming the file. */
-int jobrun_read_result(const char *job_dir, store_record *r, gd_err *err);
+/* Read JOBDIR/result.json into r, its config's user knobs those of sp
+ * (NULL: none). GD_EINPUT when it is missing (errno ENOENT: check
+ * util_path_exists first) or malformed, naming the file. */
+int jobrun_read_result(const char *job_dir, const space_def *sp,
+                       store_record *r, gd_err *err);
 
 /* JOBDIR/environment-error.txt's message into msg (the file is removed,
  * so the job runs again on resume); 1 when there was one, else 0. */

@@ -131,7 +131,8 @@ void jobsrc_key(const jobsrc *s, int wl, const gpu_config *cfg, char key[65],
                 char *dir, size_t dirsz)
 {
     const camp_campaign *c = s->o->c;
-    be_job_key(s->o->be, c->sim_fingerprint, &s->wls[wl], cfg, c->seed, key);
+    be_job_key(s->o->be, c->sim_fingerprint, &c->space, &s->wls[wl], cfg,
+               c->seed, key);
     if (dir)
         snprintf(dir, dirsz, "%s/jobs/%s", s->o->rundir, key);
 }

@@ -125,8 +125,9 @@ static int load_candidates(mf_loop *m, int w, const cal_row *rows,
 
 static cJSON *config_json(const gpu_config *cfg)
 {
-    char buf[256];
-    space_config_canon(cfg, buf, sizeof buf);
+    char buf[SPACE_CANON_MAX];
+    /* no user knobs: the analytic screen takes none (be_check_campaign) */
+    space_config_canon(NULL, cfg, buf, sizeof buf);
     return cJSON_CreateString(buf);
 }
 

@@ -84,8 +84,9 @@ static gpu_config first_config(const camp_campaign *c)
 static void describe(const be_job *job, const be_exec *x, const char *what,
                      util_buf *out)
 {
-    char canon[512];
-    space_config_canon(&job->cfg, canon, sizeof canon);
+    char canon[SPACE_CANON_MAX];
+    space_config_canon(job->camp ? &job->camp->space : NULL, &job->cfg,
+                       canon, sizeof canon);
     util_buf_printf(out, "first job (%s): workload %s, config %s\n", what,
                     job->workload->name, canon);
     util_buf_printf(out, "  working directory: %s/ (gpudse writes the job's "
@@ -129,7 +130,7 @@ int preflight_first_job(const camp_campaign *c, const char *rundir,
     job.workload = &wls[0];
     job.cfg = verify ? space_baseline() : first_config(c);
     job.seed = c->seed;
-    be_job_key(be, c->sim_fingerprint, job.workload, &job.cfg, c->seed,
+    be_job_key(be, c->sim_fingerprint, &c->space, job.workload, &job.cfg, c->seed,
                job.key);
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s/jobs/%s", rundir, job.key);

@@ -522,7 +522,7 @@ static int describe_job(const char *jd, st_job *j, long *jobid, int *task)
     store_record rec;
     gd_err ignore;
     if (rt && store_record_from_json(rt, path, 1, &rec, &ignore) == GD_OK)
-        space_config_canon(&rec.cfg, j->config, sizeof j->config);
+        space_config_canon(NULL, &rec.cfg, j->config, sizeof j->config);
     if (cJSON_IsString(w))
         util_strlcpy(j->workload, w->valuestring, sizeof j->workload);
     cJSON_free(rt);
@@ -553,7 +553,7 @@ static int visit_job(st_view *v, const char *jd, const char *key)
     if (util_path_exists(res)) {
         store_record r;
         gd_err ignore;
-        if (jobrun_read_result(jd, &r, &ignore) != GD_OK)
+        if (jobrun_read_result(jd, NULL, &r, &ignore) != GD_OK)
             return 0;
         int i = wl_index(v, r.workload, strlen(r.workload));
         if (i >= 0)

@@ -189,15 +189,15 @@ static size_t rank_moves(const strat *st, const size_t *pos, size_t nf,
     for (size_t f = 0; f < nf; f++) {
         size_t first = n;
         const strat_obs *o = &st->obs[pos[f]];
-        int lv[SPACE_NKNOBS];
+        int lv[SPACE_MAXKNOBS];
         strat_levels(st, o->idx, lv);
-        for (int k = 0; k < SPACE_NKNOBS; k++)
+        for (int k = 0; k < space_nknobs(&st->space); k++)
             for (int d = -1; d <= 1; d += 2) {
                 int v = lv[k] + d;
                 if (v < 0 || v >= st->space.nlevels[k])
                     continue;
                 double lk = leverage(o, k, d);
-                int tmp[SPACE_NKNOBS];
+                int tmp[SPACE_MAXKNOBS];
                 memcpy(tmp, lv, sizeof tmp);
                 tmp[k] = v;
                 if (!two) {
@@ -206,12 +206,12 @@ static size_t rank_moves(const strat *st, const size_t *pos, size_t nf,
                         mv[n++] = (move){i, lk, crowd[f], 0};
                     continue;
                 }
-                for (int k2 = k + 1; k2 < SPACE_NKNOBS; k2++)
+                for (int k2 = k + 1; k2 < space_nknobs(&st->space); k2++)
                     for (int d2 = -1; d2 <= 1; d2 += 2) {
                         int v2 = lv[k2] + d2;
                         if (v2 < 0 || v2 >= st->space.nlevels[k2])
                             continue;
-                        int t2[SPACE_NKNOBS];
+                        int t2[SPACE_MAXKNOBS];
                         memcpy(t2, tmp, sizeof t2);
                         t2[k2] = v2;
                         uint64_t i = strat_index_of(st, t2);
@@ -247,7 +247,8 @@ size_t strat_agent_rules_pick(strat *st, uint64_t *idx, size_t n)
         return 0;
     size_t nf = strat_front(st, pos);
     for (int two = 0; two <= 1 && k < n; two++) {
-        size_t cap = nf * (two ? 112 * 2 : 16) + 1;
+        size_t K = (size_t)space_nknobs(&st->space);
+        size_t cap = nf * (two ? 4 * K * K : 2 * K) + 1;
         move *mv = malloc(cap * sizeof *mv);
         if (!mv)
             break;
@@ -296,7 +297,8 @@ static size_t next(strat *st, gpu_config *out, size_t max)
     size_t nf = strat_front(st, pos);
     /* one-knob moves: 16 per member; two-knob: 8*7/2*4 per member */
     for (int two = 0; two <= 1 && k < want; two++) {
-        size_t cap = nf * (two ? 112 * 2 : 16) + 1;
+        size_t K = (size_t)space_nknobs(&st->space);
+        size_t cap = nf * (two ? 4 * K * K : 2 * K) + 1;
         move *mv = malloc(cap * sizeof *mv);
         if (!mv)
             break;

@@ -247,9 +247,9 @@ static cJSON *round_json(const strat *st, const agent_llm *l)
     cJSON *cs = cJSON_AddArrayToObject(r, "configs");
     for (size_t i = 0; i < l->nslots; i++) {
         cJSON *c = cJSON_CreateObject();
-        char canon[256];
+        char canon[SPACE_CANON_MAX];
         gpu_config cfg = space_at(&st->space, l->slots[i].idx);
-        space_config_canon(&cfg, canon, sizeof canon);
+        space_config_canon(&st->space, &cfg, canon, sizeof canon);
         cJSON_AddStringToObject(c, "config", canon);
         cJSON_AddStringToObject(c, "by", by_name[l->slots[i].by]);
         add_result(st, l, c, l->slots[i].idx);
@@ -421,8 +421,8 @@ static void diagnose(const strat *st, agent_llm *l, const char *scope,
     agents_rules_memory(p, &n[0]);
     agents_rules_warp(p, &n[1]);
     agents_rules_bottleneck(p, base, &n[2]);
-    char canon[256];
-    space_config_canon(&p->cfg, canon, sizeof canon);
+    char canon[SPACE_CANON_MAX];
+    space_config_canon(&st->space, &p->cfg, canon, sizeof canon);
     cJSON *d = cJSON_CreateObject();
     cJSON_AddStringToObject(d, "scope", scope);
     cJSON_AddStringToObject(d, "config", canon);
@@ -482,9 +482,9 @@ static long knee_of(const strat *st, const agent_llm *l)
 static void put_result(const strat *st, const agent_llm *l, size_t at,
                        util_buf *b)
 {
-    char canon[256];
+    char canon[SPACE_CANON_MAX];
     const obs_pt *o = &l->pts[at];
-    space_config_canon(&o->p.cfg, canon, sizeof canon);
+    space_config_canon(&st->space, &o->p.cfg, canon, sizeof canon);
     util_buf_printf(b, "%s ->", canon);
     if (!o->ok) {
         util_buf_printf(b, " failed (%s)\n", store_status_name(o->status));
@@ -537,12 +537,12 @@ static void put_evaluated(const strat *st, const agent_llm *l, util_buf *b)
 static void put_space(const strat *st, util_buf *b)
 {
     util_buf_puts(b, "Allowed values (the campaign's space):\n");
-    for (int k = 0; k < SPACE_NKNOBS; k++) {
-        util_buf_printf(b, "%s:", space_knob_get(k)->name);
+    for (int k = 0; k < space_nknobs(&st->space); k++) {
+        util_buf_printf(b, "%s:", space_knob_name(&st->space, k));
         for (int i = 0; i < st->space.nlevels[k]; i++) {
-            char v[32];
-            util_buf_printf(b, " %s", space_value_str(
-                k, st->space.levels[k][i], v, sizeof v));
+            char v[SPACE_TEXTLEN];
+            util_buf_printf(b, " %s", space_level_str(
+                &st->space, k, st->space.levels[k][i], v, sizeof v));
         }
         util_buf_puts(b, "\n");
     }
@@ -583,8 +583,8 @@ static char *build_facts(const strat *st, agent_llm *l, size_t want,
     for (size_t i = 0; i < nlast; i++)   /* the last round's results */
         if (last[i] != knee)
             diagnose(st, l, "last", &l->pts[last[i]].p, &b);
-    char canon[256];
-    space_config_canon(base, canon, sizeof canon);
+    char canon[SPACE_CANON_MAX];
+    space_config_canon(&st->space, base, canon, sizeof canon);
     util_buf_printf(&b, "Current configuration (knobs you leave out keep "
                     "these values): %s\n", canon);
     util_buf_printf(&b, "Propose %zu configuration(s) not evaluated yet, "
@@ -635,15 +635,15 @@ static int judge_text(strat *st, const char *text, const gpu_config *base,
         return -1;
     int64_t i = space_index(&st->space, &cfg);
     if (i < 0 || st->seen[i]) {
-        char canon[256];
-        space_config_canon(&cfg, canon, sizeof canon);
+        char canon[SPACE_CANON_MAX];
+        space_config_canon(&st->space, &cfg, canon, sizeof canon);
         snprintf(p->reason, sizeof p->reason, "%s was already evaluated or "
                  "proposed", canon);
         return -1;
     }
     if (strat_predict_infeasible(st, (uint64_t)i)) {
-        char canon[256];
-        space_config_canon(&cfg, canon, sizeof canon);
+        char canon[SPACE_CANON_MAX];
+        space_config_canon(&st->space, &cfg, canon, sizeof canon);
         snprintf(p->reason, sizeof p->reason, "%s is predicted to miss a "
                  "<constraint> of the campaign", canon);
         return -1;

@@ -151,9 +151,9 @@ static size_t tournament(strat *st, nsga *g)
     return c < 0 ? a : c > 0 ? b : (a < b ? a : b);
 }
 
-static void mutate(strat *st, int lv[SPACE_NKNOBS], double rate)
+static void mutate(strat *st, int lv[SPACE_MAXKNOBS], double rate)
 {
-    for (int k = 0; k < SPACE_NKNOBS; k++) {
+    for (int k = 0; k < space_nknobs(&st->space); k++) {
         int nl = st->space.nlevels[k];
         if (nl < 2 || gsl_rng_uniform(st->rng) >= rate)
             continue;
@@ -177,18 +177,18 @@ static int in_gen(const nsga *g, size_t n, uint64_t idx)
 
 static int64_t child(strat *st, nsga *g, size_t made)
 {
-    int a[SPACE_NKNOBS], b[SPACE_NKNOBS], c[SPACE_NKNOBS];
+    int a[SPACE_MAXKNOBS], b[SPACE_MAXKNOBS], c[SPACE_MAXKNOBS];
     strat_levels(st, g->pop[tournament(st, g)], a);
     strat_levels(st, g->pop[tournament(st, g)], b);
     int cross = gsl_rng_uniform(st->rng) < 0.9;
-    for (int k = 0; k < SPACE_NKNOBS; k++)
+    for (int k = 0; k < space_nknobs(&st->space); k++)
         c[k] = cross && gsl_rng_uniform(st->rng) < 0.5 ? b[k] : a[k];
-    mutate(st, c, 1.0 / SPACE_NKNOBS);
+    mutate(st, c, 1.0 / space_nknobs(&st->space));
     for (int tries = 0; tries < 32; tries++) {
         uint64_t idx = strat_index_of(st, c);
         if (!st->seen[idx] && !in_gen(g, made, idx))
             return (int64_t)idx;
-        mutate(st, c, 2.0 / SPACE_NKNOBS);
+        mutate(st, c, 2.0 / space_nknobs(&st->space));
     }
     for (int tries = 0; tries < 64; tries++) {
         int64_t r = strat_random_unseen(st);

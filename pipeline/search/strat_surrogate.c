@@ -35,7 +35,7 @@
 #define TRUST_RADIUS 1
 
 typedef struct {
-    int nact, act[SPACE_NKNOBS];   /* knobs with more than one level */
+    int nact, act[SPACE_MAXKNOBS];   /* knobs with more than one level */
     size_t pmain, pfull;           /* feature counts with/without pairs */
     size_t init;                   /* size of the Latin-hypercube start */
     int started;
@@ -51,7 +51,7 @@ static int init(strat *st)
         return -1;
     st->impl = s;
     s->pmain = 1;
-    for (int k = 0; k < SPACE_NKNOBS; k++)
+    for (int k = 0; k < space_nknobs(&st->space); k++)
         if (st->space.nlevels[k] > 1) {
             s->act[s->nact++] = k;
             s->pmain += (size_t)st->space.nlevels[k] - 1;
@@ -87,7 +87,7 @@ static void free_impl(strat *st)
 static size_t active_cols(const strat *st, const surr *s, uint64_t idx,
                           int pairs, size_t *col)
 {
-    int lv[SPACE_NKNOBS];
+    int lv[SPACE_MAXKNOBS];
     strat_levels(st, idx, lv);
     size_t c = 1, m = 0;
     col[m++] = 0;
@@ -216,7 +216,7 @@ static int fit_predict(strat *st, surr *s, int q, double kappa)
     gsl_matrix *X = gsl_matrix_calloc(n, p);
     gsl_vector *y = gsl_vector_alloc(n);
     double *coef = malloc(p * sizeof *coef), mean, mse;
-    size_t col[1 + SPACE_NKNOBS + SPACE_NKNOBS * SPACE_NKNOBS];
+    size_t col[1 + SPACE_MAXKNOBS + SPACE_MAXKNOBS * SPACE_MAXKNOBS];
     int rc = -1;
     if (!X || !y || !coef)
         goto out;
@@ -337,7 +337,7 @@ typedef struct {
 
 /* Keep the NCAND lowest shortfalls (ties by index) in c, sorted. */
 /* Mark the unseen points within `radius` knob changes of lv. */
-static size_t mark_near(const strat *st, int lv[SPACE_NKNOBS], int from,
+static size_t mark_near(const strat *st, int lv[SPACE_MAXKNOBS], int from,
                         int radius, unsigned char *near)
 {
     size_t n = 0;
@@ -348,7 +348,7 @@ static size_t mark_near(const strat *st, int lv[SPACE_NKNOBS], int from,
     }
     if (radius == 0)
         return n;
-    for (int k = from; k < SPACE_NKNOBS; k++) {
+    for (int k = from; k < space_nknobs(&st->space); k++) {
         int keep = lv[k];
         for (int l = 0; l < st->space.nlevels[k]; l++) {
             if (l == keep)
@@ -371,7 +371,7 @@ static size_t trust_region(const strat *st, unsigned char *near, int radius)
         return 0;
     size_t nf = strat_front(st, pos);
     for (size_t f = 0; f < nf; f++) {
-        int lv[SPACE_NKNOBS];
+        int lv[SPACE_MAXKNOBS];
         strat_levels(st, st->obs[pos[f]].idx, lv);
         n += mark_near(st, lv, 0, radius, near);
     }

@@ -167,34 +167,35 @@ size_t strat_emit_random(strat *st, gpu_config *out, size_t want)
     return k;
 }
 
-void strat_levels(const strat *st, uint64_t idx, int lv[SPACE_NKNOBS])
+void strat_levels(const strat *st, uint64_t idx, int lv[SPACE_MAXKNOBS])
 {
-    for (int k = SPACE_NKNOBS - 1; k >= 0; k--) {
+    for (int k = space_nknobs(&st->space) - 1; k >= 0; k--) {
         uint64_t n = (uint64_t)st->space.nlevels[k];
         lv[k] = (int)(idx % n);
         idx /= n;
     }
 }
 
-uint64_t strat_index_of(const strat *st, const int lv[SPACE_NKNOBS])
+uint64_t strat_index_of(const strat *st, const int lv[SPACE_MAXKNOBS])
 {
     uint64_t idx = 0;
-    for (int k = 0; k < SPACE_NKNOBS; k++)
+    for (int k = 0; k < space_nknobs(&st->space); k++)
         idx = idx * (uint64_t)st->space.nlevels[k] + (uint64_t)lv[k];
     return idx;
 }
 
 /* The unseen point nearest to lv (fewest knobs changed, searched by
  * random single-knob moves, then any random unseen point). */
-static int64_t nearest_unseen(strat *st, const int lv[SPACE_NKNOBS],
+static int64_t nearest_unseen(strat *st, const int lv[SPACE_MAXKNOBS],
                               const unsigned char *taken)
 {
-    int cur[SPACE_NKNOBS];
+    int cur[SPACE_MAXKNOBS];
     for (int tries = 0; tries < 256; tries++) {
         memcpy(cur, lv, sizeof cur);
         int moves = 1 + tries / 32;
         for (int m = 0; m < moves; m++) {
-            int k = (int)gsl_rng_uniform_int(st->rng, SPACE_NKNOBS);
+            int k = (int)gsl_rng_uniform_int(
+                st->rng, (unsigned long)space_nknobs(&st->space));
             if (st->space.nlevels[k] > 1)
                 cur[k] = (int)gsl_rng_uniform_int(
                     st->rng, (unsigned long)st->space.nlevels[k]);
@@ -213,7 +214,7 @@ size_t strat_lhs(strat *st, size_t m, uint64_t *out)
 {
     if (m == 0)
         return 0;
-    int *col = malloc((m ? m : 1) * SPACE_NKNOBS * sizeof *col);
+    int *col = malloc((m ? m : 1) * SPACE_MAXKNOBS * sizeof *col);
     unsigned char *taken = calloc(st->size, 1);
     if (!col || !taken) {
         free(col);
@@ -221,11 +222,11 @@ size_t strat_lhs(strat *st, size_t m, uint64_t *out)
         return 0;
     }
     /* Each knob: its levels repeated evenly over m rows, then shuffled. */
-    int base_lv[SPACE_NKNOBS];
+    int base_lv[SPACE_MAXKNOBS];
     int with_base = st->base_idx >= 0 && !st->seen[st->base_idx];
     if (with_base)
         strat_levels(st, (uint64_t)st->base_idx, base_lv);
-    for (int k = 0; k < SPACE_NKNOBS; k++) {
+    for (int k = 0; k < space_nknobs(&st->space); k++) {
         int nl = st->space.nlevels[k];
         int *c = col + (size_t)k * m;
         for (size_t i = 0; i < m; i++)
@@ -242,8 +243,8 @@ size_t strat_lhs(strat *st, size_t m, uint64_t *out)
     }
     size_t got = 0;
     for (size_t i = 0; i < m; i++) {
-        int lv[SPACE_NKNOBS];
-        for (int k = 0; k < SPACE_NKNOBS; k++)
+        int lv[SPACE_MAXKNOBS];
+        for (int k = 0; k < space_nknobs(&st->space); k++)
             lv[k] = col[(size_t)k * m + i];
         uint64_t idx = strat_index_of(st, lv);
         int64_t pick = (!st->seen[idx] && !taken[idx])

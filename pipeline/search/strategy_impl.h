@@ -71,8 +71,8 @@ int64_t strat_random_unseen(strat *st);
  * every point is seen). */
 size_t strat_emit_random(strat *st, gpu_config *out, size_t want);
 /* Level positions (in st->space) of a config at index idx, and back. */
-void strat_levels(const strat *st, uint64_t idx, int lv[SPACE_NKNOBS]);
-uint64_t strat_index_of(const strat *st, const int lv[SPACE_NKNOBS]);
+void strat_levels(const strat *st, uint64_t idx, int lv[SPACE_MAXKNOBS]);
+uint64_t strat_index_of(const strat *st, const int lv[SPACE_MAXKNOBS]);
 /* m distinct unseen indices laid out as a Latin hypercube over the knob
  * levels (collisions repaired by the nearest unseen point); the first is the
  * baseline when it lies in the space and is unseen (when m covers each
