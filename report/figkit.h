@@ -31,6 +31,9 @@ enum { FIG_LOGX = 1, FIG_LOGY = 2, FIG_NOTITLE = 4, FIG_EXACT = 8 };
  * none known) with its unit=: "ipc_per_mm2 (1/mm²)" (figures.c). */
 void fig_axis_title(const camp_campaign *c, const char *metric, char *out,
                     size_t n);
+/* The same with the objective's sense: "IPC, higher is better". */
+void fig_axis_title_sense(const camp_campaign *c, const camp_objective *o,
+                          char *out, size_t n);
 
 /* Axis title of a knob: "shmem_size (bytes)" (figstats.c). */
 void fig_knob_title(int knob, char *out, size_t n);

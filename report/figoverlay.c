@@ -295,14 +295,6 @@ static void overlay_marks(chart_ctx *cc, const chart_axes *ax,
     cairo_restore(cc->cr);
 }
 
-static void axis_title(const rep_run *base, const camp_objective *o,
-                       char *out, size_t n)
-{
-    char t[128];
-    fig_axis_title(rep_run_camp(base), o->metric, t, sizeof t);
-    snprintf(out, n, "%s, %s is better", t, o->maximize ? "higher" : "lower");
-}
-
 static void overlay_draw(chart_ctx *cc, const rep_run *base,
                          const rep_overlay *ov, ov_series *s, int ns, int wl,
                          int no_title, chart_box box)
@@ -321,8 +313,8 @@ static void overlay_draw(chart_ctx *cc, const rep_run *base,
     double legh = chart_legend(cc, it, ns, box.x, 0, box.w, 0) + 8;
     overlay_axes(cc, s, ns, (chart_box){ box.x, box.y + top, box.w,
                                          box.h - top - legh }, &ax);
-    axis_title(base, &base->obj[1], xt, sizeof xt);
-    axis_title(base, &base->obj[0], yt, sizeof yt);
+    fig_axis_title_sense(rep_run_camp(base), &base->obj[1], xt, sizeof xt);
+    fig_axis_title_sense(rep_run_camp(base), &base->obj[0], yt, sizeof yt);
     chart_axes_draw(cc, &ax, xt, yt);
     overlay_marks(cc, &ax, s, ns);
     chart_legend(cc, it, ns, box.x, box.y + box.h - legh + 8, box.w, 1);

@@ -32,11 +32,11 @@ void fig_axis_title(const camp_campaign *c, const char *metric, char *out,
         snprintf(out, n, "%s", met_label(metric));
 }
 
-static void axis_title_sense(const rep_run *run, const camp_objective *o,
-                             char *out, size_t n)
+void fig_axis_title_sense(const camp_campaign *c, const camp_objective *o,
+                          char *out, size_t n)
 {
     char t[128];
-    fig_axis_title(rep_run_camp(run), o->metric, t, sizeof t);
+    fig_axis_title(c, o->metric, t, sizeof t);
     snprintf(out, n, "%s, %s is better", t, o->maximize ? "higher" : "lower");
 }
 
@@ -420,9 +420,9 @@ static void pareto_empty(chart_ctx *cc, const chart_axes *ax,
 
 static void pareto_titles(const rep_run *run, char *xt, char *yt, size_t n)
 {
-    axis_title_sense(run, &run->obj[0], yt, n);
+    fig_axis_title_sense(rep_run_camp(run), &run->obj[0], yt, n);
     if (run->nobj >= 2)
-        axis_title_sense(run, &run->obj[1], xt, n);
+        fig_axis_title_sense(rep_run_camp(run), &run->obj[1], xt, n);
     else
         snprintf(xt, n, "Job (configs in knob order)");
 }
@@ -663,7 +663,7 @@ static void fig_pareto(chart_ctx *cc, const rep_run *run, int wl,
     chart_axes_draw(cc, &ax, xt, yt);
     if (d.z) {
         char zt[160];
-        axis_title_sense(run, &run->obj[2], zt, sizeof zt);
+        fig_axis_title_sense(rep_run_camp(run), &run->obj[2], zt, sizeof zt);
         plot_cbar_draw(cc, &ax, &d.zs, zt);
     }
     if (d.n == 0 && d.nf == 0 && !d.has_base)
