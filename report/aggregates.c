@@ -112,19 +112,20 @@ static void dropped_text(const cJSON *it, char *out, size_t n)
         snprintf(out + strlen(out), n - strlen(out), ".");
 }
 
-static void knob_head(int k, char *head, size_t n)
+static void knob_head(const space_def *sp, int k, char *head, size_t n)
 {
-    snprintf(head, n, "%s%s", space_knob_get(k)->name,
+    snprintf(head, n, "%s%s", space_knob_name(sp, k),
              k == KNOB_SHMEM_SIZE ? " (bytes)" : "");
     for (char *p = head; *p; p++)
         if (*p == '_')
             *p = ' ';
 }
 
-static void knob_cell(const cJSON *cfg, int k, char *out)
+static void knob_cell(const space_def *sp, const cJSON *cfg, int k,
+                      char *out)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(
-        cfg, space_knob_get(k)->name);
+        cfg, space_knob_name(sp, k));
     if (cJSON_IsNumber(v))
         snprintf(out, REP_CELL, "%.0f", v->valuedouble);
     else if (cJSON_IsString(v))
@@ -167,8 +168,10 @@ static void best_table(rep_doc *d, const rep_run *run)
     rep_table_init(&t, cap);
     rep_table_col(&t, "aggregate", CHART_LEFT);
     rep_table_col(&t, "value", CHART_RIGHT);
-    for (int k = 0; k < SPACE_NKNOBS; k++) {
-        knob_head(k, head, sizeof head);
+    const space_def *sp = rep_run_space(run);
+    int nk = space_nknobs(sp);
+    for (int k = 0; k < nk; k++) {
+        knob_head(sp, k, head, sizeof head);
         rep_table_col(&t, head, CHART_CENTER);
     }
     for (int j = 0; j < nc; j++) {
@@ -184,10 +187,10 @@ static void best_table(rep_doc *d, const rep_run *run)
         util_strlcpy(row[0], str(it, "name"), REP_CELL);
         num_cell(num(b, "value"), 4, row[1]);
         const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(b, "config");
-        for (int k = 0; k < SPACE_NKNOBS; k++)
-            knob_cell(cfg, k, row[2 + k]);
-        for (int j = 0; j < nc; j++)
-            num_cell(num(b, cobj[j]), 6, row[2 + SPACE_NKNOBS + j]);
+        for (int k = 0; k < nk && 2 + k < t.ncols; k++)
+            knob_cell(sp, cfg, k, row[2 + k]);
+        for (int j = 0; j < nc && 2 + nk + j < t.ncols; j++)
+            num_cell(num(b, cobj[j]), 6, row[2 + nk + j]);
     }
     rep_table_draw(d, &t);
     rep_table_free(&t);
@@ -400,8 +403,10 @@ static void front_table(rep_doc *d, const rep_run *run)
     rep_table t;
     rep_table_init(&t, cap);
     rep_table_col(&t, "#", CHART_RIGHT);
-    for (int k = 0; k < SPACE_NKNOBS; k++) {
-        knob_head(k, head, sizeof head);
+    const space_def *sp = rep_run_space(run);
+    int nk = space_nknobs(sp);
+    for (int k = 0; k < nk; k++) {
+        knob_head(sp, k, head, sizeof head);
         rep_table_col(&t, head, CHART_CENTER);
     }
     cJSON_ArrayForEach(o, objs) {
@@ -422,9 +427,9 @@ static void front_table(rep_doc *d, const rep_run *run)
         snprintf(row[0], REP_CELL, "%d", ++i);
         const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(p, "config");
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(p, "values");
-        for (int k = 0; k < SPACE_NKNOBS; k++)
-            knob_cell(cfg, k, row[1 + k]);
-        int j = 1 + SPACE_NKNOBS;
+        for (int k = 0; k < nk && 1 + k < t.ncols; k++)
+            knob_cell(sp, cfg, k, row[1 + k]);
+        int j = 1 + nk;
         cJSON_ArrayForEach(o, objs)
             if (j < t.ncols)
                 num_cell(num(v, str(o, "name")), 6, row[j++]);

@@ -29,7 +29,7 @@ void fig_cross_title(const rep_run *run, const rep_cross_fig *f, char *out,
         snprintf(out, n, "%s relative to the baseline, per workload", m);
     else
         snprintf(out, n, "%s against %s across workloads", m,
-                 space_knob_get(f->knob)->name);
+                 space_knob_name(rep_run_space(run), f->knob));
 }
 
 void fig_cross_draw(chart_ctx *cc, const rep_run *run,
@@ -47,7 +47,7 @@ void fig_cross_stem(const rep_run *run, const rep_cross_fig *f, char *out,
     if (is_bars(f))
         snprintf(out, n, "bars_%s", fig_cross_metric(run, f));
     else
-        snprintf(out, n, "line_%s_%s%s", space_knob_get(f->knob)->name,
+        snprintf(out, n, "line_%s_%s%s", space_knob_name(rep_run_space(run), f->knob),
                  fig_cross_metric(run, f), f->at_best ? "_best" : "");
     for (char *p = out; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')

@@ -68,6 +68,17 @@ static void add_level(wl_line *l, double *sum, size_t *cnt, double x,
     l->jobs++;
 }
 
+/* Where c sits on the x axis: a user knob's level text read as a number
+ * (its value, not its index), a built-in knob's value. */
+static double knob_x(const space_def *sp, int knob, const gpu_config *c)
+{
+    char t[REP_VALLEN];
+    if (knob < SPACE_NKNOBS)
+        return space_get(c, knob);
+    return strtod(space_level_str(sp, knob, space_get(c, knob), t, sizeof t),
+                  NULL);
+}
+
 static void build_line(const rep_run *run, int wl, const rep_cross_fig *f,
                        const char *metric, wl_line *l)
 {
@@ -88,7 +99,8 @@ static void build_line(const rep_run *run, int wl, const rep_cross_fig *f,
             continue;
         matched++;
         if (met_get(&r->metrics, metric, &v) == 0 && isfinite(v))
-            add_level(l, sum, cnt, space_get(&r->cfg, f->knob), v);
+            add_level(l, sum, cnt, knob_x(rep_run_space(run), f->knob,
+                                          &r->cfg), v);
     }
     for (int i = 0; i < l->n; i++)
         l->y[i] = sum[i] / (double)cnt[i];
@@ -110,7 +122,7 @@ static void caption_with(const rep_run *run, const rep_cross_fig *f,
                          const wl_line *lines, char *out, size_t n)
 {
     const char *metric = fig_cross_metric(run, f);
-    const char *kn = space_knob_get(f->knob)->name;
+    const char *kn = space_knob_name(rep_run_space(run), f->knob);
     size_t jobs = 0;
     for (int w = 0; w < run->nwl; w++)
         jobs += lines[w].jobs;
@@ -162,7 +174,7 @@ void fig_line_draw(chart_ctx *cc, const rep_run *run,
                                      lines[w].x, lines[w].y, NULL, NULL };
     fig_cross_title(run, f, title, sizeof title);
     caption_with(run, f, lines, note, sizeof note);
-    fig_knob_title(f->knob, xt, sizeof xt);
+    fig_knob_title_in(rep_run_space(run), f->knob, xt, sizeof xt);
     fig_axis_title(rep_run_camp(run), metric, yt, sizeof yt);
     plot_spec p;
     memset(&p, 0, sizeof p);

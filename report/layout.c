@@ -286,7 +286,7 @@ static int cross_attrs_known(const xmlNode *n, int bars, const char *path,
 
 /* One "knob=value" of a bars config. */
 static int conf_setting(const xmlNode *n, const char *set, gpu_config *c,
-                        const char *path, gd_err *err)
+                        const space_def *sp, const char *path, gd_err *err)
 {
     char name[64];
     const char *eq = strchr(set, '=');
@@ -296,11 +296,11 @@ static int conf_setting(const xmlNode *n, const char *set, gpu_config *c,
         return gd_errf(err, GD_EINPUT, "%s:%ld: configs: '%s' is not "
                        "knob=value", path, xmlGetLineNo(n), set);
     util_strlcpy(name, set, len + 1);
-    int k = space_knob_find(name);
+    int k = space_knob_index(sp, name);
     if (k < 0)
         return gd_errf(err, GD_EINPUT, "%s:%ld: configs: unknown knob "
                        "'%s'", path, xmlGetLineNo(n), name);
-    if (space_value_parse(k, eq + 1, &v) != 0)
+    if (space_level_parse(sp, k, eq + 1, &v) != 0)
         return gd_errf(err, GD_EINPUT, "%s:%ld: configs: '%s' is not a "
                        "level of %s", path, xmlGetLineNo(n), eq + 1, name);
     space_set(c, k, v);
@@ -310,7 +310,7 @@ static int conf_setting(const xmlNode *n, const char *set, gpu_config *c,
 /* One entry of configs: "best", or knob=value settings separated by
  * commas (other knobs at the baseline). */
 static int conf_entry(const xmlNode *n, const char *text, rep_cross_fig *f,
-                      const char *path, gd_err *err)
+                      const space_def *sp, const char *path, gd_err *err)
 {
     char set[96];
     int i = f->nconf;
@@ -328,7 +328,7 @@ static int conf_entry(const xmlNode *n, const char *text, rep_cross_fig *f,
         if (len >= sizeof set)
             len = sizeof set - 1;
         util_strlcpy(set, p, len + 1);
-        int rc = conf_setting(n, set, &f->conf[i], path, err);
+        int rc = conf_setting(n, set, &f->conf[i], sp, path, err);
         if (rc)
             return rc;
         p += len + (p[len] == ',');
@@ -339,7 +339,8 @@ static int conf_entry(const xmlNode *n, const char *text, rep_cross_fig *f,
 
 /* configs="best; n_clusters=60,n_mem=8" (default "best"). */
 static int cross_configs(const xmlNode *n, const char *list,
-                         rep_cross_fig *f, const char *path, gd_err *err)
+                         rep_cross_fig *f, const space_def *sp,
+                         const char *path, gd_err *err)
 {
     char entry[256];
     if (!list)
@@ -354,7 +355,7 @@ static int cross_configs(const xmlNode *n, const char *list,
         if (len >= sizeof entry)
             len = sizeof entry - 1;
         util_strlcpy(entry, p, len + 1);
-        int rc = conf_entry(n, entry, f, path, err);
+        int rc = conf_entry(n, entry, f, sp, path, err);
         if (rc)
             return rc;
         p += len;
@@ -365,15 +366,16 @@ static int cross_configs(const xmlNode *n, const char *list,
     return GD_OK;
 }
 
-/* knob="n_clusters": a numeric knob of the design space. */
+/* knob="n_clusters": a numeric knob of the design space (built-in, or
+ * declared by the campaign: sp, NULL for none). */
 static int cross_knob(const xmlNode *n, const char *knob, rep_cross_fig *f,
-                      const char *path, gd_err *err)
+                      const space_def *sp, const char *path, gd_err *err)
 {
     if (!knob)
         return gd_errf(err, GD_EINPUT, "%s:%ld: <figure kind=\"line\"> "
                        "needs knob=\"...\" (the knob on the x axis)", path,
                        xmlGetLineNo(n));
-    f->knob = space_knob_find(knob);
+    f->knob = space_knob_index(sp, knob);
     if (f->knob < 0) {
         const char *s = space_knob_suggest(knob);
         return gd_errf(err, GD_EINPUT, "%s:%ld: unknown knob '%s'%s%s%s",
@@ -381,7 +383,7 @@ static int cross_knob(const xmlNode *n, const char *knob, rep_cross_fig *f,
                        s ? " (did you mean '" : "", s ? s : "",
                        s ? "'?)" : "");
     }
-    if (f->knob == KNOB_SCHEDULER)
+    if (!space_knob_numeric(sp, f->knob))
         return gd_errf(err, GD_EINPUT, "%s:%ld: knob '%s' is categorical; "
                        "a line figure needs a numeric knob", path,
                        xmlGetLineNo(n), knob);
@@ -461,9 +463,11 @@ static int cross_fill(const xmlNode *n, rep_cross_fig *f,
     if (!rc)
         rc = cross_attrs_known(n, bars, path, err);
     if (!rc && !bars)
-        rc = cross_knob(n, (const char *)kn, f, path, err);
+        rc = cross_knob(n, (const char *)kn, f, camp ? &camp->space : NULL,
+                        path, err);
     if (!rc && bars)
-        rc = cross_configs(n, (const char *)cf, f, path, err);
+        rc = cross_configs(n, (const char *)cf, f,
+                           camp ? &camp->space : NULL, path, err);
     if (!rc)
         rc = cross_metric(n, (const char *)m, f, camp, path, err);
     if (!rc)

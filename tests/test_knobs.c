@@ -13,6 +13,7 @@
 #include "space.h"
 #include "strategy.h"
 #include "agents_propose.h"
+#include "layout.h"
 
 #define TMPDIR "tests/tmp/knobs"
 
@@ -432,6 +433,92 @@ static store_record *load_space(const char *dir, size_t *n)
 }
 
 /* The example campaigns: run, report, rerun byte-identical. */
+/* A layout names the campaign's user knobs: the line figure's x knob
+ * (numeric only) and bars configs' settings; read without the campaign,
+ * the same knob is unknown. Errors name the layout's FILE:LINE. */
+static int layout_with(const char *name, const char *fig,
+                       const camp_campaign *c, rep_layout *l, gd_err *err)
+{
+    char path[256], text[1024];
+    snprintf(path, sizeof path, TMPDIR "/%s.xml", name);
+    snprintf(text, sizeof text, "<report>\n<title-page/>\n%s\n</report>\n",
+             fig);                                              /* line 3 */
+    tu_write(path, text);
+    memset(err, 0, sizeof *err);
+    return rep_layout_load_camp(path, c, l, err);
+}
+
+START_TEST(layout_figures_take_user_knobs)
+{
+    char sim[512];
+    command_sim(sim, sizeof sim, "{my_policy} {n_sms} {ways} {lat}");
+    camp_campaign c;
+    gd_err err;
+    ck_assert_msg(load_camp("lay", sim, space4, &c, &err) == 0, "%s", err.msg);
+    rep_layout *l = calloc(1, sizeof *l);
+    ck_assert_ptr_nonnull(l);
+    ck_assert_msg(layout_with("lay1", "<figure kind=\"line\" knob=\"n_sms\" "
+                              "metric=\"ipc\"/>", &c, l, &err) == 0,
+                  "%s", err.msg);
+    ck_assert_int_eq(l->cross[0].knob, space_knob_index(&c.space, "n_sms"));
+    ck_assert_msg(layout_with("lay2", "<figure kind=\"bars\" metric=\"ipc\" "
+                              "configs=\"n_sms=108,my_policy=drrip\"/>", &c,
+                              l, &err) == 0, "%s", err.msg);
+    int pol = space_knob_index(&c.space, "my_policy");
+    ck_assert_int_eq(space_get(&l->cross[0].conf[0], pol), 2);
+    ck_assert_int_eq(layout_with("lay3", "<figure kind=\"line\" "
+                                 "knob=\"my_policy\"/>", &c, l, &err),
+                     GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "lay3.xml:3:")
+                  && strstr(err.msg, "categorical"), "%s", err.msg);
+    ck_assert_int_eq(layout_with("lay4", "<figure kind=\"bars\" "
+                                 "configs=\"ways=3\"/>", &c, l, &err),
+                     GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "lay4.xml:3:")
+                  && strstr(err.msg, "not a level of ways"), "%s", err.msg);
+    ck_assert_int_eq(layout_with("lay5", "<figure kind=\"line\" "
+                                 "knob=\"n_sms\"/>", NULL, l, &err),
+                     GD_EINPUT);
+    ck_assert_msg(strstr(err.msg, "unknown knob 'n_sms'"), "%s", err.msg);
+    free(l);
+    camp_free(&c);
+}
+END_TEST
+
+/* An aggregate over a campaign with user knobs: configs told apart by
+ * every knob (not merged by their built-in knobs), the user knobs in
+ * aggregates.csv and in the report's aggregate tables. */
+START_TEST(aggregate_over_user_knobs)
+{
+    ck_assert_int_eq(shf("sed -e 's#<minimize metric=\"power_w\"/>#&"
+                         "<aggregate name=\"gm\" fn=\"geomean\" "
+                         "metric=\"ipc\" normalise=\"baseline\"/>#' "
+                         "-e 's#strategy=\"nsga2\" budget=\"60\"#"
+                         "strategy=\"random\" budget=\"40\"#' "
+                         "campaigns/custom-knobs.xml > campaigns/.agg-%d.xml",
+                         (int)getpid()), 0);
+    char camp[128];
+    snprintf(camp, sizeof camp, "campaigns/.agg-%d.xml", (int)getpid());
+    int rc = shf("%s run %s -o %s -q >/dev/null 2>&1", tu_bin(), camp,
+                 tp("/agg"));
+    unlink(camp);
+    ck_assert_int_eq(rc, 0);
+    char buf[4096], cmd[600];
+    snprintf(cmd, sizeof cmd, "head -1 %s/aggregates.csv", tp("/agg"));
+    capture(cmd, buf, sizeof buf);
+    ck_assert_msg(strstr(buf, ",l2_sets,my_policy,n_sms,l1_ways,l1_kb,"
+                         "workloads_evaluated,gm,"), "%s", buf);
+    /* 40 random configs on both workloads: 40 rows, none merged */
+    snprintf(cmd, sizeof cmd, "tail -n +2 %s/aggregates.csv | cut -d, "
+             "-f1-12 | sort -u | wc -l", tp("/agg"));
+    capture(cmd, buf, sizeof buf);
+    ck_assert_int_eq(atoi(buf), 40);
+    ck_assert_int_eq(shf("pdftotext -layout %s/report.pdf - | grep -A3 "
+                         "'Best configuration per aggregate' | grep -q "
+                         "policy", tp("/agg")), 0);
+}
+END_TEST
+
 START_TEST(custom_knobs_campaigns_run_and_report)
 {
     ck_assert_int_eq(shf("%s run campaigns/custom-knobs.xml -o %s -q "
@@ -496,6 +583,8 @@ int main(void)
     tcase_add_test(t, gpgpusim_option_lines);
     tcase_add_test(t, every_strategy_over_user_knobs);
     tcase_add_test(t, llm_proposals_name_user_knobs);
+    tcase_add_test(t, layout_figures_take_user_knobs);
+    tcase_add_test(t, aggregate_over_user_knobs);
     tcase_add_test(t, custom_knobs_campaigns_run_and_report);
     suite_add_tcase(s, t);
     int rc = tu_run_suite(s);
