@@ -330,6 +330,10 @@ START_TEST(status_while_running_and_after_a_crash)
     snprintf(text, sizeof text, "sed -i 's/workload name=\"flaky\"/"
              "workload name=\"slow\"/' %s", camp);
     ck_assert_int_eq(shf("%s", text), 0);
+    /* a user knob of one level: the running jobs' configs name it */
+    snprintf(text, sizeof text, "sed -i 's#</space>#<knob name=\"my_policy\" "
+             "values=\"lru\"/></space>#' %s", camp);
+    ck_assert_int_eq(shf("%s", text), 0);
     shf("touch %s/slow", T);
     pid_t pid = fork();
     ck_assert(pid >= 0);
@@ -357,8 +361,10 @@ START_TEST(status_while_running_and_after_a_crash)
                          ->valuestring, "slow");
         ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(j, "last_line")
                          ->valuestring, "slow: starting");
-        ck_assert(strstr(cJSON_GetObjectItemCaseSensitive(j, "config")
-                         ->valuestring, "n_clusters=") != NULL);
+        const char *cfg = cJSON_GetObjectItemCaseSensitive(j, "config")
+                          ->valuestring;
+        ck_assert_msg(strstr(cfg, "n_clusters=")
+                      && strstr(cfg, ",l2_sets=64,my_policy=lru"), "%s", cfg);
     }
     cJSON_Delete(o);
     /* the text form says the same */

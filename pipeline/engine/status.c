@@ -46,7 +46,7 @@ typedef struct {
 } st_wl;
 
 typedef struct {
-    char key[65], workload[64], config[256], last[160], where[48];
+    char key[65], workload[64], config[512], last[160], where[48];
     double elapsed;
 } st_job;
 
@@ -505,6 +505,23 @@ static int add_job(st_view *v, const st_job *j)
     return 0;
 }
 
+/* The campaign's user knobs of a job's config object (the members that
+ * are no built-in knob) appended to its text as ",name=value". */
+static void user_knobs_text(const cJSON *cfg, char *out, size_t n)
+{
+    const cJSON *m;
+    cJSON_ArrayForEach(m, cfg) {
+        size_t len = strlen(out);
+        if (!m->string || space_knob_find(m->string) >= 0)
+            continue;
+        if (cJSON_IsString(m))
+            snprintf(out + len, n - len, ",%s=%s", m->string, m->valuestring);
+        else if (cJSON_IsNumber(m))
+            snprintf(out + len, n - len, ",%s=%.17g", m->string,
+                     m->valuedouble);
+    }
+}
+
 /* What job.json says the job is, and its Slurm task (slurm.json). */
 static int describe_job(const char *jd, st_job *j, long *jobid, int *task)
 {
@@ -521,8 +538,11 @@ static int describe_job(const char *jd, st_job *j, long *jobid, int *task)
     char *rt = r ? cJSON_PrintUnformatted(r) : NULL;
     store_record rec;
     gd_err ignore;
-    if (rt && store_record_from_json(rt, path, 1, &rec, &ignore) == GD_OK)
+    if (rt && store_record_from_json(rt, path, 1, &rec, &ignore) == GD_OK) {
         space_config_canon(NULL, &rec.cfg, j->config, sizeof j->config);
+        user_knobs_text(cJSON_GetObjectItemCaseSensitive(r, "config"),
+                        j->config, sizeof j->config);
+    }
     if (cJSON_IsString(w))
         util_strlcpy(j->workload, w->valuestring, sizeof j->workload);
     cJSON_free(rt);
