@@ -357,8 +357,11 @@ END_TEST
 /* A command-backend campaign of n jobs that sleep $GPUDSE_TEST_SLEEP s. */
 static void write_sleep_campaign(const char *path, const char *name, int n)
 {
-    tu_write(tp("/sleepy.sh"), "#!/bin/sh\nsleep \"${GPUDSE_TEST_SLEEP:-30}\"\n"
-             "echo \"IPC = $1\"\n");
+    /* a sleep cut short reports nothing: when scancel's SIGTERM reaches
+     * the sleep before the shell, the shell must not go on to print a
+     * result (that would be a job that finished) */
+    tu_write(tp("/sleepy.sh"), "#!/bin/sh\nsleep \"${GPUDSE_TEST_SLEEP:-30}\" "
+             "|| exit 1\necho \"IPC = $1\"\n");
     shf("chmod +x %s", tp("/sleepy.sh"));
     char values[64] = "";
     static const int cl[] = {8, 15, 30, 60};
