@@ -377,6 +377,7 @@ START_TEST(infeasible_configs_dropped)
                          j, "front")), 1);
     cJSON_Delete(j);
     agg_free(s);
+    camp_free(&c);
     /* an infeasible baseline (area 10 > 7) still normalises: only
      * n_clusters 8 is feasible, at ratios 0.5 and 0.5 */
     load_campaign(TWO_WL, "8 15",
