@@ -64,22 +64,40 @@ static size_t pair_cols(const data *d, int ka, int kb)
     return (size_t)(d->s->nlevels[ka] - 1) * (size_t)(d->s->nlevels[kb] - 1);
 }
 
-/* Feature row: intercept, main indicators, then the (ka,kb) products when
- * ka >= 0. */
-static void feat(const data *d, const row *r, int ka, int kb, double *x)
+/* The nonzero columns of a row's feature vector, in column order: the
+ * intercept, each active knob's indicator of the row's level (none for a
+ * knob's first level), then the (ka,kb) product when ka >= 0. Every
+ * nonzero feature is 1, so sums over these columns add the same terms in
+ * the same order as a dense pass over all p columns would (the skipped
+ * terms are zeros). Returns the count. */
+static size_t nz_cols(const data *d, const row *r, int ka, int kb,
+                      size_t *nzi)
 {
-    size_t c = 0;
-    x[c++] = 1;
+    size_t nz = 0, c = 1;
+    nzi[nz++] = 0;
     for (int a = 0; a < d->nact; a++) {
         int k = d->act[a];
-        for (int l = 1; l < d->s->nlevels[k]; l++)
-            x[c++] = r->lv[k] == l;
+        if (r->lv[k] > 0)
+            nzi[nz++] = c + (size_t)r->lv[k] - 1;
+        c += (size_t)d->s->nlevels[k] - 1;
     }
-    if (ka < 0)
-        return;
-    for (int la = 1; la < d->s->nlevels[ka]; la++)
-        for (int lb = 1; lb < d->s->nlevels[kb]; lb++)
-            x[c++] = r->lv[ka] == la && r->lv[kb] == lb;
+    if (ka >= 0 && r->lv[ka] > 0 && r->lv[kb] > 0)
+        nzi[nz++] = c + (size_t)(r->lv[ka] - 1) * (size_t)(d->s->nlevels[kb] - 1)
+                    + (size_t)r->lv[kb] - 1;
+    return nz;
+}
+
+/* The fitted value of a row: the sum of the coefficients of its nonzero
+ * columns. */
+static double fitted(const data *d, const row *r, int ka, int kb,
+                     const double *coef)
+{
+    size_t nzi[SPACE_MAXKNOBS + 2];
+    size_t nz = nz_cols(d, r, ka, kb, nzi);
+    double f = 0;
+    for (size_t j = 0; j < nz; j++)
+        f += coef[nzi[j]];
+    return f;
 }
 
 /* Least squares on the rows not in fold skip (all rows when skip < 0);
@@ -105,29 +123,24 @@ static int fit(const data *d, int ka, int kb, int skip,
     gsl_vector *c = gsl_vector_alloc(p);
     gsl_eigen_symmv_workspace *ew = gsl_eigen_symmv_alloc(p);
     gsl_multifit_linear_workspace *w = gsl_multifit_linear_alloc(p, p);
-    double *x = malloc(p * sizeof *x), *xty = calloc(p, sizeof *xty);
-    size_t *nzi = malloc(p * sizeof *nzi);
+    double *xty = calloc(p, sizeof *xty);
+    size_t nzi[SPACE_MAXKNOBS + 2];
     int rc = -1;
-    if (!A || !V || !Xr || !cov || !ev || !yr || !c || !ew || !w || !x
-        || !xty || !nzi)
+    if (!A || !V || !Xr || !cov || !ev || !yr || !c || !ew || !w || !xty)
         goto out;
     for (size_t i = 0; i < d->n; i++) {
         if (skip >= 0 && d->rows[i].fold == skip)
             continue;
-        feat(d, &d->rows[i], ka, kb, x);
         /* the row's nonzero columns (a handful of p): each cell of A
          * gets the same additions in the same order as a dense pass */
-        size_t nz = 0;
-        for (size_t q = 0; q < p; q++)
-            if (x[q] != 0)
-                nzi[nz++] = q;
+        size_t nz = nz_cols(d, &d->rows[i], ka, kb, nzi);
         double *a = gsl_matrix_ptr(A, 0, 0);
         size_t tda = A->tda;
         for (size_t j = 0; j < nz; j++) {
             size_t q = nzi[j];
-            xty[q] += x[q] * d->rows[i].y;
+            xty[q] += d->rows[i].y;
             for (size_t k = 0; k <= j; k++)
-                a[q * tda + nzi[k]] += x[q] * x[nzi[k]];
+                a[q * tda + nzi[k]] += 1;
         }
     }
     if (gsl_eigen_symmv(A, ev, V, ew) != 0)
@@ -168,10 +181,7 @@ static int fit(const data *d, int ka, int kb, int skip,
     for (size_t i = 0; i < d->n; i++) {
         if (skip >= 0 && d->rows[i].fold == skip)
             continue;
-        feat(d, &d->rows[i], ka, kb, x);
-        double f = 0;
-        for (size_t q = 0; q < p; q++)
-            f += x[q] * coef[q];
+        double f = fitted(d, &d->rows[i], ka, kb, coef);
         ss += (d->rows[i].y - f) * (d->rows[i].y - f);
     }
     *chisq = ss;
@@ -188,20 +198,13 @@ out:
         gsl_eigen_symmv_free(ew);
     if (w)
         gsl_multifit_linear_free(w);
-    free(x);
     free(xty);
-    free(nzi);
     return rc;
 }
 
 static double predict(const data *d, const row *r, const double *coef)
 {
-    double x[1 + SPACE_MAXKNOBS * SPACE_MAXLEVELS], f = 0;
-    size_t p = main_cols(d);
-    feat(d, r, -1, -1, x);
-    for (size_t q = 0; q < p; q++)
-        f += x[q] * coef[q];
-    return f;
+    return fitted(d, r, -1, -1, coef);
 }
 
 static double total_ss(const data *d)
