@@ -465,24 +465,45 @@ typedef struct {
     store_wl_lines *wl;
     int nwl;
     const space_def *space;   /* the campaign's, for its user knobs */
+    rcache *cache;            /* records kept for the report; NULL: none */
 } journal_t;
 
 /* The records of workload name, canonically sorted (none when the journal
- * has none or there is no journal). */
+ * has none or there is no journal); the caller frees them when *owned
+ * (else they are the cache's). */
 static int load_workload(const journal_t *j, const char *name,
-                         store_record **recs, size_t *n, gd_err *err)
+                         store_record **recs, size_t *n, int *owned,
+                         gd_err *err)
 {
     *recs = NULL;
     *n = 0;
+    *owned = 1;
     for (int i = 0; i < j->nwl; i++)
-        if (strcmp(j->wl[i].name, name) == 0) {
-            int rc = store_load_lines_in(j->path, j->space, j->wl[i].line,
-                                         j->wl[i].n, recs, n, err);
-            if (!rc)
-                store_sort_canonical(*recs, *n);
-            return rc;
-        }
+        if (strcmp(j->wl[i].name, name) == 0)
+            return rcache_load(j->cache, j->path, j->space, &j->wl[i], recs,
+                               n, owned, err);
     return GD_OK;
+}
+
+/* With a cache that can hold every workload of the campaign, parse them
+ * all here before the odd half is forked: the child reads the parsed
+ * records, and the report that follows parses nothing. */
+static void fill_cache(const camp_campaign *c, const journal_t *j)
+{
+    size_t total = 0;
+    for (int i = 0; i < j->nwl; i++)
+        total += j->wl[i].n;
+    if (!j->cache || !rcache_fits(j->cache, total))
+        return;
+    for (int i = 0; i < c->nworkloads; i++) {
+        store_record *recs;
+        size_t n;
+        int owned;
+        gd_err ignore = { 0 };   /* one_workload reads it again and says */
+        if (load_workload(j, c->workloads[i].name, &recs, &n, &owned,
+                          &ignore) == GD_OK && owned)
+            free(recs);
+    }
 }
 
 /* One workload's object (its records loaded, folded into the
@@ -493,15 +514,18 @@ static cJSON *one_workload(const camp_campaign *c, const manifest_info *mi,
 {
     store_record *recs;
     size_t n;
+    int owned;
     cJSON *w = NULL;
-    if (load_workload(j, c->workloads[i].name, &recs, &n, err) == GD_OK)
+    if (load_workload(j, c->workloads[i].name, &recs, &n, &owned, err)
+        == GD_OK)
         w = workload_json(c, c->workloads[i].name, mi, recs, n, err);
     if (w && agg
         && agg_add_workload(agg, c->workloads[i].name, recs, n, err)) {
         cJSON_Delete(w);
         w = NULL;
     }
-    free(recs);
+    if (owned)
+        free(recs);
     return w;
 }
 
@@ -571,6 +595,8 @@ static int all_workloads(const camp_campaign *c, const manifest_info *mi,
     half_t h = { c, mi, j, two ? tmpfile() : NULL };
     wf_child ch;
     if (h.out)
+        fill_cache(c, j);
+    if (h.out)
         wf_start(&ch, odd_half, &h);
     int rc = GD_OK;
     for (int i = 0; !rc && i < c->nworkloads; i += h.out ? 2 : 1)
@@ -591,11 +617,15 @@ static int all_workloads(const camp_campaign *c, const manifest_info *mi,
     return rc;
 }
 
-/* agg_finish's second pass: one workload's records again. */
+/* agg_finish's second pass: one workload's records again, the caller's
+ * to free (read again, not lent from the cache). */
 static int load_again(void *arg, const char *name, store_record **recs,
                       size_t *n, gd_err *err)
 {
-    return load_workload(arg, name, recs, n, err);
+    journal_t j = *(const journal_t *)arg;
+    int owned;
+    j.cache = NULL;
+    return load_workload(&j, name, recs, n, &owned, err);
 }
 
 static cJSON *analysis_json(const camp_campaign *c, const manifest_info *mi,
@@ -658,6 +688,11 @@ static int write_aggregates_csv(const char *rundir, const agg_state *agg,
 
 int ana_run(const char *rundir, gd_err *err)
 {
+    return ana_run_cached(rundir, NULL, err);
+}
+
+int ana_run_cached(const char *rundir, rcache *cache, gd_err *err)
+{
     char cpath[PATH_MAX], jpath[PATH_MAX], apath[PATH_MAX];
     util_path_join(cpath, sizeof cpath, rundir, "campaign.xml");
     util_path_join(jpath, sizeof jpath, rundir, "results.jsonl");
@@ -669,7 +704,7 @@ int ana_run(const char *rundir, gd_err *err)
     int rc = camp_load_meta(cpath, &c, err);
     if (rc)
         return rc;
-    journal_t j = {jpath, NULL, 0, &c.space};
+    journal_t j = {jpath, NULL, 0, &c.space, cache};
     if (util_path_exists(jpath))
         rc = store_index_workloads(jpath, &j.wl, &j.nwl, err);
     manifest_info mi;

@@ -6,8 +6,12 @@
 #ifndef GPUDSE_ANALYSIS_H
 #define GPUDSE_ANALYSIS_H
 
+#include "reccache.h"
 #include "util.h"
 
 int ana_run(const char *rundir, gd_err *err);
+/* The same, reading records through cache (NULL: none), which keeps them
+ * for a later stage of this process (the report). */
+int ana_run_cached(const char *rundir, rcache *cache, gd_err *err);
 
 #endif

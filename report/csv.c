@@ -10,6 +10,7 @@
 #include "numtext.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,9 +70,9 @@ void rep_csv_number(double v, char *out, size_t n)
         snprintf(out, n, "%s", v > 0 ? "Inf" : "-Inf");
     } else if (num_short(v, s) && sig_digits(s) > 15) {
         num_g17(v, s);
-        snprintf(out, n, "%s", s);
+        util_strlcpy(out, s, n);
     } else if (fabs(v) < 1e15 && (v == 0 || fabs(v) >= DBL_MIN)) {
-        snprintf(out, n, "%s", s);
+        util_strlcpy(out, s, n);
     } else {
         snprintf(out, n, "%.15g", v);
     }
@@ -174,12 +175,20 @@ static void csv_provenance(util_buf *b, const row_ctx *x,
                            const store_record *r)
 {
     int front, base;
+    char num[NUM_TEXT_MAX];
     front_and_baseline(x, r, &front, &base);
-    util_buf_printf(b, ",%d,%s,", r->attempts > 0 ? r->attempts : 1,
-                    x->seed);
-    if (r->order > 0)
+    /* num_int, not printf: this runs for every row of the file */
+    util_buf_puts(b, ",");
+    util_buf_add(b, num, num_int(r->attempts > 0 ? r->attempts : 1, num));
+    util_buf_puts(b, ",");
+    util_buf_puts(b, x->seed);
+    util_buf_puts(b, ",");
+    if (r->order > 0 && r->order <= INT_MAX)
+        util_buf_add(b, num, num_int((int)r->order, num));
+    else if (r->order > 0)
         util_buf_printf(b, "%ld", r->order);
-    util_buf_printf(b, ",%d,%d,", front, base);
+    util_buf_puts(b, front ? ",1," : ",0,");
+    util_buf_puts(b, base ? "1," : "0,");
     csv_field(b, r->limit);
     util_buf_puts(b, ",");
     csv_field(b, r->bottleneck);

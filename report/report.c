@@ -852,14 +852,31 @@ static int write_files(void *arg, gd_err *err)
     return rc;
 }
 
+static int render(const char *rundir, const char *layout,
+                  const char *const *overlay, int noverlay, rcache *cache,
+                  gd_err *err);
+
 int rep_render(const char *rundir, const char *layout, gd_err *err)
 {
-    return rep_render_overlay(rundir, layout, NULL, 0, err);
+    return render(rundir, layout, NULL, 0, NULL, err);
+}
+
+int rep_render_cached(const char *rundir, const char *layout, rcache *cache,
+                      gd_err *err)
+{
+    return render(rundir, layout, NULL, 0, cache, err);
 }
 
 int rep_render_overlay(const char *rundir, const char *layout,
                        const char *const *overlay, int noverlay,
                        gd_err *err)
+{
+    return render(rundir, layout, overlay, noverlay, NULL, err);
+}
+
+static int render(const char *rundir, const char *layout,
+                  const char *const *overlay, int noverlay, rcache *cache,
+                  gd_err *err)
 {
     if (sp_is_run_dir(rundir)) {   /* a split study has its own report */
         if (layout || noverlay)
@@ -872,7 +889,7 @@ int rep_render_overlay(const char *rundir, const char *layout,
     rep_layout lay;
     rep_overlay ov;
     memset(&ov, 0, sizeof ov);
-    int rc = rep_run_load(rundir, &run, err);
+    int rc = rep_run_load_cached(rundir, cache, &run, err);
     if (rc)
         return rc;
     rc = pick_layout(&run, layout, &lay, err);

@@ -201,8 +201,9 @@ static int load_campaign(rep_run *run, gd_err *err)
 /* Frees the selection unless it points into the cache. */
 static void drop_selection(rep_run *run)
 {
-    if (!run->cache)
+    if (!run->cache && !run->recs_borrowed)
         free(run->recs);
+    run->recs_borrowed = 0;
     run->recs = NULL;
     run->nrecs = 0;
     run->recs_wl[0] = '\0';
@@ -270,13 +271,16 @@ int rep_run_select(rep_run *run, const char *name, gd_err *err)
                 run->nrecs = run->ncache[i];
                 break;
             }
-            int rc = store_load_lines_in(run->journal, rep_run_space(run),
-                                         run->jwl[i].line,
-                                         run->jwl[i].n, &run->recs,
-                                         &run->nrecs, err);
+            int owned;
+            int rc = rcache_load(run->shared, run->journal,
+                                 rep_run_space(run), &run->jwl[i], &run->recs,
+                                 &run->nrecs, &owned, err);
             if (rc)
                 return rc;
-            store_sort_canonical(run->recs, run->nrecs);
+            if (!owned) {   /* the lender's: never in run->cache */
+                run->recs_borrowed = 1;
+                break;
+            }
             if (run->cache) {
                 run->cache[i] = run->recs;
                 run->ncache[i] = run->nrecs;
@@ -298,6 +302,8 @@ int rep_run_select_all(rep_run *run, gd_err *err)
         return GD_OK;
     drop_selection(run);
     drop_cache(run);   /* the whole journal is held now: no second copy */
+    if (run->shared)
+        rcache_drop(run->shared);
     int rc = store_load_all_in(run->journal, rep_run_space(run), &run->recs,
                                &run->nrecs, err);
     if (rc)
@@ -463,7 +469,14 @@ static void load_annotations(rep_run *run)
 
 int rep_run_load(const char *dir, rep_run *run, gd_err *err)
 {
+    return rep_run_load_cached(dir, NULL, run, err);
+}
+
+int rep_run_load_cached(const char *dir, rcache *shared, rep_run *run,
+                        gd_err *err)
+{
     memset(run, 0, sizeof *run);
+    run->shared = shared;
     util_strlcpy(run->dir, dir, sizeof run->dir);
     if (!util_is_dir(dir))
         return gd_errf(err, GD_EINPUT, "%s: not a run directory", dir);

@@ -12,6 +12,7 @@
 #include "util.h"
 #include "space.h"
 #include "metrics.h"
+#include "reccache.h"
 #include "store.h"
 #include "campaign.h"
 
@@ -59,6 +60,11 @@ typedef struct {
      * figures, two PDF passes). recs then points into the cache. */
     store_record **cache;
     size_t *ncache;
+    /* Records lent by an earlier stage of this process (gpudse run's
+     * analysis; reccache.h), NULL when none; recs_borrowed when recs are
+     * the lender's. */
+    rcache *shared;
+    int recs_borrowed;
     /* The journal's workloads (store_index_workloads), and their indices
      * in the records' canonical order (by name). */
     char journal[4096];
@@ -87,6 +93,10 @@ typedef struct {
 /* Load DIR's files; errors name the file (GD_EINPUT for missing or
  * malformed inputs, GD_EENV for system failures). */
 int rep_run_load(const char *dir, rep_run *run, gd_err *err);
+/* The same, taking records from shared (NULL: none) where it holds them
+ * and lending it those it reads. */
+int rep_run_load_cached(const char *dir, rcache *shared, rep_run *run,
+                        gd_err *err);
 /* The run's space (its campaign copy's: built-in and user knobs); NULL
  * (built-in knobs alone) when the run has no campaign copy. */
 const space_def *rep_run_space(const rep_run *run);

@@ -5,7 +5,9 @@
  * workload at a time (store_index_workloads, store_load_lines) gives what
  * store_load_all gives, reruns, other kinds of job and torn tails
  * included; the sidecar key index results.index is what a reopen reads,
- * and one that does not hold is rebuilt, never trusted. */
+ * and one that does not hold is rebuilt, never trusted; the record cache
+ * (reccache.h) lends what a load would give and reads a changed journal
+ * again; batched appends are read back before they are written. */
 #include "testutil.h"
 
 #include <limits.h>
@@ -15,6 +17,7 @@
 
 #include "csv.h"
 #include "numtext.h"
+#include "reccache.h"
 #include "store.h"
 #include "store_idx.h"
 #include "util.h"
@@ -469,6 +472,137 @@ START_TEST(load_keys_reads_back_only_those)
 }
 END_TEST
 
+/* per records per workload of wls into the journal at p. */
+static void write_journal(const char *p, const char *const *wls, int nwl,
+                          int per, uint64_t *seed)
+{
+    util_buf j;
+    util_buf_init(&j);
+    for (int i = 0; i < per * nwl; i++) {
+        store_record r;
+        make_record(&r, i / nwl, wls[i % nwl], seed);
+        store_record_to_json(&r, &j);
+        util_buf_puts(&j, "\n");
+    }
+    tu_write(p, j.s);
+    util_buf_free(&j);
+}
+
+/* rcache_load lends what store_load_lines + store_sort_canonical give,
+ * the same array each time; a journal that changed is read again; with
+ * no cache the caller owns what it gets. */
+START_TEST(record_cache_lends_a_load_and_rereads_a_changed_journal)
+{
+    uint64_t seed = 7;
+    const char *wls[2] = {"sgemm", "vecadd"};
+    const char *p = path_of("results.jsonl");
+    write_journal(p, wls, 2, 10, &seed);
+    store_wl_lines *idx;
+    int nidx;
+    gd_err err;
+    ck_assert_int_eq(store_index_workloads(p, &idx, &nidx, &err), GD_OK);
+    ck_assert_int_eq(nidx, 2);
+    rcache c;
+    rcache_init(&c);
+    store_record *a, *b, *direct;
+    size_t na, nb, nd;
+    int owned;
+    ck_assert_int_eq(rcache_load(&c, p, NULL, &idx[1], &a, &na, &owned, &err),
+                     GD_OK);
+    ck_assert_int_eq(owned, 0);
+    ck_assert_int_eq(store_load_lines(p, idx[1].line, idx[1].n, &direct, &nd,
+                                      &err), GD_OK);
+    store_sort_canonical(direct, nd);
+    ck_assert_uint_eq(na, nd);
+    for (size_t i = 0; i < nd; i++)
+        same_record(&a[i], &direct[i]);
+    free(direct);
+    ck_assert_int_eq(rcache_load(&c, p, NULL, &idx[1], &b, &nb, &owned, &err),
+                     GD_OK);
+    ck_assert_int_eq(owned, 0);
+    ck_assert_ptr_eq(a, b);   /* lent again, not read again */
+    /* the journal changes (another session appended): read again */
+    store_wl_lines_free(idx, nidx);
+    write_journal(p, wls, 2, 12, &seed);
+    ck_assert_int_eq(store_index_workloads(p, &idx, &nidx, &err), GD_OK);
+    ck_assert_int_eq(rcache_load(&c, p, NULL, &idx[1], &b, &nb, &owned, &err),
+                     GD_OK);
+    ck_assert_int_eq(store_load_lines(p, idx[1].line, idx[1].n, &direct, &nd,
+                                      &err), GD_OK);
+    store_sort_canonical(direct, nd);
+    ck_assert_uint_eq(nb, 12);
+    ck_assert_uint_eq(nb, nd);
+    for (size_t i = 0; i < nd; i++)   /* new random metrics: these ones */
+        same_record(&b[i], &direct[i]);
+    free(direct);
+    /* no cache: the caller's own copy */
+    ck_assert_int_eq(rcache_load(NULL, p, NULL, &idx[0], &a, &na, &owned,
+                                 &err), GD_OK);
+    ck_assert_int_eq(owned, 1);
+    ck_assert_uint_eq(na, 12);
+    free(a);
+    /* a journal that is not there: the load's error, nothing kept */
+    store_wl_lines w = idx[0];
+    ck_assert_int_ne(rcache_load(&c, path_of("nothing.jsonl"), NULL, &w, &a,
+                                 &na, &owned, &err), GD_OK);
+    ck_assert_int_eq(c.n, 0);
+    ck_assert(!rcache_fits(&c, RCACHE_BYTES / sizeof(store_record) + 1));
+    rcache_free(&c);
+    store_wl_lines_free(idx, nidx);
+}
+END_TEST
+
+/* store_set_batched: appended lines are gathered, read back through the
+ * store before they reach the file, and all there after a flush, in the
+ * same bytes as unbatched appends write. */
+START_TEST(batched_appends_read_back_and_land_whole)
+{
+    uint64_t seed = 11;
+    gd_err err;
+    store *s;
+    ck_assert_int_eq(store_open(dir, &s, NULL, &err), GD_OK);
+    store_set_batched(s, 1);
+    store_record r[20];
+    for (int i = 0; i < 20; i++) {
+        make_record(&r[i], i, "sgemm", &seed);
+        ck_assert_int_eq(store_append(s, &r[i], &err), GD_OK);
+    }
+    struct stat sb;
+    ck_assert_int_eq(stat(path_of("results.jsonl"), &sb), 0);
+    ck_assert_int_eq(sb.st_size, 0);   /* gathered, not written */
+    store_record back;
+    ck_assert_int_eq(store_get(s, r[13].key, &back, &err), GD_OK);
+    same_record(&back, &r[13]);
+    ck_assert_int_eq(store_flush(s, &err), GD_OK);
+    ck_assert_int_eq(stat(path_of("results.jsonl"), &sb), 0);
+    ck_assert_int_gt(sb.st_size, 0);
+    store_set_batched(s, 0);
+    store_record one;
+    make_record(&one, 20, "sgemm", &seed);
+    ck_assert_int_eq(store_append(s, &one, &err), GD_OK);
+    ck_assert_int_eq(store_get(s, r[2].key, &back, &err), GD_OK);
+    same_record(&back, &r[2]);
+    ck_assert_int_eq(store_close(s, &err), GD_OK);
+    /* the bytes of one line per record, in order */
+    util_buf want;
+    util_buf_init(&want);
+    for (int i = 0; i < 20; i++) {
+        store_record_to_json(&r[i], &want);
+        util_buf_puts(&want, "\n");
+    }
+    store_record_to_json(&one, &want);
+    util_buf_puts(&want, "\n");
+    char *got = tu_slurp(path_of("results.jsonl"), NULL);
+    ck_assert_str_eq(got, want.s);
+    free(got);
+    util_buf_free(&want);
+    /* reopened: every key is there */
+    ck_assert_int_eq(store_open(dir, &s, NULL, &err), GD_OK);
+    ck_assert_uint_eq(store_count(s), 21);
+    ck_assert_int_eq(store_close(s, &err), GD_OK);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("journal");
@@ -480,6 +614,8 @@ int main(void)
     tcase_add_test(t, csv_numbers_as_printf);
     tcase_add_test(t, sidecar_index_used_checked_and_rebuilt);
     tcase_add_test(t, load_keys_reads_back_only_those);
+    tcase_add_test(t, record_cache_lends_a_load_and_rereads_a_changed_journal);
+    tcase_add_test(t, batched_appends_read_back_and_land_whole);
     suite_add_tcase(s, t);
     return tu_run_suite(s);
 }

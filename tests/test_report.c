@@ -295,6 +295,27 @@ START_TEST(renders_are_byte_identical)
     waitpid(pid, &status, 0);
     ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     compare(dir, first, len, "on a render in another process");
+    /* gpudse run's way: the analysis parses the records once into a cache
+     * and the report borrows them; the same analysis.json and outputs */
+    char apath[600];
+    snprintf(apath, sizeof apath, "%s/analysis.json", dir);
+    char *ana = tu_slurp(apath, NULL);
+    rcache c;
+    rcache_init(&c);
+    gd_err err;
+    ck_assert_msg(ana_run_cached(dir, &c, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(c.n, 1);   /* vecadd's records, kept */
+    char *ana2 = tu_slurp(apath, NULL);
+    ck_assert_str_eq(ana, ana2);
+    free(ana2);
+    free(ana);
+    ck_assert_msg(rep_render_cached(dir, NULL, &c, &err) == 0, "%s", err.msg);
+    compare(dir, first, len, "rendered from records the analysis kept");
+    rcache_free(&c);
+    ck_assert_msg(rep_render_cached(dir, NULL, &c, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(c.n, 1);   /* the report kept them this time */
+    compare(dir, first, len, "rendered through an empty record cache");
+    rcache_free(&c);
     for (size_t i = 0; i < NOUT; i++)
         free(first[i]);
 }

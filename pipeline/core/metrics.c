@@ -25,10 +25,18 @@ static const struct {
 
 #define NKNOWN ((int)(sizeof known / sizeof known[0]))
 
+/* Whether a stored name is name; the first characters are compared here so
+ * that most of a record's names are passed over without a call (records
+ * are parsed and searched by the million). */
+static int same_name(const char *stored, const char *name)
+{
+    return stored[0] == name[0] && strcmp(stored, name) == 0;
+}
+
 int met_put(met_set *m, const char *name, double v)
 {
     for (int i = 0; i < m->n; i++)
-        if (strcmp(m->name[i], name) == 0) {
+        if (same_name(m->name[i], name)) {
             m->val[i] = v;
             return 0;
         }
@@ -42,7 +50,7 @@ int met_put(met_set *m, const char *name, double v)
 int met_get(const met_set *m, const char *name, double *v)
 {
     for (int i = 0; i < m->n; i++)
-        if (strcmp(m->name[i], name) == 0) {
+        if (same_name(m->name[i], name)) {
             *v = m->val[i];
             return 0;
         }
@@ -52,7 +60,7 @@ int met_get(const met_set *m, const char *name, double *v)
 void met_del(met_set *m, const char *name)
 {
     for (int i = 0; i < m->n; i++)
-        if (strcmp(m->name[i], name) == 0) {
+        if (same_name(m->name[i], name)) {
             memmove(m->name[i], m->name[i + 1],
                     (size_t)(m->n - i - 1) * sizeof m->name[0]);
             memmove(&m->val[i], &m->val[i + 1],

@@ -3,6 +3,7 @@
  * space_def), canonical config text, and mixed-radix enumeration of a
  * campaign's sub-space. */
 #include "space.h"
+#include "numtext.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -102,8 +103,11 @@ const char *space_sched_name(int sched)
 
 const char *space_value_str(int knob, int value, char *buf, size_t n)
 {
+    char t[NUM_TEXT_MAX];
     if (knob == KNOB_SCHEDULER)
-        snprintf(buf, n, "%s", space_sched_name(value));
+        util_strlcpy(buf, space_sched_name(value), n);
+    else if (num_int(value, t) < n)   /* not printf: the CSV's hot path */
+        memcpy(buf, t, strlen(t) + 1);
     else
         snprintf(buf, n, "%d", value);
     return buf;

@@ -314,7 +314,16 @@ static int run_phase(run_t *r, const be_backend *be,
                      .budgets = r->budgets, .nbudgets = r->nbudgets};
     batch_counts n;
     double t0 = mono_now();
+    store_set_batched(r->st, be->in_process);
     int rc = batch_run(&bo, &n, err);
+    gd_err ferr = { 0 };
+    int frc = store_flush(r->st, &ferr);   /* what was gathered, written */
+    store_set_batched(r->st, 0);
+    if (frc && !rc) {
+        rc = frc;
+        if (err)
+            *err = ferr;
+    }
     progress_end(&pg);
     double dt = mono_now() - t0;
     r->planned += n.planned;
@@ -515,15 +524,20 @@ static int finish_run(run_t *r, gd_err *err)
             "them again)\n", r->dir, r->dir);
         logf_(r, "nothing new: analysis and report kept");
     } else {
+        /* the records the analysis parses are lent to the report */
+        rcache cache;
+        rcache_init(&cache);
         logf_(r, "phase: analysis");
         if (!rc)
-            rc = ana_run(r->dir, err);
+            rc = ana_run_cached(r->dir, &cache, err);
         if (!rc)
             rc = agents_annotate(r->dir, err);
         logf_(r, "phase: report");
         if (!rc)
-            rc = rep_render(r->dir, r->c.layout[0] ? r->c.layout : NULL,
-                            err);
+            rc = rep_render_cached(r->dir,
+                                   r->c.layout[0] ? r->c.layout : NULL,
+                                   &cache, err);
+        rcache_free(&cache);
     }
     if (!rc && failed) {
         say(r, "gpudse: %" PRIu64 " of %" PRIu64 " jobs failed; see the "
