@@ -837,15 +837,21 @@ typedef struct {
     const rep_overlay *ov;
 } files_arg;
 
-/* results.csv and the figure files: the part a forked child writes while
- * this process writes report.pdf (workfork.h); the child's copy of the run
- * holds the records rep_run_load parsed. */
-static int write_files(void *arg, gd_err *err)
+/* results.csv, and the figure files: two parts, each written by a forked
+ * child while this process writes report.pdf (workfork.h) — the CSV alone
+ * takes about as long as the PDF, so one child for both would be the last
+ * to end. Each child's copy of the run holds the records rep_run_load
+ * parsed. */
+static int write_csv(void *arg, gd_err *err)
 {
     files_arg *a = arg;
-    int rc = rep_csv_write(a->run, err);
-    if (!rc)
-        rc = write_figures(a->run, a->lay, err);
+    return rep_csv_write(a->run, err);
+}
+
+static int write_figure_files(void *arg, gd_err *err)
+{
+    files_arg *a = arg;
+    int rc = write_figures(a->run, a->lay, err);
     if (!rc && a->ov->n)
         rc = fig_overlay_write_files(a->run, a->ov, a->run->camp.formats,
                                      &a->lay->font, err);
@@ -901,11 +907,18 @@ static int render(const char *rundir, const char *layout,
         return rc;
     }
     files_arg fa = { &run, &lay, &ov };
-    wf_child child;
-    wf_start(&child, write_files, &fa);
-    gd_err pdf_err = { 0 };
+    wf_child csv, figs;
+    wf_start(&csv, write_csv, &fa);
+    wf_start(&figs, write_figure_files, &fa);
+    gd_err pdf_err = { 0 }, fig_err = { 0 };
     int pdf_rc = write_pdf(&run, &lay, ov.n ? &ov : NULL, &pdf_err);
-    rc = wf_wait(&child, err);   /* its error first, as it was */
+    int fig_rc = wf_wait(&figs, &fig_err);
+    rc = wf_wait(&csv, err);   /* the errors in the order they were */
+    if (!rc && fig_rc) {
+        rc = fig_rc;
+        if (err)
+            *err = fig_err;
+    }
     if (!rc && pdf_rc) {
         rc = pdf_rc;
         if (err)
