@@ -730,23 +730,39 @@ void store_outcomes(const store *s, uint64_t *ok, uint64_t *failed)
             *(s->keys.e[i].cls == CLS_OK ? ok : failed) += 1;
 }
 
-/* Write the gathered lines in one write(). On failure the journal is cut
- * back to its last whole line. */
+/* Write the gathered lines in one write(). When the disk fills part way,
+ * the whole lines that landed stay and the journal is cut after the last
+ * of them. */
 static int write_pending(store *s, gd_err *err)
 {
     if (!s->pending.len)
         return GD_OK;
-    off_t before = s->size - (off_t)s->pending.len;
-    if (write_all(s->fd, s->pending.s, s->pending.len) != 0) {
-        int e = errno;
-        if (ftruncate(s->fd, before) != 0) {
-            /* the torn tail is cut on the next open */
+    off_t base = s->size - (off_t)s->pending.len;
+    size_t done = 0;
+    while (done < s->pending.len) {
+        ssize_t w = write(s->fd, s->pending.s + done, s->pending.len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            int e = w < 0 ? errno : EIO;
+            size_t keep = done;
+            while (keep > 0 && s->pending.s[keep - 1] != '\n')
+                keep--;
+            if (ftruncate(s->fd, base + (off_t)keep) != 0) {
+                /* the torn tail is cut on the next open */
+            }
+            return gd_errf(err, GD_EENV, "%s: cannot append: %s", s->path,
+                           strerror(e));
         }
-        return gd_errf(err, GD_EENV, "%s: cannot append: %s", s->path,
-                       strerror(e));
+        done += (size_t)w;
     }
     s->pending.len = 0;
     return GD_OK;
+}
+
+int store_write_pending(store *s, gd_err *err)
+{
+    return write_pending(s, err);
 }
 
 void store_set_batched(store *s, int on)

@@ -85,12 +85,16 @@ int store_open(const char *dir, store **out, int *torn, gd_err *err);
  * with (store_append, store_get); sp must outlive s. Not set: none. */
 void store_set_space(store *s, const space_def *sp);
 /* With on, appended lines are gathered and written together (every 256 KB
- * or 0.1 s, at each sync and at close) instead of one write each: for
- * jobs evaluated in this process, thousands a second. A process killed
- * outright loses the lines gathered since the last write (at most 0.1 s
- * of such jobs; a resume runs them again); reads through the store see
- * them. Off: each line is written as it is appended. */
+ * or 0.1 s, at store_write_pending, at each sync and at close) instead of
+ * one write each: for jobs evaluated in this process, thousands a second.
+ * Reads through the store see gathered lines. The caller writes them
+ * (store_write_pending) before it reports any of their jobs finished, so
+ * a process killed outright loses only jobs nothing saw finish, as it
+ * loses a job still running. Off: each line is written as it is
+ * appended. */
 void store_set_batched(store *s, int on);
+/* Write the lines gathered by store_set_batched now (no sync). */
+int store_write_pending(store *s, gd_err *err);
 int store_has(const store *s, const char *key);
 /* Whether this key's latest record was appended since the store opened. */
 int store_is_new(const store *s, const char *key);

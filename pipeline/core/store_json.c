@@ -329,7 +329,7 @@ static int fast_str(const char **p, char *dst, size_t n)
 static int fast_num(const char **p, double *out)
 {
     const char *s = *p, *c = s;
-    if (strncmp(c, "null", 4) == 0) {
+    if (*c == 'n' && strncmp(c, "null", 4) == 0) {
         *out = NAN;
         *p = c + 4;
         return 0;

@@ -13,23 +13,58 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The records read so far, by key: open addressing over (key prefix,
+ * place in v) pairs, sized once for every line to be read — 16 bytes an
+ * entry, where the journal's own key index (store_impl.h) keeps 96, so a
+ * workload's set stays in cache and is never rehashed. */
+typedef struct {
+    uint64_t h;            /* the key's first 16 hex digits; 0: empty */
+    size_t at;             /* its record's place in v */
+} seen_entry;
+
+typedef struct {
+    seen_entry *e;
+    size_t mask;
+} seen_set;
+
+static int seen_init(seen_set *s, size_t lines)
+{
+    size_t cap = 64;
+    while (cap < 2 * lines + 2)
+        cap *= 2;
+    s->e = calloc(cap, sizeof *s->e);
+    s->mask = cap - 1;
+    return s->e ? 0 : -1;
+}
+
+static uint64_t key_prefix(const char *k)
+{
+    uint64_t h = 0;
+    for (int i = 0; i < 16 && k[i]; i++)
+        h = h * 16 + (uint64_t)(k[i] <= '9' ? k[i] - '0'
+                                            : (k[i] | 0x20) - 'a' + 10);
+    return h | 1;   /* never 0, which marks an empty slot */
+}
+
 /* Keep the record just read into v[*cnt] as the latest of its key: in the
  * place of the key's first record (the order jobs were first journaled),
  * counting attempts. */
-static int keep_latest(key_set *seen, store_record *v, size_t *cnt)
+static void keep_latest(seen_set *seen, store_record *v, size_t *cnt)
 {
     store_record *r = &v[*cnt];
-    key_entry *e = store_keyset_find(seen, r->key);
-    if (e) {
-        r->attempts = v[e->off].attempts + 1;
-        v[e->off] = *r;
-        return 0;
-    }
+    uint64_t h = key_prefix(r->key);
+    size_t i = (size_t)(h ^ h >> 29) & seen->mask;
+    for (; seen->e[i].h; i = (i + 1) & seen->mask)
+        if (seen->e[i].h == h && strcmp(v[seen->e[i].at].key, r->key) == 0) {
+            store_record *first = &v[seen->e[i].at];
+            r->attempts = first->attempts + 1;
+            *first = *r;
+            return;
+        }
     r->attempts = 1;
-    if (store_keyset_add(seen, r->key, (off_t)*cnt, 0, CLS_OTHER, -1) != 0)
-        return -1;
+    seen->e[i].h = h;
+    seen->e[i].at = *cnt;
     (*cnt)++;
-    return 0;
 }
 
 /* Room for n records. Large arrays are asked for in huge pages: a
@@ -75,10 +110,12 @@ int store_load_all_in(const char *path, const space_def *sp,
         return rc;
     /* room for every line at once: records are large, and growing the
      * array moved them all again and again */
-    size_t cnt = 0;
-    store_record *v = alloc_records(count_lines(data, len) + 1);
-    key_set seen = {NULL, 0, 0};
-    if (!v) {
+    size_t cnt = 0, lines = count_lines(data, len);
+    store_record *v = alloc_records(lines + 1);
+    seen_set seen = {NULL, 0};
+    if (!v || seen_init(&seen, lines) != 0) {
+        free(v);
+        free(seen.e);
         free(data);
         return gd_errf(err, GD_EENV, "%s: out of memory", path);
     }
@@ -93,8 +130,8 @@ int store_load_all_in(const char *path, const space_def *sp,
         if (*p && !store_other_kind(p)) {
             rc = store_record_from_json_in(sp, p, path, lineno, &v[cnt],
                                            err);
-            if (!rc && keep_latest(&seen, v, &cnt) != 0)
-                rc = gd_errf(err, GD_EENV, "%s: out of memory", path);
+            if (!rc)
+                keep_latest(&seen, v, &cnt);
         }
         p = nl + 1;
     }
@@ -217,9 +254,9 @@ int store_load_lines_in(const char *path, const space_def *sp,
     char *blk = malloc(bcap);
     off_t bstart = 0;
     size_t blen = 0;
-    key_set seen = {NULL, 0, 0};
-    int rc = !v || !blk ? gd_errf(err, GD_EENV, "%s: out of memory", path)
-                        : GD_OK;
+    seen_set seen = {NULL, 0};
+    int rc = !v || !blk || seen_init(&seen, n) != 0
+             ? gd_errf(err, GD_EENV, "%s: out of memory", path) : GD_OK;
     for (size_t i = 0; !rc && i < n; i++) {
         const store_line *ln = &lines[i];
         if (ln->off < bstart
@@ -248,8 +285,8 @@ int store_load_lines_in(const char *path, const space_def *sp,
         rc = store_record_from_json_in(sp, p, path, (int)ln->lineno, &v[cnt],
                                        err);
         p[ln->len] = '\n';
-        if (!rc && keep_latest(&seen, v, &cnt) != 0)
-            rc = gd_errf(err, GD_EENV, "%s: out of memory", path);
+        if (!rc)
+            keep_latest(&seen, v, &cnt);
     }
     close(fd);
     free(blk);

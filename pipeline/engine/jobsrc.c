@@ -170,6 +170,10 @@ int jobsrc_record(jobsrc *s, int wl, const gpu_config *cfg, const char *key,
                    key);
     int rc = store_has(o->st, key) ? store_append_attempt(o->st, rec, err)
                                    : store_append(o->st, rec, err);
+    /* a job is reported finished (the caller's hook, the progress line)
+     * only once its line is in the journal (store_set_batched) */
+    if (!rc && (o->on_result || (o->pg && progress_due(o->pg))))
+        rc = store_write_pending(o->st, err);
     if (rc)
         return rc;
     s->n->ran++;

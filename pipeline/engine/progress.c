@@ -59,12 +59,15 @@ static void draw(progress *p, int final)
     p->last = now;
 }
 
+int progress_due(const progress *p)
+{
+    double gap = p->tty ? 0.2 : 5.0;
+    return p->out && progress_now() - p->last >= gap;
+}
+
 static void maybe_draw(progress *p)
 {
-    if (!p->out)
-        return;
-    double gap = p->tty ? 0.2 : 5.0;
-    if (progress_now() - p->last >= gap)
+    if (progress_due(p))
         draw(p, 0);
 }
 

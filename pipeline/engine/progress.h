@@ -20,6 +20,8 @@ void progress_job(progress *p, int failed);
 /* Count one job already in the journal (failed when its record is not ok:
  * a resume shows the journal's failures too). */
 void progress_skip(progress *p, int failed);
+/* 1 when the next progress_job will draw a line. */
+int progress_due(const progress *p);
 /* Final line. */
 void progress_end(progress *p);
 
