@@ -3,7 +3,9 @@
 # whole 15,552-point space (W = BENCH_SCALE_WORKLOADS, default 64: 995,328
 # jobs), each workload one of the eight built-in descriptors under its own
 # name. Prints, per phase, wall time and peak memory (/usr/bin/time -v):
-# the whole `gpudse run` (its jobs phase's own time from run.log), then
+# the whole `gpudse run` (its jobs, analysis and report stages' own times
+# and peak memory so far from run.log; results.csv is written by a child
+# process beside the PDF, so its time is within the report's), then
 # `gpudse analyze` and `gpudse report` (which writes results.csv and the
 # report) on the finished directory, `gpudse status` on it, and a resume
 # that finds nothing to do (keys from results.index). Figures,
@@ -61,6 +63,8 @@ jobs=$((W * 15552))
 echo "synthetic analytic campaign: $W workloads x 15,552 configs = $jobs jobs ($(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
 phase "gpudse run (jobs+analysis+report)" ./gpudse run "$w/scale.xml" -o "$w/run" -q
 sed -n 's/.*jobs: ran \([0-9]*\) .* in \([0-9.]*\) s, .*/  jobs phase (run.log): \1 jobs in \2 s/p' "$w/run/run.log" | tail -1
+# the run's own stage lines: wall time and peak memory so far
+sed -n 's/^[^ ]* \(analysis\|report ([^)]*)\): /  \1 stage (run.log): /p' "$w/run/run.log"
 printf "  journal: %s bytes, %s lines\n" "$(stat -c %s "$w/run/results.jsonl")" "$(wc -l < "$w/run/results.jsonl")"
 phase "gpudse analyze" ./gpudse analyze "$w/run"
 phase "gpudse report (results.csv+report)" ./gpudse report "$w/run"

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -435,6 +436,17 @@ static int run_jobs(run_t *r, gd_err *err)
     return rc;
 }
 
+/* A stage's wall time and the peak memory so far (this process, and the
+ * largest child it forked and waited for) in run.log, for make bench. */
+static void log_stage(run_t *r, const char *stage, double t0)
+{
+    struct rusage self, kids;
+    getrusage(RUSAGE_SELF, &self);
+    getrusage(RUSAGE_CHILDREN, &kids);
+    logf_(r, "%s: %.3f s, peak %ld MB (largest child %ld MB)", stage,
+          mono_now() - t0, self.ru_maxrss / 1024, kids.ru_maxrss / 1024);
+}
+
 /* Whether the last session in run.log got to its end (analysis and report
  * written: a "finished:" line after its "start campaign" line). */
 static int last_session_finished(const char *logp)
@@ -528,15 +540,21 @@ static int finish_run(run_t *r, gd_err *err)
         rcache cache;
         rcache_init(&cache);
         logf_(r, "phase: analysis");
+        double t0 = mono_now();
         if (!rc)
             rc = ana_run_cached(r->dir, &cache, err);
         if (!rc)
             rc = agents_annotate(r->dir, err);
+        if (!rc)
+            log_stage(r, "analysis", t0);
         logf_(r, "phase: report");
+        t0 = mono_now();
         if (!rc)
             rc = rep_render_cached(r->dir,
                                    r->c.layout[0] ? r->c.layout : NULL,
                                    &cache, err);
+        if (!rc)
+            log_stage(r, "report (results.csv, figures and PDF)", t0);
         rcache_free(&cache);
     }
     if (!rc && failed) {
