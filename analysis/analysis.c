@@ -485,15 +485,16 @@ static int load_workload(const journal_t *j, const char *name,
     return GD_OK;
 }
 
-/* With a cache that can hold every workload of the campaign, parse them
- * all here before the odd half is forked: the child reads the parsed
- * records, and the report that follows parses nothing. */
-static void fill_cache(const camp_campaign *c, const journal_t *j)
+/* Arm the cache when it can hold the whole journal (else nothing is kept:
+ * no process holds more than it would without one), and then parse every
+ * workload here before the odd half is forked (fill): the child reads the
+ * parsed records, and the report that follows parses nothing. */
+static void plan_cache(const camp_campaign *c, const journal_t *j, int fill)
 {
     size_t total = 0;
     for (int i = 0; i < j->nwl; i++)
         total += j->wl[i].n;
-    if (!j->cache || !rcache_fits(j->cache, total))
+    if (!rcache_plan(j->cache, j->path, total) || !fill)
         return;
     for (int i = 0; i < c->nworkloads; i++) {
         store_record *recs;
@@ -594,8 +595,7 @@ static int all_workloads(const camp_campaign *c, const manifest_info *mi,
               && c->verify_rounds <= 0 && !agg;
     half_t h = { c, mi, j, two ? tmpfile() : NULL };
     wf_child ch;
-    if (h.out)
-        fill_cache(c, j);
+    plan_cache(c, j, h.out != NULL);
     if (h.out)
         wf_start(&ch, odd_half, &h);
     int rc = GD_OK;

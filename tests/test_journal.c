@@ -507,6 +507,16 @@ START_TEST(record_cache_lends_a_load_and_rereads_a_changed_journal)
     store_record *a, *b, *direct;
     size_t na, nb, nd;
     int owned;
+    /* unarmed (no rcache_plan): nothing is kept */
+    ck_assert_int_eq(rcache_load(&c, p, NULL, &idx[1], &a, &na, &owned, &err),
+                     GD_OK);
+    ck_assert_int_eq(owned, 1);
+    ck_assert_int_eq(c.n, 0);
+    free(a);
+    /* a journal too large to hold whole: not armed */
+    ck_assert_int_eq(rcache_plan(&c, p, RCACHE_BYTES / sizeof(store_record)
+                                            + 1), 0);
+    ck_assert_int_eq(rcache_plan(&c, p, 20), 1);
     ck_assert_int_eq(rcache_load(&c, p, NULL, &idx[1], &a, &na, &owned, &err),
                      GD_OK);
     ck_assert_int_eq(owned, 0);
@@ -527,6 +537,8 @@ START_TEST(record_cache_lends_a_load_and_rereads_a_changed_journal)
     ck_assert_int_eq(store_index_workloads(p, &idx, &nidx, &err), GD_OK);
     ck_assert_int_eq(rcache_load(&c, p, NULL, &idx[1], &b, &nb, &owned, &err),
                      GD_OK);
+    ck_assert_int_eq(owned, 1);   /* the cache let go of the old journal */
+    ck_assert_int_eq(c.n, 0);
     ck_assert_int_eq(store_load_lines(p, idx[1].line, idx[1].n, &direct, &nd,
                                       &err), GD_OK);
     store_sort_canonical(direct, nd);
@@ -535,6 +547,7 @@ START_TEST(record_cache_lends_a_load_and_rereads_a_changed_journal)
     for (size_t i = 0; i < nd; i++)   /* new random metrics: these ones */
         same_record(&b[i], &direct[i]);
     free(direct);
+    free(b);
     /* no cache: the caller's own copy */
     ck_assert_int_eq(rcache_load(NULL, p, NULL, &idx[0], &a, &na, &owned,
                                  &err), GD_OK);

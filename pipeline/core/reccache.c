@@ -19,6 +19,7 @@ void rcache_drop(rcache *c)
     c->n = 0;
     c->bytes = 0;
     c->path[0] = '\0';
+    c->armed = 0;
 }
 
 void rcache_free(rcache *c)
@@ -53,6 +54,15 @@ static void same_journal(rcache *c, const char *path)
     c->ino = sb.st_ino;
     c->size = sb.st_size;
     c->mtime_ns = mt;
+}
+
+int rcache_plan(rcache *c, const char *path, size_t nlines)
+{
+    if (!c)
+        return 0;
+    same_journal(c, path);
+    c->armed = c->path[0] && rcache_fits(c, nlines);
+    return c->armed;
 }
 
 static int keep(rcache *c, const char *name, store_record *recs, size_t n)
@@ -92,7 +102,8 @@ int rcache_load(rcache *c, const char *path, const space_def *sp,
     if (rc)
         return rc;
     store_sort_canonical(*recs, *n);
-    if (c && c->path[0] && rcache_fits(c, *n) && keep(c, wl->name, *recs, *n) == 0)
+    if (c && c->armed && rcache_fits(c, *n)
+        && keep(c, wl->name, *recs, *n) == 0)
         *owned = 0;
     return GD_OK;
 }
