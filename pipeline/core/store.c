@@ -39,9 +39,11 @@
 #define SYNC_SECONDS 0.5
 
 /* store_set_batched: lines are gathered and written together once this
- * many bytes or seconds have gathered (and at every sync and close). A
- * process killed outright loses at most these lines, which only jobs
- * evaluated in this process (microseconds each) gather. */
+ * many bytes or seconds have gathered (and at store_write_pending, every
+ * sync and close). The engine writes them before it reports any of their
+ * jobs finished, so a process killed outright loses only jobs nothing saw
+ * finish; only jobs evaluated in this process (microseconds each) are
+ * gathered. */
 #define PENDING_BYTES ((size_t)256 << 10)
 #define PENDING_SECONDS 0.1
 
@@ -751,6 +753,10 @@ static int write_pending(store *s, gd_err *err)
             if (ftruncate(s->fd, base + (off_t)keep) != 0) {
                 /* the torn tail is cut on the next open */
             }
+            /* the lines that landed stay; the others wait for a retry (at
+             * close), which must not write the landed ones again */
+            memmove(s->pending.s, s->pending.s + keep, s->pending.len - keep);
+            s->pending.len -= keep;
             return gd_errf(err, GD_EENV, "%s: cannot append: %s", s->path,
                            strerror(e));
         }
