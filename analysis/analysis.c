@@ -508,7 +508,8 @@ static void plan_cache(const camp_campaign *c, const journal_t *j, int fill)
 }
 
 /* One workload's object (its records loaded, folded into the
- * aggregates' accumulators when agg is not NULL, then freed). */
+ * aggregates' accumulators when agg is not NULL, then freed unless the
+ * record cache keeps them for the report). */
 static cJSON *one_workload(const camp_campaign *c, const manifest_info *mi,
                            const journal_t *j, int i, agg_state *agg,
                            gd_err *err)
