@@ -1,7 +1,9 @@
-/* compare: gpudse compare — loads two run directories, matches their jobs
- * (by key, else by workload + canonical config when the tool or model
- * version changed the keys) and fills the checks: per workload job status,
- * coverage, Pareto front and every metric; campaign-wide calibration error.
+/* compare: gpudse compare — reads two run directories one workload at a
+ * time (both journals indexed by workload; only one workload's records of
+ * each in memory), matches their jobs (by key, else by workload +
+ * canonical config when the tool or model version changed the keys) and
+ * fills the checks: per workload job status, coverage, Pareto front and
+ * every metric; campaign-wide calibration error and job counts.
  * Thresholds come from --threshold flags, else the NEW run's campaign
  * <regression>, else 1 % of the base value. Output is in compare_out.c,
  * the command line and the --threshold flags in compare_cmd.c. */
@@ -134,20 +136,21 @@ static void side_space(const char *dir, space_def *sp)
     free(c);
 }
 
+/* The run directory's journal indexed by workload (its records are read
+ * one workload at a time: load_unit), its analysis and manifest. */
 static int load_side(const char *dir, cmp_side *s, gd_err *err)
 {
-    char path[4096];
     memset(s, 0, sizeof *s);
     s->dir = dir;
     if (!util_is_dir(dir))
         return gd_errf(err, GD_EINPUT, "%s: no such run directory", dir);
-    if (util_path_join(path, sizeof path, dir, "results.jsonl"))
+    if (util_path_join(s->journal, sizeof s->journal, dir, "results.jsonl"))
         return gd_errf(err, GD_EINPUT, "%s: path too long", dir);
-    if (!util_path_exists(path))
+    if (!util_path_exists(s->journal))
         return gd_errf(err, GD_EINPUT, "%s: not a gpudse run directory (no "
                        "results.jsonl)", dir);
     side_space(dir, &s->space);
-    int rc = store_load_all_in(path, &s->space, &s->recs, &s->n, err);
+    int rc = store_index_workloads(s->journal, &s->wl, &s->nwl, err);
     if (!rc)
         rc = load_json(dir, "analysis.json", &s->analysis, err);
     if (!rc)
@@ -158,6 +161,7 @@ static int load_side(const char *dir, cmp_side *s, gd_err *err)
 static void free_side(cmp_side *s)
 {
     free(s->recs);
+    store_wl_lines_free(s->wl, s->nwl);
     cJSON_Delete(s->analysis);
     cJSON_Delete(s->manifest);
     memset(s, 0, sizeof *s);
@@ -310,16 +314,17 @@ static int cmp_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Sorted unique workload names of both journals (pointers into them). */
+/* Sorted unique workload names of both sides' loaded records (pointers
+ * into them). */
 static const char **workload_names(const cmp_ctx *x, size_t *nout)
 {
-    size_t n = x->base.n + x->now.n, k = 0;
+    size_t n = x->base.nrec + x->now.nrec, k = 0;
     const char **v = malloc((n ? n : 1) * sizeof *v);
     if (!v)
         return NULL;
-    for (size_t i = 0; i < x->base.n; i++)
+    for (size_t i = 0; i < x->base.nrec; i++)
         v[k++] = x->base.recs[i].workload;
-    for (size_t i = 0; i < x->now.n; i++)
+    for (size_t i = 0; i < x->now.nrec; i++)
         v[k++] = x->now.recs[i].workload;
     qsort(v, k, sizeof *v, cmp_name);
     size_t u = 0;
@@ -340,7 +345,7 @@ static int metric_names(const cmp_ctx *x, const char *wl,
                         char names[][MET_NAMELEN], int max)
 {
     int n = 0;
-    for (size_t i = 0; i < x->base.n; i++) {
+    for (size_t i = 0; i < x->base.nrec; i++) {
         const store_record *r = &x->base.recs[i];
         if (r->status != ST_OK || strcmp(r->workload, wl) != 0)
             continue;
@@ -422,11 +427,11 @@ static int cmp_ref(const void *a, const void *b)
 static match_ref *refs_of(const cmp_side *s, const unsigned char *paired,
                           int by_config, size_t *nout)
 {
-    match_ref *v = calloc(s->n ? s->n : 1, sizeof *v);
+    match_ref *v = calloc(s->nrec ? s->nrec : 1, sizeof *v);
     size_t k = 0;
     if (!v)
         return NULL;
-    for (size_t i = 0; i < s->n; i++) {
+    for (size_t i = 0; i < s->nrec; i++) {
         if (paired[i])
             continue;
         v[k].r = &s->recs[i];
@@ -474,25 +479,25 @@ static int match_pass(cmp_ctx *x, int by_config, unsigned char *pb,
     return rc;
 }
 
-/* Every record of both sides in one pair: matched by key, by workload +
- * config, or alone. */
+/* Every loaded record of both sides in one pair: matched by key, by
+ * workload + config, or alone. */
 static int match_all(cmp_ctx *x, rec_pair **out, size_t *np)
 {
-    unsigned char *pb = calloc(x->base.n + 1, 1), *pn = calloc(x->now.n + 1,
-                                                               1);
-    rec_pair *p = malloc((x->base.n + x->now.n + 1) * sizeof *p);
+    unsigned char *pb = calloc(x->base.nrec + 1, 1);
+    unsigned char *pn = calloc(x->now.nrec + 1, 1);
+    rec_pair *p = malloc((x->base.nrec + x->now.nrec + 1) * sizeof *p);
     int rc = pb && pn && p ? 0 : -1;
     *np = 0;
     if (!rc)
         rc = match_pass(x, 0, pb, pn, p, np);
     if (!rc)
         rc = match_pass(x, 1, pb, pn, p, np);
-    for (size_t i = 0; !rc && i < x->base.n; i++)
+    for (size_t i = 0; !rc && i < x->base.nrec; i++)
         if (!pb[i]) {
             p[(*np)++] = (rec_pair){ &x->base.recs[i], NULL, 0 };
             x->only_base++;
         }
-    for (size_t i = 0; !rc && i < x->now.n; i++)
+    for (size_t i = 0; !rc && i < x->now.nrec; i++)
         if (!pn[i]) {
             p[(*np)++] = (rec_pair){ NULL, &x->now.recs[i], 0 };
             x->only_new++;
@@ -806,7 +811,112 @@ static void decide(cmp_ctx *x)
     }
 }
 
-static int run_checks(cmp_ctx *x, const camp_campaign *camp, gd_err *err)
+/* ---- one workload at a time -------------------------------------------- */
+
+/* A workload to compare: its lines' list in either journal's index (-1
+ * when the journal has none). */
+typedef struct {
+    const char *name;
+    int ib, in;
+} cmp_unit;
+
+static int cmp_unit_name(const void *a, const void *b)
+{
+    const cmp_unit *p = a, *q = b;
+    int d = strcmp(p->name, q->name);
+    return d ? d : q->ib - p->ib;   /* BASE's entry first */
+}
+
+/* The workloads of both journals' indices in name order (the order of
+ * their checks), each once. */
+static cmp_unit *units_of(const cmp_ctx *x, size_t *nout)
+{
+    size_t n = (size_t)x->base.nwl + (size_t)x->now.nwl, k = 0;
+    cmp_unit *u = malloc((n ? n : 1) * sizeof *u);
+    if (!u)
+        return NULL;
+    for (int i = 0; i < x->base.nwl; i++)
+        u[k++] = (cmp_unit){ x->base.wl[i].name, i, -1 };
+    for (int i = 0; i < x->now.nwl; i++)
+        u[k++] = (cmp_unit){ x->now.wl[i].name, -1, i };
+    qsort(u, k, sizeof *u, cmp_unit_name);
+    size_t m = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (m && strcmp(u[m - 1].name, u[i].name) == 0)
+            u[m - 1].in = u[i].in;
+        else
+            u[m++] = u[i];
+    }
+    *nout = m;
+    return u;
+}
+
+static int cmp_line_off(const void *a, const void *b)
+{
+    const store_line *p = a, *q = b;
+    return (p->off > q->off) - (p->off < q->off);
+}
+
+/* Read these lines of the side's journal in place of the records held
+ * (each key's latest, in journal order), counting them into s->n. */
+static int load_lines(cmp_side *s, const store_line *lines, size_t n,
+                      gd_err *err)
+{
+    free(s->recs);
+    s->recs = NULL;
+    s->nrec = 0;
+    if (!n)
+        return GD_OK;
+    int rc = store_load_lines_in(s->journal, &s->space, lines, n, &s->recs,
+                                 &s->nrec, err);
+    if (!rc)
+        s->n += s->nrec;
+    return rc;
+}
+
+/* Every line of the side's journal at once, in journal order. */
+static int load_whole(cmp_side *s, gd_err *err)
+{
+    size_t n = 0;
+    for (int i = 0; i < s->nwl; i++)
+        n += s->wl[i].n;
+    store_line *all = malloc((n ? n : 1) * sizeof *all);
+    if (!all)
+        return gd_errf(err, GD_EENV, "%s: out of memory", s->journal);
+    n = 0;
+    for (int i = 0; i < s->nwl; i++) {
+        memcpy(all + n, s->wl[i].line, s->wl[i].n * sizeof *all);
+        n += s->wl[i].n;
+    }
+    qsort(all, n, sizeof *all, cmp_line_off);
+    int rc = load_lines(s, all, n, err);
+    free(all);
+    return rc;
+}
+
+/* The index names a workload by its text in the lines; with an escape in
+ * it, that may not be the record's name. */
+static int escaped_names(const cmp_side *s)
+{
+    for (int i = 0; i < s->nwl; i++)
+        if (strchr(s->wl[i].name, '\\'))
+            return 1;
+    return 0;
+}
+
+/* Whether every record held is of workload name. */
+static int all_named(const cmp_side *s, const char *name)
+{
+    for (size_t i = 0; i < s->nrec; i++)
+        if (strcmp(s->recs[i].workload, name) != 0)
+            return 0;
+    return 1;
+}
+
+/* The checks of the workloads of the records held (one workload, or
+ * every workload at once): status, coverage, front and metrics. -1 when
+ * out of memory. */
+static int held_checks(cmp_ctx *x, const camp_campaign *camp)
 {
     size_t nwl = 0, np = 0;
     const char **names = workload_names(x, &nwl);
@@ -819,14 +929,77 @@ static int run_checks(cmp_ctx *x, const camp_campaign *camp, gd_err *err)
         check_pair(x, wls, nwl, &pairs[i]);
     for (size_t w = 0; !rc && w < nwl; w++)
         check_front(x, &x->ck[wls[w].first + 2]);
-    if (!rc)
-        rc = check_calibration(x, camp);
-    if (!rc)
-        decide(x);
     free(pairs);
     free(wls);
     free(names);
-    return rc ? gd_errf(err, GD_EENV, "compare: out of memory") : GD_OK;
+    return rc;
+}
+
+/* Each workload's checks with only its records of both journals in
+ * memory, in name order; every workload at once when whole. *mixed set
+ * (and nothing more done) when a workload's lines held records of
+ * another. */
+static int checks_by_workload(cmp_ctx *x, const camp_campaign *camp,
+                              int whole, int *mixed, gd_err *err)
+{
+    size_t nu = 1;
+    cmp_unit *u = whole ? NULL : units_of(x, &nu);
+    int rc = whole || u ? GD_OK : gd_errf(err, GD_EENV, "compare: out of "
+                                          "memory");
+    *mixed = 0;
+    for (size_t k = 0; !rc && k < nu; k++) {
+        if (whole) {
+            rc = load_whole(&x->base, err);
+            if (!rc)
+                rc = load_whole(&x->now, err);
+        } else {
+            const store_wl_lines *b = u[k].ib >= 0 ? &x->base.wl[u[k].ib]
+                                                   : NULL;
+            const store_wl_lines *n = u[k].in >= 0 ? &x->now.wl[u[k].in]
+                                                   : NULL;
+            rc = load_lines(&x->base, b ? b->line : NULL, b ? b->n : 0, err);
+            if (!rc)
+                rc = load_lines(&x->now, n ? n->line : NULL, n ? n->n : 0,
+                                err);
+            if (!rc && (!all_named(&x->base, u[k].name)
+                        || !all_named(&x->now, u[k].name))) {
+                *mixed = 1;
+                break;
+            }
+        }
+        if (!rc && held_checks(x, camp) != 0)
+            rc = gd_errf(err, GD_EENV, "compare: out of memory");
+    }
+    free(u);
+    return rc;
+}
+
+/* Back to no checks and no records read. */
+static void restart(cmp_ctx *x)
+{
+    x->nck = 0;
+    x->by_key = x->by_config = x->only_base = x->only_new = 0;
+    x->base.n = x->now.n = 0;
+}
+
+static int run_checks(cmp_ctx *x, const camp_campaign *camp, gd_err *err)
+{
+    int mixed = 0;
+    int whole = escaped_names(&x->base) || escaped_names(&x->now);
+    int rc = checks_by_workload(x, camp, whole, &mixed, err);
+    if (!rc && mixed) {
+        restart(x);
+        rc = checks_by_workload(x, camp, 1, &mixed, err);
+    }
+    free(x->base.recs);
+    free(x->now.recs);
+    x->base.recs = x->now.recs = NULL;
+    x->base.nrec = x->now.nrec = 0;
+    if (!rc && check_calibration(x, camp) != 0)
+        rc = gd_errf(err, GD_EENV, "compare: out of memory");
+    if (!rc)
+        decide(x);
+    return rc;
 }
 
 static int any_failed(const cmp_ctx *x)

@@ -51,9 +51,17 @@ typedef struct {
     char note[512];
 } cmp_check;
 
+/* A run directory. Its journal is indexed by workload (store_index_workloads)
+ * and read one workload at a time: recs holds the records of the workload
+ * being compared only, n counts the records of every workload read so
+ * far (the whole journal once the checks are done). */
 typedef struct {
     const char *dir;
-    store_record *recs;
+    char journal[4096];    /* DIR/results.jsonl */
+    store_wl_lines *wl;    /* its GPU records' lines, per workload */
+    int nwl;
+    store_record *recs;    /* the workload being compared (journal order) */
+    size_t nrec;
     size_t n;
     cJSON *analysis;       /* NULL when the run has no analysis.json */
     cJSON *manifest;       /* NULL when the run has no manifest.json */
