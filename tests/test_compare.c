@@ -5,8 +5,11 @@
  * counts, bad input exits 2. Works under tests/tmp/compare-<pid>/. */
 #include "testutil.h"
 
+#include <fcntl.h>
 #include <math.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <cjson/cJSON.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -15,6 +18,7 @@
 #include "campaign.h"
 #include "compare.h"
 #include "engine.h"
+#include "store.h"
 #include "util.h"
 
 #define NCHECKS 19      /* status, coverage, front + 13 analytic metrics + the
@@ -250,6 +254,97 @@ static int run_bin(const char *args)
              args);
     int st = system(cmd);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* ---- journals of several workloads ------------------------------------- */
+
+/* results.jsonl of dir, opened for writing from scratch. */
+static FILE *open_journal(const char *dir)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/results.jsonl", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    return f;
+}
+
+/* BASE's job i as copy c of it in workload wl, appended to f: the workload
+ * renamed, the key's first 8 hex digits made from wl and c (the same in
+ * any journal), ipc scaled by ipc_f, the status set unless NULL. */
+static void put_job(FILE *f, const jsonl *src, int i, const char *wl, int c,
+                    double ipc_f, const char *status)
+{
+    cJSON *o = cJSON_Parse(src->lines[i]);
+    ck_assert_ptr_nonnull(o);
+    unsigned h = 2166136261u;
+    for (const char *p = wl; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    h += (unsigned)c * 0x9e3779b9u;
+    char key[65], hex[9];
+    util_strlcpy(key, cJSON_GetObjectItem(o, "key")->valuestring,
+                 sizeof key);
+    snprintf(hex, sizeof hex, "%08x", h);
+    memcpy(key, hex, 8);
+    cJSON_ReplaceItemInObject(o, "key", cJSON_CreateString(key));
+    cJSON_ReplaceItemInObject(o, "workload", cJSON_CreateString(wl));
+    if (ipc_f != 1) {
+        cJSON *m = cJSON_GetObjectItem(cJSON_GetObjectItem(o, "metrics"),
+                                       "ipc");
+        ck_assert(cJSON_IsNumber(m));
+        cJSON_SetNumberValue(m, m->valuedouble * ipc_f);
+    }
+    if (status) {
+        cJSON_ReplaceItemInObject(o, "status", cJSON_CreateString(status));
+        cJSON_AddStringToObject(o, "reason", "exit code 1");
+    }
+    char *t = cJSON_PrintUnformatted(o);
+    fprintf(f, "%s\n", t);
+    cJSON_free(t);
+    cJSON_Delete(o);
+}
+
+static void jsonl_free(jsonl *j)
+{
+    for (int i = 0; i < j->n; i++)
+        free(j->lines[i]);
+    j->n = 0;
+}
+
+static const cJSON *find_wl_check(const cJSON *cmp, const char *wl,
+                                  const char *name)
+{
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(cmp, "checks"))
+        if (strcmp(cJSON_GetObjectItem(c, "workload")->valuestring, wl) == 0
+            && strcmp(cJSON_GetObjectItem(c, "check")->valuestring, name)
+               == 0)
+            return c;
+    ck_abort_msg("no check %s / %s", wl, name);
+    return NULL;
+}
+
+/* "workload/check" of the failed checks, sorted, comma-separated. */
+static void failed_wl_names(const cJSON *cmp, char *out, size_t n)
+{
+    const cJSON *c;
+    char names[64][96];
+    int k = 0;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(cmp, "checks"))
+        if (strcmp(cJSON_GetObjectItem(c, "result")->valuestring, "fail") == 0
+            && k < 64)
+            snprintf(names[k++], 96, "%s/%s",
+                     cJSON_GetObjectItem(c, "workload")->valuestring,
+                     cJSON_GetObjectItem(c, "check")->valuestring);
+    qsort(names, (size_t)k, 96, by_name);
+    out[0] = '\0';
+    for (int i = 0; i < k; i++)
+        snprintf(out + strlen(out), n - strlen(out), "%s%s", i ? "," : "",
+                 names[i]);
+}
+
+static double side_records(const cJSON *cmp, const char *side)
+{
+    return num(cJSON_GetObjectItem(cmp, side), "records");
 }
 
 /* ---- tests ------------------------------------------------------------- */
@@ -836,6 +931,196 @@ START_TEST(nightly_script_promotes_only_on_pass)
 }
 END_TEST
 
+/* Workloads interleaved in BASE and one after another (in another order)
+ * in NEW, one only in BASE, one only in NEW, reruns on both sides: each
+ * workload is compared on its own records, each key's latest attempt. */
+START_TEST(workloads_in_any_journal_order)
+{
+    static const char *const bw[] = {"w3", "w1", "w2", "onlybase"};
+    static const char *const nw[] = {"onlynew", "w2", "w1", "w3"};
+    char base[256], now[256], names[512];
+    jsonl src;
+    jsonl_read(BASE, &src);
+    copy_base("wl-base", base, sizeof base);
+    copy_base("wl-new", now, sizeof now);
+    FILE *f = open_journal(base);
+    put_job(f, &src, 0, "w2", 0, 1, "failed");   /* retried: ok below */
+    for (int i = 0; i < src.n; i++)
+        for (int w = 0; w < 4; w++)
+            put_job(f, &src, i, bw[w], 0, 1, NULL);
+    fclose(f);
+    f = open_journal(now);
+    put_job(f, &src, 3, "w1", 0, 3, NULL);       /* superseded below */
+    for (int w = 0; w < 4; w++)
+        for (int i = 0; i < src.n; i++)
+            put_job(f, &src, i, nw[w], 0, 1, NULL);
+    put_job(f, &src, 5, "w3", 0, 0.5, NULL);     /* a rerun that regressed */
+    fclose(f);
+    gd_err err = {0, ""};
+    ck_assert_int_eq(compare(base, now, NULL, NULL, &err), GD_EJOBS);
+    cJSON *cmp = load_compare(now);
+    failed_wl_names(cmp, names, sizeof names);
+    ck_assert_str_eq(names, "onlybase/coverage,w3/metric ipc");
+    ck_assert_int_eq((int)summary_num(cmp, "matched_by_key"), 3 * src.n);
+    ck_assert_int_eq((int)summary_num(cmp, "matched_by_config"), 0);
+    ck_assert_int_eq((int)summary_num(cmp, "only_in_base"), src.n);
+    ck_assert_int_eq((int)summary_num(cmp, "only_in_new"), src.n);
+    ck_assert_int_eq((int)summary_num(cmp, "new_failures"), 0);
+    ck_assert_int_eq((int)summary_num(cmp, "fixed_failures"), 0);
+    /* onlynew has no BASE metrics: status, coverage, front alone */
+    ck_assert_int_eq((int)summary_num(cmp, "checks"), 4 * NCHECKS + 3);
+    ck_assert_int_eq((int)side_records(cmp, "base"), 4 * src.n);
+    ck_assert_int_eq((int)side_records(cmp, "new"), 4 * src.n);
+    const cJSON *c = find_wl_check(cmp, "w3", "metric ipc");
+    ck_assert_int_eq((int)num(c, "over_threshold"), 1);
+    ck_assert_int_eq((int)num(c, "compared"), src.n);
+    c = find_wl_check(cmp, "w1", "metric ipc");
+    ck_assert_int_eq((int)num(c, "over_threshold"), 0);
+    ck_assert_int_eq((int)num(c, "compared"), src.n);
+    c = find_wl_check(cmp, "w2", "status");
+    ck_assert_int_eq((int)num(c, "compared"), src.n);
+    ck_assert_int_eq((int)num(c, "still_failing"), 0);
+    c = find_wl_check(cmp, "onlybase", "coverage");
+    ck_assert_int_eq((int)num(c, "missing_in_new"), src.n);
+    c = find_wl_check(cmp, "onlynew", "coverage");
+    ck_assert_int_eq((int)num(c, "only_in_new"), src.n);
+    ck_assert_str_eq(result_of(cmp, "front"), "skipped");
+    cJSON_Delete(cmp);
+    jsonl_free(&src);
+}
+END_TEST
+
+/* Names whose journal text has an escape: the checks still come in the
+ * names' order ("w\"a" before "w#"; its text, w\"a, sorts after). */
+START_TEST(escaped_workload_names_keep_order)
+{
+    static const char *const wl[] = {"w#", "w\"a"};
+    char base[256], now[256];
+    jsonl src;
+    jsonl_read(BASE, &src);
+    copy_base("esc-base", base, sizeof base);
+    copy_base("esc-new", now, sizeof now);
+    FILE *fb = open_journal(base), *fn = open_journal(now);
+    for (int i = 0; i < src.n; i++)
+        for (int w = 0; w < 2; w++) {
+            put_job(fb, &src, i, wl[w], 0, 1, NULL);
+            put_job(fn, &src, i, wl[1 - w], 0, i == 7 && w ? 0.5 : 1, NULL);
+        }
+    fclose(fb);
+    fclose(fn);
+    gd_err err = {0, ""};
+    ck_assert_int_eq(compare(base, now, NULL, NULL, &err), GD_EJOBS);
+    cJSON *cmp = load_compare(now);
+    ck_assert_int_eq((int)summary_num(cmp, "matched_by_key"), 2 * src.n);
+    ck_assert_int_eq((int)summary_num(cmp, "checks"), 2 * NCHECKS);
+    ck_assert_int_eq((int)side_records(cmp, "new"), 2 * src.n);
+    /* the one failure first, then the rest in natural order */
+    const cJSON *checks = cJSON_GetObjectItem(cmp, "checks");
+    const cJSON *c0 = cJSON_GetArrayItem(checks, 0);
+    const cJSON *c1 = cJSON_GetArrayItem(checks, 1);
+    ck_assert_str_eq(cJSON_GetObjectItem(c0, "check")->valuestring,
+                     "metric ipc");
+    ck_assert_str_eq(cJSON_GetObjectItem(c0, "workload")->valuestring, "w#");
+    ck_assert_str_eq(cJSON_GetObjectItem(c1, "workload")->valuestring,
+                     "w\"a");
+    ck_assert_int_eq((int)num(find_wl_check(cmp, "w\"a", "coverage"),
+                              "compared"), src.n);
+    cJSON_Delete(cmp);
+    jsonl_free(&src);
+}
+END_TEST
+
+/* A bad line of the last workload read, after others were compared: the
+ * error names FILE:LINE and nothing is written. */
+START_TEST(bad_line_in_a_later_workload)
+{
+    char base[256], now[256], path[512];
+    jsonl src;
+    jsonl_read(BASE, &src);
+    copy_base("late-base", base, sizeof base);
+    copy_base("late-new", now, sizeof now);
+    FILE *fb = open_journal(base), *fn = open_journal(now);
+    for (int i = 0; i < src.n; i++) {
+        put_job(fb, &src, i, "a", 0, 1, NULL);
+        put_job(fb, &src, i, "z", 0, 1, NULL);
+        put_job(fn, &src, i, "a", 0, 1, NULL);
+    }
+    for (int i = 0; i < src.n; i++)
+        if (i == 4)   /* line src.n + 5 */
+            fprintf(fn, "{\"key\":\"12\",\"workload\":\"z\"}\n");
+        else
+            put_job(fn, &src, i, "z", 0, 1, NULL);
+    fclose(fb);
+    fclose(fn);
+    gd_err err = {0, ""};
+    ck_assert_int_eq(compare(base, now, NULL, NULL, &err), GD_EINPUT);
+    char want[300];
+    snprintf(want, sizeof want, "late-new/results.jsonl:%d:", src.n + 5);
+    ck_assert_msg(strstr(err.msg, want) != NULL, "%s", err.msg);
+    snprintf(path, sizeof path, "%s/compare.json", now);
+    ck_assert(!util_path_exists(path));
+    jsonl_free(&src);
+}
+END_TEST
+
+/* Peak resident memory (KiB) of `gpudse compare base now`; its exit
+ * status into *st. */
+static long compare_peak_kib(const char *base, const char *now, int *st)
+{
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        int fd = open("/dev/null", O_WRONLY);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        execl(tu_bin(), tu_bin(), "compare", base, now, (char *)NULL);
+        _exit(127);
+    }
+    struct rusage ru;
+    ck_assert_int_eq(wait4(pid, st, 0, &ru), pid);
+    return ru.ru_maxrss;
+}
+
+/* Memory follows the largest workload, not the journal: 16 workloads of
+ * 480 jobs a side take less than a third of their records' size more
+ * than comparing 30 jobs (the whole journals' records: 7,680 a side). */
+START_TEST(memory_follows_one_workload)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    return;   /* freed memory is quarantined, not reused */
+#endif
+    enum { NWL = 16, COPIES = 16 };
+    char base[256], now[256], wl[16];
+    jsonl src;
+    jsonl_read(BASE, &src);
+    copy_base("mem-base", base, sizeof base);
+    copy_base("mem-new", now, sizeof now);
+    FILE *fb = open_journal(base), *fn = open_journal(now);
+    for (int w = 0; w < NWL; w++) {
+        snprintf(wl, sizeof wl, "w%02d", w);
+        for (int c = 0; c < COPIES; c++)
+            for (int i = 0; i < src.n; i++) {
+                put_job(fb, &src, i, wl, c, 1, NULL);
+                put_job(fn, &src, i, wl, c, 1, NULL);
+            }
+    }
+    fclose(fb);
+    fclose(fn);
+    int st;
+    long small = compare_peak_kib(BASE, BASE, &st);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    long big = compare_peak_kib(base, now, &st);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    long whole = (long)(2 * NWL * COPIES * src.n * sizeof(store_record)
+                        / 1024);
+    fprintf(stderr, "test_compare: compare peak %ld KiB (%ld KiB on 30 "
+            "jobs); the journals' records %ld KiB\n", big, small, whole);
+    ck_assert_msg(big - small < whole / 3, "peak %ld KiB, %ld KiB on 30 "
+                  "jobs; the journals' records: %ld KiB", big, small, whole);
+    jsonl_free(&src);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("compare");
@@ -854,6 +1139,10 @@ static Suite *suite(void)
     tcase_add_test(t, bad_input_exits_2);
     tcase_add_test(t, campaign_regression_element);
     tcase_add_test(t, nightly_script_promotes_only_on_pass);
+    tcase_add_test(t, workloads_in_any_journal_order);
+    tcase_add_test(t, escaped_workload_names_keep_order);
+    tcase_add_test(t, bad_line_in_a_later_workload);
+    tcase_add_test(t, memory_follows_one_workload);
     suite_add_tcase(s, t);
     return s;
 }
