@@ -137,7 +137,8 @@ static void side_space(const char *dir, space_def *sp)
 }
 
 /* The run directory's journal indexed by workload (its records are read
- * one workload at a time: load_unit), its analysis and manifest. */
+ * one workload at a time: checks_by_workload), its analysis and
+ * manifest. */
 static int load_side(const char *dir, cmp_side *s, gd_err *err)
 {
     memset(s, 0, sizeof *s);
