@@ -1,7 +1,9 @@
 /* figbars: grouped bars across workloads — for each workload and chosen
  * configuration the metric divided by the workload's baseline value (the
  * speedup, for IPC), and the geometric mean over the workloads as the last
- * group (absent unless every workload has the configuration). */
+ * group (absent unless every workload has the configuration). Each
+ * workload's values are gathered while its records are loaded
+ * (fig_bars_add), so drawing holds the values, not the journal. */
 #include "figbars.h"
 
 #include <math.h>
@@ -19,6 +21,15 @@ typedef struct {
     char slab_text[REP_BARS_MAX][96];
     char absent[1024];          /* "wl × config (why)", comma separated */
 } bars_data;
+
+/* What fig_bars_add gathers: per workload its baseline value and each
+ * configuration's value, NAN with why[] set when it has none. */
+struct fig_bars_data {
+    int nwl, ns;
+    double *base;               /* base[wl] */
+    double *val;                /* val[wl * ns + s] */
+    const char **why;           /* why[wl * ns + s], static text or NULL */
+};
 
 /* The configuration of a point of analysis.json (user knobs: those of
  * sp); -1 when a knob is missing or not a value of the knob. */
@@ -42,15 +53,22 @@ static int same_config(const gpu_config *a, const gpu_config *b)
     return 1;
 }
 
+/* The records of one workload: recs[0..n), those called name. */
+typedef struct {
+    const store_record *recs;
+    size_t n;
+    const char *name;
+} wl_recs;
+
 /* Mean of metric over the workload's successful jobs at c; NAN when none. */
-static double mean_at(const rep_run *run, int wl, const gpu_config *c,
+static double mean_at(const wl_recs *wr, const gpu_config *c,
                       const char *metric)
 {
     double sum = 0, v;
     size_t n = 0;
-    for (size_t i = 0; i < run->nrecs; i++) {
-        const store_record *r = &run->recs[i];
-        if (r->status != ST_OK || strcmp(r->workload, run->wl[wl].name)
+    for (size_t i = 0; i < wr->n; i++) {
+        const store_record *r = &wr->recs[i];
+        if (r->status != ST_OK || strcmp(r->workload, wr->name)
             || !same_config(&r->cfg, c)
             || met_get(&r->metrics, metric, &v) != 0 || !isfinite(v))
             continue;
@@ -61,7 +79,7 @@ static double mean_at(const rep_run *run, int wl, const gpu_config *c,
 }
 
 /* The value of configuration s on workload wl, or NAN with why set. */
-static double config_value(const rep_run *run, int wl,
+static double config_value(const rep_run *run, int wl, const wl_recs *wr,
                            const rep_cross_fig *f, int s, const char *metric,
                            const char **why)
 {
@@ -75,13 +93,14 @@ static double config_value(const rep_run *run, int wl,
             *why = "metric absent";
         return v;
     }
-    v = mean_at(run, wl, &f->conf[s], metric);
+    v = mean_at(wr, &f->conf[s], metric);
     if (!isfinite(v))
         *why = "not run";
     return v;
 }
 
-static double base_value(const rep_run *run, int wl, const char *metric)
+static double base_value(const rep_run *run, int wl, const wl_recs *wr,
+                         const char *metric)
 {
     const rep_wl *w = &run->wl[wl];
     gpu_config c = space_baseline();
@@ -91,7 +110,7 @@ static double base_value(const rep_run *run, int wl, const char *metric)
     if (met_get(&w->baseline.metrics, metric, &v) == 0 && isfinite(v))
         return v;
     return point_config(rep_run_space(run), &w->baseline, &c) == 0
-               ? mean_at(run, wl, &c, metric) : NAN;
+               ? mean_at(wr, &c, metric) : NAN;
 }
 
 static void note_absent(bars_data *d, const char *wl, const char *conf,
@@ -102,13 +121,67 @@ static void note_absent(bars_data *d, const char *wl, const char *conf,
              l ? ", " : "", wl, conf, why);
 }
 
-static void fill_workload(const rep_run *run, const rep_cross_fig *f,
-                          const char *metric, int wl, bars_data *d)
+/* Workload wl's values from its records recs[0..n) into g. */
+static void gather_workload(const rep_run *run, const rep_cross_fig *f,
+                            int wl, const store_record *recs, size_t n,
+                            fig_bars_data *g)
 {
-    double base = base_value(run, wl, metric);
-    for (int s = 0; s < d->ns; s++) {
+    const char *metric = fig_cross_metric(run, f);
+    wl_recs wr = { recs, n, run->wl[wl].name };
+    g->base[wl] = base_value(run, wl, &wr, metric);
+    for (int s = 0; s < g->ns; s++) {
         const char *why = NULL;
-        double v = config_value(run, wl, f, s, metric, &why);
+        g->val[wl * g->ns + s] = config_value(run, wl, &wr, f, s, metric,
+                                              &why);
+        g->why[wl * g->ns + s] = why;
+    }
+}
+
+fig_bars_data *fig_bars_new(const rep_run *run, const rep_cross_fig *f)
+{
+    fig_bars_data *g = calloc(1, sizeof *g);
+    size_t n = (size_t)(run->nwl ? run->nwl : 1),
+           ns = (size_t)(f->nconf ? f->nconf : 1);
+    if (g) {
+        g->base = calloc(n, sizeof *g->base);
+        g->val = calloc(n * ns, sizeof *g->val);
+        g->why = calloc(n * ns, sizeof *g->why);
+    }
+    if (!g || !g->base || !g->val || !g->why) {
+        fig_bars_free(g);
+        return NULL;
+    }
+    g->nwl = run->nwl;
+    g->ns = f->nconf;
+    for (int w = 0; w < run->nwl; w++)   /* until its records are seen */
+        gather_workload(run, f, w, NULL, 0, g);
+    return g;
+}
+
+void fig_bars_add(fig_bars_data *g, const rep_run *run,
+                  const rep_cross_fig *f, int wl)
+{
+    if (g && wl >= 0 && wl < g->nwl)
+        gather_workload(run, f, wl, run->recs, run->nrecs, g);
+}
+
+void fig_bars_free(fig_bars_data *g)
+{
+    if (g) {
+        free(g->base);
+        free(g->val);
+        free(g->why);
+    }
+    free(g);
+}
+
+static void fill_workload(const rep_run *run, const fig_bars_data *g, int wl,
+                          bars_data *d)
+{
+    double base = g->base[wl];
+    for (int s = 0; s < d->ns; s++) {
+        const char *why = g->why[wl * g->ns + s];
+        double v = g->val[wl * g->ns + s];
         if (!(base > 0) || !isfinite(base))
             why = "no baseline value";
         d->v[wl * d->ns + s] = why ? NAN : v / base;
@@ -134,10 +207,11 @@ static void fill_geomean(bars_data *d)
 }
 
 static int bars_build(const rep_run *run, const rep_cross_fig *f,
-                      bars_data *d)
+                      const fig_bars_data *g, bars_data *d)
 {
-    const char *metric = fig_cross_metric(run, f);
     memset(d, 0, sizeof *d);
+    if (!g || g->nwl != run->nwl || g->ns != f->nconf)
+        return -1;
     d->ng = run->nwl + 1;
     d->ns = f->nconf;
     d->v = calloc((size_t)(d->ng * d->ns), sizeof *d->v);
@@ -155,7 +229,7 @@ static int bars_build(const rep_run *run, const rep_cross_fig *f,
     }
     for (int w = 0; w < run->nwl; w++) {
         d->glab[w] = run->wl[w].name;
-        fill_workload(run, f, metric, w, d);
+        fill_workload(run, g, w, d);
     }
     d->glab[run->nwl] = "geomean";
     fill_geomean(d);
@@ -205,11 +279,12 @@ static void caption_with(const rep_run *run, const rep_cross_fig *f,
 }
 
 void fig_bars_draw(chart_ctx *cc, const rep_run *run,
-                   const rep_cross_fig *f, chart_box box)
+                   const rep_cross_fig *f, const fig_bars_data *g,
+                   chart_box box)
 {
     char title[256], note[2048], yt[160];
     bars_data d;
-    if (bars_build(run, f, &d) != 0) {
+    if (bars_build(run, f, g, &d) != 0) {
         bars_free(&d);
         return;
     }

@@ -1,7 +1,9 @@
 /* figlines: the "line" figure across workloads — for every workload the
  * successful jobs whose knobs other than the x knob equal the workload's
  * baseline (or best) configuration, the metric's mean per level of the x
- * knob, one line with markers per workload. */
+ * knob, one line with markers per workload. Each workload's line is
+ * gathered while its records are loaded (fig_line_add), so drawing holds
+ * the lines, not the journal. */
 #include "figlines.h"
 
 #include <math.h>
@@ -18,6 +20,11 @@ typedef struct {
     size_t jobs;                    /* jobs averaged into the line */
     const char *why;                /* no line: the reason */
 } wl_line;
+
+struct fig_line_data {
+    int nwl;
+    wl_line *lines;                 /* per workload of run->wl */
+};
 
 /* The point whose other knobs the line holds, or NULL. */
 static const rep_point *ref_point(const rep_run *run, int wl,
@@ -79,9 +86,11 @@ static double knob_x(const space_def *sp, int knob, const gpu_config *c)
                   NULL);
 }
 
+/* Workload wl's line from its records recs[0..n). */
 static void build_line(const rep_run *run, int wl, const rep_cross_fig *f,
-                       const char *metric, wl_line *l)
+                       const store_record *recs, size_t n, wl_line *l)
 {
+    const char *metric = fig_cross_metric(run, f);
     double sum[SPACE_MAXLEVELS];
     size_t cnt[SPACE_MAXLEVELS];
     memset(l, 0, sizeof *l);
@@ -91,8 +100,8 @@ static void build_line(const rep_run *run, int wl, const rep_cross_fig *f,
         return;
     }
     size_t matched = 0;   /* jobs on the line, with or without metric */
-    for (size_t i = 0; i < run->nrecs; i++) {
-        const store_record *r = &run->recs[i];
+    for (size_t i = 0; i < n; i++) {
+        const store_record *r = &recs[i];
         double v;
         if (r->status != ST_OK || strcmp(r->workload, run->wl[wl].name)
             || !holds_others(rep_run_space(run), &r->cfg, p, f->knob))
@@ -146,27 +155,48 @@ static void caption_with(const rep_run *run, const rep_cross_fig *f,
         snprintf(out + strlen(out), n - strlen(out), ".");
 }
 
-static wl_line *build_all(const rep_run *run, const rep_cross_fig *f)
+fig_line_data *fig_line_new(const rep_run *run, const rep_cross_fig *f)
 {
-    wl_line *lines = calloc((size_t)(run->nwl ? run->nwl : 1),
-                            sizeof *lines);
-    for (int w = 0; lines && w < run->nwl; w++)
-        build_line(run, w, f, fig_cross_metric(run, f), &lines[w]);
-    return lines;
+    fig_line_data *d = calloc(1, sizeof *d);
+    if (d)
+        d->lines = calloc((size_t)(run->nwl ? run->nwl : 1),
+                          sizeof *d->lines);
+    if (!d || !d->lines) {
+        fig_line_free(d);
+        return NULL;
+    }
+    d->nwl = run->nwl;
+    for (int w = 0; w < run->nwl; w++)   /* until its records are seen */
+        build_line(run, w, f, NULL, 0, &d->lines[w]);
+    return d;
+}
+
+void fig_line_add(fig_line_data *d, const rep_run *run,
+                  const rep_cross_fig *f, int wl)
+{
+    if (d && wl >= 0 && wl < d->nwl)
+        build_line(run, wl, f, run->recs, run->nrecs, &d->lines[wl]);
+}
+
+void fig_line_free(fig_line_data *d)
+{
+    if (d)
+        free(d->lines);
+    free(d);
 }
 
 void fig_line_draw(chart_ctx *cc, const rep_run *run,
-                   const rep_cross_fig *f, chart_box box)
+                   const rep_cross_fig *f, const fig_line_data *d,
+                   chart_box box)
 {
     char title[256], note[2048], xt[96], yt[128];
     const char *metric = fig_cross_metric(run, f);
-    wl_line *lines = build_all(run, f);
-    plot_series *s = calloc((size_t)(run->nwl ? run->nwl : 1), sizeof *s);
-    if (!lines || !s) {
-        free(lines);
-        free(s);
+    if (!d || d->nwl != run->nwl)
         return;
-    }
+    const wl_line *lines = d->lines;
+    plot_series *s = calloc((size_t)(run->nwl ? run->nwl : 1), sizeof *s);
+    if (!s)
+        return;
     int ns = 0;
     for (int w = 0; w < run->nwl; w++)
         if (lines[w].n)
@@ -190,5 +220,4 @@ void fig_line_draw(chart_ctx *cc, const rep_run *run,
     p.u.lines = (plot_lines){ NULL, ns, s };
     plot_draw(cc, &p, box);
     free(s);
-    free(lines);
 }

@@ -9,8 +9,19 @@
 #include "layout.h"
 #include "rundata.h"
 
-/* Draw into box; f->no_title leaves title and caption out. */
+/* The figure's lines, gathered one workload at a time: fig_line_new
+ * (every workload of run->wl without records: no line, and why), then
+ * fig_line_add for each workload while run->recs holds its records
+ * (rep_run_select), replacing what it had. NULL when out of memory. */
+typedef struct fig_line_data fig_line_data;
+fig_line_data *fig_line_new(const rep_run *run, const rep_cross_fig *f);
+void fig_line_add(fig_line_data *d, const rep_run *run,
+                  const rep_cross_fig *f, int wl);
+void fig_line_free(fig_line_data *d);
+
+/* Draw d into box; f->no_title leaves title and caption out. */
 void fig_line_draw(chart_ctx *cc, const rep_run *run,
-                   const rep_cross_fig *f, chart_box box);
+                   const rep_cross_fig *f, const fig_line_data *d,
+                   chart_box box);
 
 #endif

@@ -611,19 +611,18 @@ static void workload_section(rep_doc *d, const rep_run *run, int wl,
 /* A figure across workloads on its own page, with its title and caption
  * whatever title= says (that is for the figure files). */
 static void cross_section(rep_doc *d, const rep_run *run,
-                          const rep_cross_fig *f)
+                          const rep_layout *lay, const fig_cross_set *xs,
+                          int i)
 {
     char head[160];
-    rep_cross_fig shown = *f;   /* title="off" is for the files */
-    shown.no_title = 0;
     rep_doc_new_page(d);
-    fig_cross_title(run, f, head, sizeof head);
+    fig_cross_title(run, &lay->cross[i], head, sizeof head);
     rep_doc_heading(d, head, 0);
     double h = FIG_PAGE_H;
     rep_doc_need(d, h);
-    if (!d->measure)
-        fig_cross_draw(&d->cc, run, &shown, (chart_box){ rep_doc_left(d), d->y,
-                                                   rep_doc_width(d), h });
+    if (!d->measure)   /* titled: title="off" is for the files */
+        fig_cross_draw(&d->cc, run, xs, i, 1, (chart_box){ rep_doc_left(d),
+                                                d->y, rep_doc_width(d), h });
     d->y += h + 10;
 }
 
@@ -664,7 +663,7 @@ static void overlay_pages(rep_doc *d, const rep_run *run,
 }
 
 static int body(rep_doc *d, rep_run *run, const rep_layout *lay,
-                const rep_overlay *ov, gd_err *err)
+                const rep_overlay *ov, const fig_cross_set *xs, gd_err *err)
 {
     int rc = GD_OK;
     rep_regression_page(d, run);   /* only when DIR/compare.json exists */
@@ -687,10 +686,8 @@ static int body(rep_doc *d, rep_run *run, const rep_layout *lay,
             rep_study_calibration(d, run);
             rep_mfloop_page(d, run);
             break;
-        case REP_SEC_FIGURE:   /* reads every workload's records */
-            rc = rep_run_select_all(run, err);
-            if (!rc)
-                cross_section(d, run, &lay->cross[lay->section_fig[s]]);
+        case REP_SEC_FIGURE:   /* gathered before (write_pdf) */
+            cross_section(d, run, lay, xs, lay->section_fig[s]);
             break;
         case REP_SEC_ANNOTATIONS:
             if (rep_sec_has_campaign_annotations(run))
@@ -709,9 +706,9 @@ static int body(rep_doc *d, rep_run *run, const rep_layout *lay,
 /* One full document; toc_shift < 0: a layout pass (no contents, figures
  * not drawn) that only records where headings land. */
 static int render_doc(rep_run *run, const rep_layout *lay,
-                      const rep_overlay *ov, const char *path, rep_doc *d,
-                      const rep_toc_entry *toc, int ntoc, int toc_pages,
-                      gd_err *err)
+                      const rep_overlay *ov, const fig_cross_set *xs,
+                      const char *path, rep_doc *d, const rep_toc_entry *toc,
+                      int ntoc, int toc_pages, gd_err *err)
 {
     char title[160], footer[200];
     int letter = strcmp(run->camp.paper, "letter") == 0;
@@ -727,14 +724,15 @@ static int render_doc(rep_run *run, const rep_layout *lay,
         title_page(d, run);
     if (toc && lay->contents)
         rep_sec_contents(d, toc, ntoc, toc_pages, 1);
-    rc = body(d, run, lay, ov, err);
+    rc = body(d, run, lay, ov, xs, err);
     if (rc)
         rep_doc_abandon(d);
     return rc;
 }
 
-static int write_pdf(rep_run *run, const rep_layout *lay,
-                     const rep_overlay *ov, gd_err *err)
+static int write_pdf_with(rep_run *run, const rep_layout *lay,
+                          const rep_overlay *ov, const fig_cross_set *xs,
+                          gd_err *err)
 {
     char path[4096];
     rep_doc *d = calloc(1, sizeof *d);
@@ -742,14 +740,14 @@ static int write_pdf(rep_run *run, const rep_layout *lay,
     int rc = d ? rep_run_path(run, "report.pdf", path, sizeof path, err)
                : gd_errf(err, GD_EENV, "report.pdf: out of memory");
     if (!rc && !lay->contents) {   /* no contents: one pass is enough */
-        rc = render_doc(run, lay, ov, path, d, none, 0, 0, err);
+        rc = render_doc(run, lay, ov, xs, path, d, none, 0, 0, err);
         if (!rc)
             rc = rep_doc_end(d, path, err);
         free(d);
         return rc;
     }
     if (!rc)
-        rc = render_doc(run, lay, ov, path, d, NULL, 0, 0, err);
+        rc = render_doc(run, lay, ov, xs, path, d, NULL, 0, 0, err);
     if (rc) {
         free(d);
         return rc;
@@ -766,11 +764,25 @@ static int write_pdf(rep_run *run, const rep_layout *lay,
         free(d);
         return gd_errf(err, GD_EENV, "%s: out of memory", path);
     }
-    rc = render_doc(run, lay, ov, path, d, toc, ntoc, pages, err);
+    rc = render_doc(run, lay, ov, xs, path, d, toc, ntoc, pages, err);
     if (!rc)
         rc = rep_doc_end(d, path, err);
     free(toc);
     free(d);
+    return rc;
+}
+
+/* The figures across workloads gathered first, one workload at a time. */
+static int write_pdf(rep_run *run, const rep_layout *lay,
+                     const rep_overlay *ov, gd_err *err)
+{
+    fig_cross_set *xs = NULL;
+    int rc = lay->ncross ? fig_cross_gather(run, lay->cross, lay->ncross,
+                                            &xs, err)
+                         : GD_OK;
+    if (!rc)
+        rc = write_pdf_with(run, lay, ov, xs, err);
+    fig_cross_free(xs);
     return rc;
 }
 
@@ -806,22 +818,27 @@ static int write_item_figures(const rep_run *run, int wl,
     return rc;
 }
 
-/* Per workload, with its records loaded (rep_run_select). */
+/* Per workload, with its records loaded (rep_run_select); the figures
+ * across workloads take what they draw from each workload in turn. */
 static int write_figures(rep_run *run, const rep_layout *lay, gd_err *err)
 {
-    int rc = GD_OK;
+    fig_cross_set *xs = lay->ncross ? fig_cross_new(run, lay->cross,
+                                                    lay->ncross) : NULL;
+    int rc = lay->ncross && !xs
+             ? gd_errf(err, GD_EENV, "%s: out of memory", run->dir) : GD_OK;
     for (int w = 0; !rc && w < run->nwl; w++) {
         rc = rep_run_select(run, run->wl[w].name, err);
         for (int i = 0; !rc && i < lay->nitems; i++)
             if (lay->item[i].kind == REP_ITEM_FIGURE)
                 rc = write_item_figures(run, w, &lay->item[i], &lay->font,
                                         err);
+        if (!rc)
+            fig_cross_add(xs, run, w);
     }
-    if (!rc && lay->ncross)   /* figures across workloads read them all */
-        rc = rep_run_select_all(run, err);
     for (int i = 0; !rc && i < lay->ncross; i++)
-        rc = fig_cross_write_files(run, &lay->cross[i], run->camp.formats,
-                                  &lay->font, err);
+        rc = fig_cross_write_files(run, xs, i, run->camp.formats, &lay->font,
+                                   err);
+    fig_cross_free(xs);
     if (!rc)
         rc = rep_agg_write_figures(run, &lay->font, err);
     if (!rc)

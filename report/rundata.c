@@ -207,7 +207,6 @@ static void drop_selection(rep_run *run)
     run->recs = NULL;
     run->nrecs = 0;
     run->recs_wl[0] = '\0';
-    run->recs_all = 0;
 }
 
 static void drop_cache(rep_run *run)
@@ -261,7 +260,7 @@ static int order_workloads(rep_run *run, gd_err *err)
 
 int rep_run_select(rep_run *run, const char *name, gd_err *err)
 {
-    if (run->recs && !run->recs_all && strcmp(run->recs_wl, name) == 0)
+    if (run->recs && strcmp(run->recs_wl, name) == 0)
         return GD_OK;
     drop_selection(run);
     for (int i = 0; i < run->njwl; i++)
@@ -294,23 +293,6 @@ int rep_run_select(rep_run *run, const char *name, gd_err *err)
 const space_def *rep_run_space(const rep_run *run)
 {
     return run->have_camp ? &run->camp.space : NULL;
-}
-
-int rep_run_select_all(rep_run *run, gd_err *err)
-{
-    if (run->recs_all)
-        return GD_OK;
-    drop_selection(run);
-    drop_cache(run);   /* the whole journal is held now: no second copy */
-    if (run->shared)
-        rcache_drop(run->shared);
-    int rc = store_load_all_in(run->journal, rep_run_space(run), &run->recs,
-                               &run->nrecs, err);
-    if (rc)
-        return rc;
-    store_sort_canonical(run->recs, run->nrecs);
-    run->recs_all = 1;
-    return GD_OK;
 }
 
 int rep_run_each(rep_run *run, int (*fn)(rep_run *run, void *arg),

@@ -53,7 +53,6 @@ typedef struct {
     store_record *recs;
     size_t nrecs;
     char recs_wl[64];
-    int recs_all;           /* recs holds every workload's records */
     /* When the journal's GPU lines fit REP_CACHE_BYTES of records, each
      * workload's records are parsed once and kept (cache[i] for jwl[i]):
      * the report selects each workload several times (facts, CSV,
@@ -109,10 +108,6 @@ void rep_run_free(rep_run *run);
  * the journal has none), freeing the previous selection (or taking them
  * from the cache when the journal is small enough to keep parsed). */
 int rep_run_select(rep_run *run, const char *name, gd_err *err);
-/* Load every workload's records into run->recs (canonical order): for the
- * figures across workloads (layout <figure kind="line"|"bars">) only, so
- * the report holds the whole journal only when a layout asks for them. */
-int rep_run_select_all(rep_run *run, gd_err *err);
 /* Call fn on each journal workload's records in canonical order (by
  * name), one workload in memory at a time; stops at fn's first nonzero
  * return, which it returns. */
