@@ -8,7 +8,10 @@
 #include <libxml/parser.h>
 #include <cjson/cJSON.h>
 #include "analysis.h"
+#include "figcross.h"
 #include "figures.h"
+#include "layout.h"
+#include "reccache.h"
 #include "report.h"
 #include "rundata.h"
 #include "space.h"
@@ -842,6 +845,85 @@ START_TEST(bars_figure_speedups)
 }
 END_TEST
 
+/* Issue 28: the figures across workloads (line, bars) take what they draw
+ * from one workload's records at a time, like every other part of the
+ * report: rendering a layout with both through gpudse run's record cache
+ * keeps the cache whole (it was dropped when they loaded the whole
+ * journal), and the figures drawn from a gather over the journal
+ * (fig_cross_gather, the PDF's) are the bytes of the figure files (whose
+ * process takes each workload in its own loop). */
+START_TEST(cross_figures_one_workload_at_a_time)
+{
+    char dir[512], lay[600], path[700], saved[700];
+    gd_err err = { 0 };
+    wl_spec w[3] = { { "vecadd", 12, 0, 0 }, { "sgemm", 12, 0, 0 },
+                     { "broken", 3, 0, 1 } };
+    make_run("xonewl", w, 3, "", dir, sizeof dir);
+    add_cluster_sweep(dir, "vecadd", 0.05);
+    add_cluster_sweep(dir, "sgemm", 0.2);
+    snprintf(lay, sizeof lay, "%s/lay.xml", dir);
+    tu_write(lay, "<report>\n<workloads>\n<figure kind=\"pareto\"/>\n"
+                  "</workloads>\n<figure kind=\"line\" knob=\"n_clusters\" "
+                  "metric=\"ipc\"/>\n<figure kind=\"bars\" metric=\"ipc\" "
+                  "configs=\"best; n_clusters=60\"/>\n</report>\n");
+    rcache cache;   /* gpudse run's way: the analysis fills it */
+    rcache_init(&cache);
+    ck_assert_msg(ana_run_cached(dir, &cache, &err) == 0, "ana_run: %s",
+                  err.msg);
+    ck_assert_int_eq(cache.n, 3);
+    ck_assert_msg(rep_render_cached(dir, lay, &cache, &err) == 0, "%s",
+                  err.msg);
+    ck_assert_msg(cache.n == 3, "the record cache holds %d of 3 workloads "
+                  "after the figures across workloads", cache.n);
+    rcache_free(&cache);
+    size_t la, lb, len;
+    char *line = slurp(dir, "figures/line_n_clusters_ipc.svg", &la);
+    char *bars = slurp(dir, "figures/bars_ipc.svg", &lb);
+    snprintf(path, sizeof path, "%s/report.pdf", dir);
+    char *text = pdf_text(path);
+    assert_contains(text, "broken (no baseline)", "line caption");
+    assert_contains(text, "broken × best by IPC (no baseline value)",
+                    "bars caption");
+    free(text);
+
+    /* the PDF's way: one pass over the journal, then the same files */
+    rep_run run;
+    rep_layout l;
+    fig_cross_set *xs = NULL;
+    ck_assert_msg(rep_run_load(dir, &run, &err) == 0, "%s", err.msg);
+    ck_assert_msg(rep_layout_load_camp(lay, &run.camp, &l, &err) == 0, "%s",
+                  err.msg);
+    ck_assert_int_eq(l.ncross, 2);
+    snprintf(saved, sizeof saved, "%s/figures", dir);
+    snprintf(path, sizeof path, "%s/figures.rendered", dir);
+    ck_assert_int_eq(rename(saved, path), 0);
+    ck_assert_msg(fig_cross_gather(&run, l.cross, l.ncross, &xs, &err) == 0,
+                  "%s", err.msg);
+    /* the pass ends on the last workload by name, holding it alone */
+    ck_assert_str_eq(run.recs_wl, "vecadd");
+    for (size_t i = 0; i < run.nrecs; i++)
+        ck_assert_str_eq(run.recs[i].workload, "vecadd");
+    for (int i = 0; i < l.ncross; i++)
+        ck_assert_msg(fig_cross_write_files(&run, xs, i, CAMP_FMT_SVG,
+                                            &l.font, &err) == 0, "%s",
+                      err.msg);
+    ck_assert_int_ne(fig_cross_write_files(&run, xs, 2, CAMP_FMT_SVG,
+                                           &l.font, &err), 0);
+    fig_cross_free(xs);
+    rep_run_free(&run);
+    char *line2 = slurp(dir, "figures/line_n_clusters_ipc.svg", &len);
+    ck_assert_msg(len == la && memcmp(line, line2, la) == 0,
+                  "line figure: gathered differs from the figure file");
+    char *bars2 = slurp(dir, "figures/bars_ipc.svg", &len);
+    ck_assert_msg(len == lb && memcmp(bars, bars2, lb) == 0,
+                  "bars figure: gathered differs from the figure file");
+    free(line);
+    free(line2);
+    free(bars);
+    free(bars2);
+}
+END_TEST
+
 /* Issue 26.6: title="off" leaves the title out of the figure files but
  * not the report; top="N" cuts the front table (and says so); the shmem
  * column carries its unit. */
@@ -1359,6 +1441,7 @@ static Suite *report_suite(void)
     tcase_add_test(tc, line_figure_across_workloads);
     tcase_add_test(tc, line_figure_layout_errors);
     tcase_add_test(tc, bars_figure_speedups);
+    tcase_add_test(tc, cross_figures_one_workload_at_a_time);
     tcase_add_test(tc, figure_controls_title_top_units);
     tcase_add_test(tc, figure_controls_errors);
     tcase_add_test(tc, rundata_one_workload_at_a_time);
