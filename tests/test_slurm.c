@@ -6,7 +6,9 @@
  * records as the local executor's (the hangs time out and are resubmitted
  * once); SIGINT cancels the queued and running tasks and the run resumes;
  * a coordinator killed with -9 is resumed by adopting its tasks; tasks
- * cancelled from outside are journaled as failed. */
+ * cancelled from outside are journaled as failed, and so is one whose job
+ * ended of the cancel and was saved as if ok; a stop keeps the results of
+ * tasks that completed before it and runs the others again. */
 #include "testrun.h"
 #include <dirent.h>
 #include <limits.h>
@@ -62,6 +64,32 @@ START_TEST(slurm_states_map_to_failure_classes)
     int infra;
     slurm_state_class("OUT_OF_MEMORY", &infra, why, sizeof why);
     ck_assert_msg(strstr(why, "out of memory"), "%s", why);
+}
+END_TEST
+
+/* A result.json is taken only from a task Slurm says COMPLETED (or no
+ * longer knows); a task it cancelled, timed out or preempted is classified
+ * by that state whatever its job wrote as it ended. */
+START_TEST(results_are_taken_only_from_completed_tasks)
+{
+    static const struct {
+        const char *state;
+        int known, verdict;
+    } cases[] = {
+        {"COMPLETED", 1, SLURM_TAKE}, {"", 1, SLURM_TAKE},
+        {"", 0, SLURM_WAIT}, {"RUNNING", 1, SLURM_WAIT},
+        {"COMPLETING", 1, SLURM_WAIT}, {"PENDING", 1, SLURM_WAIT},
+        {"REQUEUED", 1, SLURM_WAIT}, {"SIGNALING", 1, SLURM_WAIT},
+        {"CANCELLED", 1, SLURM_SET_ASIDE}, {"TIMEOUT", 1, SLURM_SET_ASIDE},
+        {"DEADLINE", 1, SLURM_SET_ASIDE}, {"PREEMPTED", 1, SLURM_SET_ASIDE},
+        {"NODE_FAIL", 1, SLURM_SET_ASIDE},
+        {"OUT_OF_MEMORY", 1, SLURM_SET_ASIDE}, {"FAILED", 1, SLURM_SET_ASIDE},
+        {"SOMETHING_NEW", 1, SLURM_SET_ASIDE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        ck_assert_msg(slurm_result_verdict(cases[i].state, cases[i].known)
+                      == cases[i].verdict, "%s (known %d)", cases[i].state,
+                      cases[i].known);
 }
 END_TEST
 
@@ -457,6 +485,8 @@ START_TEST(job_run_stopped_takes_its_job)
         ck_assert_msg(be->prepare(&bj, &x, &err) == 0, "%s", err.msg);
         ck_assert(jobrun_write_spec(be, &bj, &x, camp, &err) == 0);
         be_exec_free(&x);
+        /* an earlier run's result (a requeued task): not this run's */
+        shf("echo '{\"stale\": 1}' > %s/result.json", dir);
         pid_t jr = fork();
         if (jr == 0) {
             execl(tu_bin(), "gpudse", "job-run", dir, (char *)NULL);
@@ -629,6 +659,215 @@ START_TEST(tasks_slurm_ends_are_classified)
 }
 END_TEST
 
+/* A campaign of two jobs whose simulator wrapper, told to stop (SIGTERM),
+ * prints the partial metrics it has (IPC = 0.5) and exits 0, as real
+ * wrappers do; otherwise it sleeps $GPUDSE_TEST_SLEEP s (30) and prints
+ * IPC = n_clusters. Its pid and its sleep's land in sim.pid and sleep.pid
+ * in the job directory. */
+static void write_trap_campaign(const char *path, const char *name)
+{
+    tu_write(tp("/trapper.sh"), "#!/bin/sh\n"
+             "trap 'kill $pid 2>/dev/null; echo \"IPC = 0.5\"; exit 0' TERM\n"
+             "sleep \"${GPUDSE_TEST_SLEEP:-30}\" &\npid=$!\n"
+             "echo $pid > sleep.pid\necho $$ > sim.pid\nwait $pid\n"
+             "echo \"IPC = $1\"\n");
+    shf("chmod +x %s", tp("/trapper.sh"));
+    char text[4096];
+    snprintf(text, sizeof text,
+             "<campaign name=\"%s\">\n"
+             "  <simulator backend=\"command\">\n"
+             "    <command>{campaign_dir}/trapper.sh {n_clusters}</command>\n"
+             "    <metric name=\"ipc\" regex=\"IPC = ([0-9.]+)\"/>\n"
+             "  </simulator>\n"
+             "  <workloads><workload name=\"a\" timeout=\"300\"/></workloads>\n"
+             "  <space><knob name=\"n_clusters\" values=\"8 15\"/></space>\n"
+             "  <objectives><maximize metric=\"ipc\"/></objectives>\n"
+             "  <search strategy=\"exhaustive\" budget=\"2\"/>\n"
+             "  <execution executor=\"slurm\" timeout=\"60\" grace=\"0.5\"/>\n"
+             "  <report formats=\"svg\"/>\n"
+             "</campaign>\n", name);
+    tu_write(path, text);
+}
+
+/* The two job directories of run dir (sorted), once both tasks run and
+ * their simulators wrote their pids. */
+static void two_running_jobs(const char *run, const char *name,
+                             char dirs[2][PATH_MAX])
+{
+    char cmd[PATH_MAX * 2];
+    snprintf(cmd, sizeof cmd, "test \"$(squeue -h -t RUNNING -n gpudse-%s-a "
+             "-o %%i | wc -l)\" = 2 && test $(ls %s/jobs/*/sim.pid "
+             "2>/dev/null | wc -l) = 2", name, run);
+    ck_assert_msg(wait_for(cmd, 20), "the tasks never ran");
+    char list[2 * PATH_MAX + 8];
+    snprintf(cmd, sizeof cmd, "ls -d %s/jobs/*/ | sort | tr -s / | "
+             "sed 's,/$,,'", run);
+    capture(cmd, list, sizeof list);
+    char *nl = strchr(list, '\n');
+    ck_assert(nl != NULL);
+    *nl = '\0';
+    util_strlcpy(dirs[0], list, PATH_MAX);
+    util_strlcpy(dirs[1], nl + 1, PATH_MAX);
+    nl = strchr(dirs[1], '\n');
+    if (nl)
+        *nl = '\0';
+}
+
+/* The task id (JOB_TASK) in dir/slurm.json. */
+static void task_id(const char *dir, char *out, size_t n)
+{
+    char cmd[PATH_MAX + 128];
+    snprintf(cmd, sizeof cmd, "sed -n 's/.*\"job\": \\([0-9]*\\), \"task\": "
+             "\\([0-9]*\\).*/\\1_\\2/p' %s/slurm.json | tr -d '\\n'", dir);
+    capture(cmd, out, n);
+    ck_assert_msg(out[0], "no Slurm id in %s", dir);
+}
+
+/* The job in dir ends as it should: its sleep is cut, so the wrapper
+ * prints its full metrics and exits 0; returns once Slurm says its task
+ * COMPLETED. */
+static void finish_job(const char *dir)
+{
+    char id[64], cmd[PATH_MAX + 128];
+    task_id(dir, id, sizeof id);
+    ck_assert_int_eq(shf("kill $(cat %s/sleep.pid)", dir), 0);
+    snprintf(cmd, sizeof cmd, "test \"$(squeue -h -j %s -t all -o %%T)\" = "
+             "COMPLETED", id);
+    ck_assert_msg(wait_for(cmd, 20), "%s never completed", id);
+}
+
+/* What the race leaves in dir: Slurm signals a task's processes in no set
+ * order, so the wrapper can end of its SIGTERM, printing partial metrics,
+ * and job-run save that as ok before its own SIGTERM comes. Forced here:
+ * job-run runs the same job.json in a copy of dir, only its wrapper gets
+ * the SIGTERM, and the ok result.json it writes (IPC = 0.5) is moved into
+ * dir while dir's own task still runs. */
+static void race_result(const char *dir)
+{
+    char copy[PATH_MAX], path[PATH_MAX + 32];
+    snprintf(copy, sizeof copy, "%s/race", tp(""));
+    ck_assert_int_eq(shf("rm -rf %s && mkdir -p %s && cp %s/job.json "
+                         "%s/cmd.sh %s/config.json %s/", copy, copy, dir, dir,
+                         dir, copy), 0);
+    unsetenv("GPUDSE_TEST_SLEEP");
+    pid_t jr = fork();
+    if (jr == 0) {
+        execl(tu_bin(), "gpudse", "job-run", copy, (char *)NULL);
+        _exit(127);
+    }
+    snprintf(path, sizeof path, "test -s %s/sim.pid", copy);
+    ck_assert_msg(wait_for(path, 10), "the copy's job never started");
+    ck_assert_int_eq(shf("kill -TERM $(cat %s/sim.pid)", copy), 0);
+    int st;
+    waitpid(jr, &st, 0);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "job-run: %d", st);
+    store_record r;
+    gd_err err;
+    ck_assert_msg(jobrun_read_result(copy, NULL, &r, &err) == 0, "%s",
+                  err.msg);
+    double ipc;
+    ck_assert_msg(r.status == ST_OK && met_get(&r.metrics, "ipc", &ipc) == 0
+                  && ipc == 0.5, "the race's result: %s %s",
+                  store_status_name(r.status), r.reason);
+    ck_assert_int_eq(shf("mv %s/result.json %s/result.json", copy, dir), 0);
+}
+
+static const store_record *by_key(const store_record *r, size_t n,
+                                  const char *dir)
+{
+    const char *key = strrchr(dir, '/') + 1;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(r[i].key, key))
+            return &r[i];
+    return NULL;
+}
+
+/* Slurm cancels a task (scancel from outside; its time limit is the same)
+ * whose job ended of the SIGTERM and was saved as ok with partial
+ * metrics: the task's state, not its result.json, classifies it; a task
+ * that completed before keeps its result. */
+START_TEST(a_result_saved_as_slurm_cancels_is_not_ok)
+{
+    NEED_CLUSTER();
+    unsetenv("GPUDSE_TEST_SLEEP");
+    write_trap_campaign(tp("/rc.xml"), "rc");
+    shf("rm -rf %s/rc-run", T);
+    pid_t pid = start_run(tp("/rc.xml"), tp("/rc-run"));
+    char d[2][PATH_MAX], id[64];
+    two_running_jobs(tp("/rc-run"), "rc", d);
+    finish_job(d[1]);
+    race_result(d[0]);
+    task_id(d[0], id, sizeof id);
+    ck_assert_int_eq(shf("scancel %s", id), 0);
+    int st;
+    waitpid(pid, &st, 0);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %d", st);
+    size_t n;
+    store_record *r = load(tp("/rc-run"), &n);
+    ck_assert_uint_eq(n, 2);
+    const store_record *cut = by_key(r, n, d[0]), *done = by_key(r, n, d[1]);
+    ck_assert(cut && done);
+    double ipc;
+    ck_assert_msg(cut->status == ST_FAILED && strstr(cut->reason, "CANCELLED")
+                  && strstr(cut->reason, "not taken")
+                  && met_get(&cut->metrics, "ipc", &ipc) != 0,
+                  "cancelled: %s %s", store_status_name(cut->status),
+                  cut->reason);
+    ck_assert_msg(done->status == ST_OK
+                  && met_get(&done->metrics, "ipc", &ipc) == 0
+                  && ipc == done->cfg.n_clusters, "completed: %s %s",
+                  store_status_name(done->status), done->reason);
+    free(r);
+    ck_assert_int_eq(shf("test -s %s/result.set-aside.json", d[0]), 0);
+}
+END_TEST
+
+/* Ctrl-C: the coordinator cancels its tasks; one whose job ended of it and
+ * was saved as ok is not journaled but runs again on resume, one that
+ * completed before the stop keeps its result. */
+START_TEST(a_stop_keeps_only_what_completed_before_it)
+{
+    NEED_CLUSTER();
+    unsetenv("GPUDSE_TEST_SLEEP");
+    write_trap_campaign(tp("/rs.xml"), "rs");
+    shf("rm -rf %s/rs-run", T);
+    pid_t pid = start_run(tp("/rs.xml"), tp("/rs-run"));
+    char d[2][PATH_MAX];
+    two_running_jobs(tp("/rs-run"), "rs", d);
+    finish_job(d[1]);
+    race_result(d[0]);
+    kill(pid, SIGINT);
+    int st;
+    waitpid(pid, &st, 0);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 3, "status %d", st);
+    size_t n;
+    store_record *r = load(tp("/rs-run"), &n);
+    double ipc;
+    ck_assert_msg(n == 1 && by_key(r, n, d[1]) && r[0].status == ST_OK
+                  && met_get(&r[0].metrics, "ipc", &ipc) == 0
+                  && ipc == r[0].cfg.n_clusters, "%zu records, first %s %s",
+                  n, n ? store_status_name(r[0].status) : "-",
+                  n ? r[0].reason : "");
+    free(r);
+    ck_assert_int_eq(shf("grep -q 'interrupted .* cancelled Slurm job' "
+                         "%s/rs-run/run.log", T), 0);
+    /* resume: the cut job runs again, to its end */
+    setenv("GPUDSE_TEST_SLEEP", "0", 1);
+    pid = start_run(tp("/rs.xml"), tp("/rs-run"));
+    waitpid(pid, &st, 0);
+    unsetenv("GPUDSE_TEST_SLEEP");
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+    r = load(tp("/rs-run"), &n);
+    ck_assert_uint_eq(n, 2);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(r[i].status == ST_OK
+                      && met_get(&r[i].metrics, "ipc", &ipc) == 0
+                      && ipc == r[i].cfg.n_clusters, "%s: %s %s", r[i].key,
+                      store_status_name(r[i].status), r[i].reason);
+    free(r);
+}
+END_TEST
+
 /* A task whose job-run could not save the job's output (a full disk)
  * leaves its message instead of a result: the run stops with exit 3,
  * nothing journaled, and every job runs on resume (issue 22.1). */
@@ -674,6 +913,7 @@ static Suite *suite(void)
     TCase *t = tcase_create("slurm");
     tcase_set_timeout(t, 120);
     tcase_add_test(t, slurm_states_map_to_failure_classes);
+    tcase_add_test(t, results_are_taken_only_from_completed_tasks);
     tcase_add_test(t, execution_executor_attributes);
     tcase_add_test(t, jobs_from_cli_and_campaign_one_range_one_message);
     tcase_add_test(t, job_run_writes_the_record);
@@ -682,6 +922,8 @@ static Suite *suite(void)
     tcase_add_test(t, sigint_cancels_the_tasks_and_the_run_resumes);
     tcase_add_test(t, a_dead_coordinators_tasks_are_adopted);
     tcase_add_test(t, tasks_slurm_ends_are_classified);
+    tcase_add_test(t, a_result_saved_as_slurm_cancels_is_not_ok);
+    tcase_add_test(t, a_stop_keeps_only_what_completed_before_it);
     tcase_add_test(t, environment_error_in_a_task_stops_the_run);
     suite_add_tcase(s, t);
     return s;

@@ -2,7 +2,11 @@
  * jobs run as array tasks of `gpudse job-run` whose results come back as
  * jobs/<key>/result.json on the shared run directory. Job state comes from
  * squeue and those files only (no sacct). Jobs the loop starts are queued
- * and submitted together, one array per workload, on the next wait. */
+ * and submitted together, one array per workload, on the next wait. A
+ * result is taken once squeue says its task COMPLETED: a task Slurm ended
+ * otherwise (cancelled, timed out, preempted) is classified by its state
+ * whatever result.json says, since its job may have ended because of that
+ * signal and still printed metrics. */
 
 #include "exec_slurm.h"
 #include "execif.h"
@@ -29,8 +33,12 @@
 #define POLL_MIN 0.2         /* result files: first look, and after news */
 #define POLL_MAX 3.0         /* ... backing off while nothing happens */
 #define SQUEUE_EVERY 2.0     /* seconds between squeue calls */
+#define SQUEUE_CONFIRM 1.0   /* ... while results wait for their task's
+                                end state */
 #define RESULT_GRACE 10.0    /* a task Slurm says ended may still have a
                                 result on its way (NFS attribute caches) */
+#define SET_ASIDE "result.set-aside.json"  /* a result Slurm's state
+                                overrode, kept to look at */
 #define SLURM_JSON "slurm.json"
 
 enum { PH_READY, PH_QUEUED };
@@ -43,6 +51,9 @@ typedef struct {
     int task;                  /* ... and the task index */
     double ended_at;           /* Slurm reported it ended (or lost it)
                                   without a result; 0 while alive */
+    double queued_at;          /* submitted or adopted (now_s) */
+    int cancelled;             /* this coordinator cancelled it (a stop):
+                                  nothing of it is merged */
     char state[24];            /* last squeue state, "" when unknown */
     char sreason[64];          /* last squeue reason */
 } sjob;
@@ -57,6 +68,9 @@ typedef struct {
     int nended;                /* jobs ended in this wait */
     double pollwait;           /* the nap between looks, backing off */
     double last_squeue;
+    double squeue_ok_at;       /* the last squeue that answered */
+    int unconfirmed;           /* results waiting for their task's end
+                                  state (the last collect) */
     char bin[PATH_MAX];        /* the gpudse the tasks run */
     char sdir[PATH_MAX];       /* RUN/slurm: scripts, lists, task logs */
     char script[PATH_MAX];
@@ -115,6 +129,18 @@ int slurm_state_class(const char *state, int *infra, char *reason, size_t n)
         }
     snprintf(reason, n, "Slurm state %s without a result", state);
     return ST_FAILED;
+}
+
+int slurm_result_verdict(const char *state, int known)
+{
+    if (!state[0])
+        return known ? SLURM_TAKE : SLURM_WAIT;
+    if (!strcmp(state, "COMPLETED"))
+        return SLURM_TAKE;
+    int infra;
+    char why[8];
+    return slurm_state_class(state, &infra, why, sizeof why) < 0
+           ? SLURM_WAIT : SLURM_SET_ASIDE;
 }
 
 /* ---- running Slurm's commands ---- */
@@ -327,9 +353,10 @@ static void slurm_again(void *ex, const exec_job *x)
 {
     (void)ex;
     static const char *const files[] = {"stdout.log", "stderr.log",
-                                        JOBRUN_RESULT, "status.json"};
+                                        JOBRUN_RESULT, "status.json",
+                                        SET_ASIDE};
     int n = x->attempt + x->infra;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
         char from[PATH_MAX + 16], to[PATH_MAX + 32];
         snprintf(from, sizeof from, "%s/%s", x->dir, files[i]);
         snprintf(to, sizeof to, "%s/attempt%d.%s", x->dir, n, files[i]);
@@ -357,6 +384,7 @@ static int adopt(coord *co, sjob *j)
     if (!util_path_exists(spec) || read_slurm_json(j) != 0)
         return 0;
     j->phase = PH_QUEUED;
+    j->queued_at = now_s();
     logline(co, "adopted %s: Slurm job %ld_%d", j->x.key, j->jobid, j->task);
     return 1;
 }
@@ -540,6 +568,7 @@ static int submit_workload(coord *co, int wl, size_t *pick, gd_err *err)
             j->jobid = id;
             j->task = t;
             j->ended_at = 0;
+            j->queued_at = now_s();
             rc = write_slurm_json(j, err);
         }
         if (!rc)
@@ -608,12 +637,47 @@ static int merge(coord *co, size_t i, gd_err *err)
     return conclude(co, i, &e, err);
 }
 
+static int conclude_by_state(coord *co, size_t i, int set_aside,
+                             gd_err *err);
+
+/* What to do with job j's result.json (slurm_result_verdict): Slurm's
+ * state is known when an squeue that started after the task was queued
+ * answered. */
+static int verdict(const coord *co, const sjob *j)
+{
+    return slurm_result_verdict(j->state, co->squeue_ok_at > j->queued_at);
+}
+
+/* A result whose task Slurm ended otherwise than COMPLETED: kept as
+ * result.set-aside.json, and the state classifies the task. */
+static int set_aside(coord *co, size_t i, gd_err *err)
+{
+    sjob *j = &co->jobs[i];
+    char from[PATH_MAX + 16], to[PATH_MAX + 32];
+    job_file(j, JOBRUN_RESULT, from, sizeof from);
+    job_file(j, SET_ASIDE, to, sizeof to);
+    rename(from, to);
+    logline(co, "%s: Slurm job %ld_%d ended %s, so its result.json is not "
+            "taken (set aside as %s)", j->x.key, j->jobid, j->task,
+            j->state, SET_ASIDE);
+    return conclude_by_state(co, i, 1, err);
+}
+
+/* Merge the results whose tasks COMPLETED; count in co->unconfirmed those
+ * waiting for Slurm to say how their task ended. */
 static int collect(coord *co, gd_err *err)
 {
+    co->unconfirmed = 0;
     for (size_t i = 0; i < co->njobs;) {
         size_t before = co->njobs;
-        if (co->jobs[i].phase == PH_QUEUED && has_result(&co->jobs[i])) {
-            int rc = merge(co, i, err);
+        sjob *j = &co->jobs[i];
+        if (j->phase == PH_QUEUED && !j->cancelled && has_result(j)) {
+            int v = verdict(co, j), rc = GD_OK;
+            if (v == SLURM_WAIT)
+                co->unconfirmed++;
+            else
+                rc = v == SLURM_TAKE ? merge(co, i, err)
+                                     : set_aside(co, i, err);
             if (rc)
                 return rc;
             if (co->njobs < before)
@@ -663,7 +727,8 @@ static void read_states(coord *co, char *text)
  * environment error that stops the run with nothing journaled: the job
  * runs again on resume (its submission record is removed, so it is
  * submitted anew rather than adopted), as the local executor does. */
-static int conclude_by_state(coord *co, size_t i, gd_err *err)
+static int conclude_by_state(coord *co, size_t i, int set_aside,
+                             gd_err *err)
 {
     sjob *j = &co->jobs[i];
     char msg[sizeof err->msg - 64];
@@ -683,11 +748,12 @@ static int conclude_by_state(coord *co, size_t i, gd_err *err)
     e.wall_s = NAN;
     snprintf(e.infra_what, sizeof e.infra_what, "Slurm %s", j->state);
     snprintf(rec->reason, sizeof rec->reason, "Slurm job %ld_%d %s%s%s: %s; "
-             "see slurm/%ld_%d.log", j->jobid, j->task,
+             "%ssee slurm/%ld_%d.log", j->jobid, j->task,
              j->state[0] ? j->state : "unknown",
              j->sreason[0] && strcmp(j->sreason, "None") ? " " : "",
              j->sreason[0] && strcmp(j->sreason, "None") ? j->sreason : "",
-             why, j->jobid, j->task);
+             why, set_aside ? "the result it wrote as it ended is not taken ("
+             SET_ASIDE "); " : "", j->jobid, j->task);
     return conclude(co, i, &e, err);
 }
 
@@ -699,11 +765,11 @@ static int any_queued(const coord *co)
     return 0;
 }
 
-static int poll_squeue(coord *co, gd_err *err)
+/* Ask squeue for every task's state (stop: cut it short when raised, may
+ * be NULL); 0 when it answered, else -1 with the states as they were. */
+static int query_states(coord *co, volatile sig_atomic_t *stop)
 {
-    co->last_squeue = now_s();
-    for (size_t i = 0; i < co->njobs; i++)
-        co->jobs[i].state[0] = co->jobs[i].sreason[0] = '\0';
+    double started = co->last_squeue = now_s();
     char user[32];
     snprintf(user, sizeof user, "--user=%ld", (long)getuid());
     char *argv[] = {"squeue", "--noheader", "--array", "--states=all",
@@ -711,17 +777,25 @@ static int poll_squeue(coord *co, gd_err *err)
     util_buf out, errs;
     util_buf_init(&out);
     util_buf_init(&errs);
-    int st = run_tool(argv, &out, &errs, co->o->stop);
+    int st = run_tool(argv, &out, &errs, stop);
     if (st != 0) {  /* the controller may be busy: ask again later */
         logline(co, "squeue failed (exit %d): %s", st,
                 errs.s ? errs.s : "");
-        util_buf_free(&out);
-        util_buf_free(&errs);
-        return GD_OK;
+    } else {
+        for (size_t i = 0; i < co->njobs; i++)
+            co->jobs[i].state[0] = co->jobs[i].sreason[0] = '\0';
+        read_states(co, out.s ? out.s : (char *)"");
+        co->squeue_ok_at = started;
     }
-    read_states(co, out.s ? out.s : (char *)"");
     util_buf_free(&out);
     util_buf_free(&errs);
+    return st != 0 ? -1 : 0;
+}
+
+static int poll_squeue(coord *co, gd_err *err)
+{
+    if (query_states(co, co->o->stop) != 0)
+        return GD_OK;
     double now = now_s();
     int rc = GD_OK;
     for (size_t i = 0; !rc && i < co->njobs;) {
@@ -735,7 +809,7 @@ static int poll_squeue(coord *co, gd_err *err)
         } else if (j->ended_at == 0) {
             j->ended_at = now;
         } else if (now - j->ended_at >= RESULT_GRACE && !has_result(j)) {
-            rc = conclude_by_state(co, i, err);
+            rc = conclude_by_state(co, i, 0, err);
             if (co->njobs < before)
                 continue;  /* slot i holds another job now */
         }
@@ -746,8 +820,11 @@ static int poll_squeue(coord *co, gd_err *err)
 
 /* ---- stopping ---- */
 
-/* SIGINT: cancel every queued or running task; they run again on resume.
- * On an error the tasks keep running: a resumed run adopts them. */
+/* SIGINT: cancel every queued or running task; they run again on resume,
+ * whatever they write after (a job may end because of the cancel and
+ * still print metrics). Results whose tasks COMPLETED are kept: squeue is
+ * asked once more when results wait for that. On an error the tasks keep
+ * running: a resumed run adopts them. */
 static int slurm_stop(void *ex, int stopping)
 {
     coord *co = ex;
@@ -755,6 +832,8 @@ static int slurm_stop(void *ex, int stopping)
         return 0;
     gd_err ignore;
     collect(co, &ignore);  /* what finished meanwhile is kept */
+    if (co->unconfirmed && query_states(co, NULL) == 0)
+        collect(co, &ignore);
     char *argv[MAXARGS + 1];
     int n = 0;
     add_arg(argv, &n, MAXARGS, "scancel");
@@ -764,6 +843,7 @@ static int slurm_stop(void *ex, int stopping)
         if (j->phase != PH_QUEUED)
             continue;
         ncancel++;
+        j->cancelled = 1;
         char sj[PATH_MAX + 16];
         job_file(j, SLURM_JSON, sj, sizeof sj);
         remove(sj);
@@ -817,14 +897,20 @@ static int slurm_wait(void *ex, double wait_s, int *nended, gd_err *err)
         if (!rc)
             rc = collect(co, err);
         if (!rc && !stopped(co) && any_queued(co)
-            && now_s() - co->last_squeue >= SQUEUE_EVERY)
+            && now_s() - co->last_squeue >= (co->unconfirmed ? SQUEUE_CONFIRM
+                                                             : SQUEUE_EVERY)) {
             rc = poll_squeue(co, err);
+            if (!rc && co->unconfirmed)  /* what it confirmed, now */
+                rc = collect(co, err);
+        }
         double left = until - now_s();
         if (rc || stopped(co) || co->nended > 0 || left <= 0
             || (co->njobs == 0 && wait_s < 0))
             break;
         co->pollwait = co->news ? POLL_MIN : fmin(co->pollwait * 1.5,
                                                   POLL_MAX);
+        if (co->unconfirmed)
+            co->pollwait = fmin(co->pollwait, SQUEUE_CONFIRM);
         nap(co, fmin(co->pollwait, left));
     }
     *nended = co->nended;

@@ -5,10 +5,12 @@
  * --mem from the memory cap) whose tasks run `gpudse job-run` (jobrun.h),
  * and polls squeue and the tasks' result.json files — no slurmdbd/sacct
  * needed — to hand results back, and classifies tasks Slurm ended without
- * a result. SIGINT cancels its jobs (scancel). Each submitted job's Slurm
- * id is kept in jobs/<key>/slurm.json, so a coordinator that died is
- * resumed by adopting its queued and running tasks instead of submitting
- * them again. */
+ * a result, or whose result Slurm's state overrides (a result is taken
+ * only from a task that COMPLETED: slurm_result_verdict). SIGINT cancels
+ * its jobs (scancel), which then run again on resume whatever they wrote.
+ * Each submitted job's Slurm id is kept in jobs/<key>/slurm.json, so a
+ * coordinator that died is resumed by adopting its queued and running
+ * tasks instead of submitting them again. */
 #ifndef GPUDSE_EXEC_SLURM_H
 #define GPUDSE_EXEC_SLURM_H
 
@@ -33,5 +35,22 @@ int slurm_preflight(const camp_campaign *c, const char *executor,
  * failure, preemption, a lost job): those are resubmitted whatever the
  * campaign's retry-on says. */
 int slurm_state_class(const char *state, int *infra, char *reason, size_t n);
+
+/* What the coordinator does with a task's result.json, given the task's
+ * Slurm state (squeue %T; "" when squeue did not list it) and whether that
+ * state is known (an squeue that started after the task was queued
+ * answered). The job's result is taken only once its task COMPLETED (or
+ * Slurm no longer knows the task, long after it ended): Slurm signals a
+ * task's processes in no set order when it cancels it or its time limit
+ * fires, so a job (a wrapper that traps SIGTERM) may end and be saved with
+ * the partial metrics it had before job-run hears of the stop. */
+enum {
+    SLURM_TAKE,        /* merge result.json */
+    SLURM_WAIT,        /* alive, or not yet listed: ask squeue again */
+    SLURM_SET_ASIDE    /* ended otherwise (CANCELLED, TIMEOUT, PREEMPTED,
+                          ...): the state classifies it, as without a
+                          result; result.json is kept aside */
+};
+int slurm_result_verdict(const char *state, int known);
 
 #endif

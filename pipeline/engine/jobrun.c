@@ -327,8 +327,26 @@ static void catch_stop(void)
     sigaction(SIGINT, &sa, NULL);
 }
 
+/* SIGTERM and SIGINT held back from here on (a job that ended is
+ * classified and saved with them pending, never cut off half-way); 1 when
+ * one came already: its handler ran, or it is pending. */
+static int hold_stop(void)
+{
+    sigset_t s, pend;
+    sigemptyset(&s);
+    sigaddset(&s, SIGTERM);
+    sigaddset(&s, SIGINT);
+    sigprocmask(SIG_BLOCK, &s, NULL);
+    sigemptyset(&pend);
+    sigpending(&pend);
+    return stop_flag || sigismember(&pend, SIGTERM)
+           || sigismember(&pend, SIGINT);
+}
+
 /* Run the command to its end; 1 in *stopped when a signal to job-run cut
- * it short (then there is no result to write). */
+ * it short (then there is no result to write). From the job's end on,
+ * SIGTERM and SIGINT are held (hold_stop): job_run asks again just before
+ * it writes the result. */
 static int execute(const char *job_dir, const spec_t *s, exec_result *res,
                    int *stopped, gd_err *err)
 {
@@ -356,7 +374,7 @@ static int execute(const char *job_dir, const spec_t *s, exec_result *res,
                                                     : 0;  /* a shell's report */
     int outside = k == 1 && !res->timed_out
                   && (sig == SIGTERM || sig == SIGKILL);
-    *stopped = !rc && (k == 0 || stop_flag || outside);
+    *stopped = !rc && (hold_stop() || k == 0 || outside);
     if (*stopped && k == 0)
         exec_pool_stop_all(pool, s->grace_s, res);
     exec_pool_free(pool);
@@ -399,6 +417,11 @@ static int job_run(const char *job_dir, gd_err *err)
     exec_result res;
     memset(&res, 0, sizeof res);
     int stopped = 0;
+    char stale[PATH_MAX];
+    util_path_join(stale, sizeof stale, job_dir, JOBRUN_RESULT);
+    if (!rc && remove(stale) != 0 && errno != ENOENT)
+        rc = gd_errf(err, GD_EENV, "%s: %s (an earlier run's result must "
+                     "go before this one runs)", stale, strerror(errno));
     if (!rc)
         rc = execute(job_dir, &s, &res, &stopped, err);
     if (!rc && stopped)
@@ -415,7 +438,13 @@ static int job_run(const char *job_dir, gd_err *err)
         rc = be->finish(&bj, &res, &r, err);
         if (!rc)
             rc = jobsrc_write_status(job_dir, 0, &res, &r, err);
-        if (!rc)
+        /* a stop that came while the job ended or was read: the job may
+         * have ended because of it (Slurm signals the job first) */
+        if (!rc && hold_stop()) {
+            saving = 0;  /* a stop, not an environment error */
+            rc = gd_errf(err, GD_EENV, "%s: stopped by a signal as the job "
+                         "ended; no result written", job_dir);
+        } else if (!rc)
             rc = write_result(job_dir, &c.space, &r, err);
     }
     if (saving && rc == GD_EENV)

@@ -43,7 +43,10 @@ int jobrun_take_env_error(const char *job_dir, char *msg, size_t n);
 /* `gpudse job-run JOBDIR`: exit 0 when result.json was written (whatever
  * the job's outcome), 2 on a bad job.json, 3 when it could not run or was
  * stopped by SIGTERM/SIGINT (then no result is written; an environment
- * error other than a stop leaves environment-error.txt). */
+ * error other than a stop leaves environment-error.txt). An earlier
+ * result.json is removed before the job runs; a SIGTERM/SIGINT that comes
+ * at any time until result.json is written is a stop (the job may have
+ * ended because of it: Slurm signals the job's processes first). */
 int cmd_job_run(int argc, char **argv);
 
 #endif
