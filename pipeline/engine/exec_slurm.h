@@ -27,7 +27,7 @@ int slurm_preflight(const camp_campaign *c, const char *executor,
                     gd_err *err);
 
 /* What a Slurm job state (squeue %T, e.g. "TIMEOUT") means for a task that
- * left no result: -1 while the task is still alive (PENDING, RUNNING, ...),
+ * left no result (or one not taken: slurm_result_verdict): -1 while the task is still alive (PENDING, RUNNING, ...),
  * else its store_status (TIMEOUT and DEADLINE: timeout; OUT_OF_MEMORY: oom;
  * NODE_FAIL and BOOT_FAIL: crashed; PREEMPTED, CANCELLED, FAILED, COMPLETED
  * and a state Slurm no longer knows (""): failed), with why in reason. *infra
