@@ -7,8 +7,9 @@
  * once); SIGINT cancels the queued and running tasks and the run resumes;
  * a coordinator killed with -9 is resumed by adopting its tasks; tasks
  * cancelled from outside are journaled as failed, and so is one whose job
- * ended of the cancel and was saved as if ok; a stop keeps the results of
- * tasks that completed before it and runs the others again. */
+ * ended of the cancel and was saved as if ok (also when a resumed run
+ * adopts it); a stop keeps the results of tasks that completed before it
+ * and runs the others again. */
 #include "testrun.h"
 #include <dirent.h>
 #include <limits.h>
@@ -822,6 +823,47 @@ START_TEST(a_result_saved_as_slurm_cancels_is_not_ok)
 }
 END_TEST
 
+/* The same race while no coordinator watched (it was killed with -9):
+ * the resumed run adopts both tasks and takes only the completed one's
+ * result. */
+START_TEST(an_adopted_task_cancelled_meanwhile_is_not_ok)
+{
+    NEED_CLUSTER();
+    unsetenv("GPUDSE_TEST_SLEEP");
+    write_trap_campaign(tp("/ra.xml"), "ra");
+    shf("rm -rf %s/ra-run", T);
+    pid_t pid = start_run(tp("/ra.xml"), tp("/ra-run"));
+    char d[2][PATH_MAX], id[64];
+    two_running_jobs(tp("/ra-run"), "ra", d);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    finish_job(d[1]);
+    race_result(d[0]);
+    task_id(d[0], id, sizeof id);
+    ck_assert_int_eq(shf("scancel %s", id), 0);
+    int st;
+    pid = start_run(tp("/ra.xml"), tp("/ra-run"));
+    waitpid(pid, &st, 0);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %d", st);
+    ck_assert_int_eq(shf("test $(grep -c 'adopted' %s/ra-run/run.log) = 2",
+                         T), 0);
+    size_t n;
+    store_record *r = load(tp("/ra-run"), &n);
+    ck_assert_uint_eq(n, 2);
+    const store_record *cut = by_key(r, n, d[0]), *done = by_key(r, n, d[1]);
+    double ipc;
+    ck_assert(cut && done);
+    ck_assert_msg(cut->status == ST_FAILED && strstr(cut->reason, "CANCELLED")
+                  && strstr(cut->reason, "not taken"), "cancelled: %s %s",
+                  store_status_name(cut->status), cut->reason);
+    ck_assert_msg(done->status == ST_OK
+                  && met_get(&done->metrics, "ipc", &ipc) == 0
+                  && ipc == done->cfg.n_clusters, "completed: %s %s",
+                  store_status_name(done->status), done->reason);
+    free(r);
+}
+END_TEST
+
 /* Ctrl-C: the coordinator cancels its tasks; one whose job ended of it and
  * was saved as ok is not journaled but runs again on resume, one that
  * completed before the stop keeps its result. */
@@ -924,6 +966,7 @@ static Suite *suite(void)
     tcase_add_test(t, tasks_slurm_ends_are_classified);
     tcase_add_test(t, a_result_saved_as_slurm_cancels_is_not_ok);
     tcase_add_test(t, a_stop_keeps_only_what_completed_before_it);
+    tcase_add_test(t, an_adopted_task_cancelled_meanwhile_is_not_ok);
     tcase_add_test(t, environment_error_in_a_task_stops_the_run);
     suite_add_tcase(s, t);
     return s;
