@@ -16,6 +16,7 @@
 #include "figures.h"
 #include "metrics.h"
 #include "space.h"
+#include "workfork.h"
 
 static const char *const table_kinds = "front, quality";
 
@@ -555,23 +556,43 @@ static int parse_child(rep_layout *l, const xmlNode *n, const char *path,
     return GD_OK;
 }
 
+/* chart_font_check in a child process: pango starts threads, and the
+ * report forks its writers after the layout is read (a lock a thread held
+ * at the fork would stay held in a writer). The family fontconfig would
+ * use instead comes back as the error's text. */
+static int font_check_part(void *arg, gd_err *err)
+{
+    char got[128];
+    if (chart_font_check(arg, got, sizeof got) != 0)
+        return gd_errf(err, GD_EINPUT, "%s", got);
+    return GD_OK;
+}
+
 /* font="FAMILY": one fontconfig has itself (a substitute would make the
  * figures differ from host to host). */
 static int root_font(const xmlNode *n, const char *fam, rep_layout *l,
                      const char *path, gd_err *err)
 {
-    char got[128];
     if (!*fam || strlen(fam) >= sizeof l->font.family)
         return gd_errf(err, GD_EINPUT, "%s:%ld: font=\"%s\": name a font "
                        "family (under %zu characters), e.g. \"DejaVu "
                        "Serif\"", path, xmlGetLineNo(n), fam,
                        sizeof l->font.family);
-    if (chart_font_check(fam, got, sizeof got) != 0)
+    wf_child ch;
+    gd_err fe = { 0 };
+    wf_start(&ch, font_check_part, (void *)fam);
+    int rc = wf_wait(&ch, &fe);
+    if (rc && fe.code != GD_EINPUT) {   /* the check itself failed */
+        if (err)
+            *err = fe;
+        return rc;
+    }
+    if (rc)
         return gd_errf(err, GD_EINPUT, "%s:%ld: font=\"%s\" is not "
-                       "installed: fontconfig would use \"%s\" instead, and "
-                       "the figures would differ from host to host; install "
-                       "it or name one `fc-list : family` lists", path,
-                       xmlGetLineNo(n), fam, got);
+                       "installed: fontconfig would use \"%.127s\" instead, "
+                       "and the figures would differ from host to host; "
+                       "install it or name one `fc-list : family` lists",
+                       path, xmlGetLineNo(n), fam, fe.msg);
     util_strlcpy(l->font.family, fam, sizeof l->font.family);
     return GD_OK;
 }

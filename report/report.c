@@ -854,15 +854,20 @@ typedef struct {
     const rep_overlay *ov;
 } files_arg;
 
-/* results.csv, and the figure files: two parts, each written by a forked
- * child while this process writes report.pdf (workfork.h) — the CSV alone
- * takes about as long as the PDF, so one child for both would be the last
- * to end. Each child's copy of the run holds the records rep_run_load
- * parsed. */
+/* results.csv, the figure files and report.pdf: three parts, each written
+ * by a forked child (workfork.h) — the CSV alone takes about as long as
+ * the PDF, so one child for both would be the last to end. Each child's
+ * copy of the run holds the records rep_run_load parsed. */
 static int write_csv(void *arg, gd_err *err)
 {
     files_arg *a = arg;
     return rep_csv_write(a->run, err);
+}
+
+static int write_pdf_part(void *arg, gd_err *err)
+{
+    files_arg *a = arg;
+    return write_pdf(a->run, a->lay, a->ov->n ? a->ov : NULL, err);
 }
 
 static int write_figure_files(void *arg, gd_err *err)
@@ -923,12 +928,16 @@ static int render(const char *rundir, const char *layout,
         rep_run_free(&run);
         return rc;
     }
+    /* every part that draws runs in a child: pango starts threads, and a
+     * process that has them must not fork again (a lock one of them held
+     * stays held in the child), as a later render in this process would */
     files_arg fa = { &run, &lay, &ov };
-    wf_child csv, figs;
+    wf_child csv, figs, pdf;
     wf_start(&csv, write_csv, &fa);
     wf_start(&figs, write_figure_files, &fa);
+    wf_start(&pdf, write_pdf_part, &fa);
     gd_err pdf_err = { 0 }, fig_err = { 0 };
-    int pdf_rc = write_pdf(&run, &lay, ov.n ? &ov : NULL, &pdf_err);
+    int pdf_rc = wf_wait(&pdf, &pdf_err);
     int fig_rc = wf_wait(&figs, &fig_err);
     rc = wf_wait(&csv, err);   /* the errors in the order they were */
     if (!rc && fig_rc) {

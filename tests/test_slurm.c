@@ -783,6 +783,29 @@ static const store_record *by_key(const store_record *r, size_t n,
     return NULL;
 }
 
+/* The run in dir journaled two jobs: the one in d[0], cut by a cancel,
+ * failed (CANCELLED, its result not taken, no metric from it), the one in
+ * d[1], which completed, ok with its full IPC. */
+static void cut_failed_done_ok(const char *dir, char d[2][PATH_MAX])
+{
+    size_t n;
+    store_record *r = load(dir, &n);
+    ck_assert_uint_eq(n, 2);
+    const store_record *cut = by_key(r, n, d[0]), *done = by_key(r, n, d[1]);
+    ck_assert(cut && done);
+    double ipc;
+    ck_assert_msg(cut->status == ST_FAILED && strstr(cut->reason, "CANCELLED")
+                  && strstr(cut->reason, "not taken")
+                  && met_get(&cut->metrics, "ipc", &ipc) != 0,
+                  "cancelled: %s %s", store_status_name(cut->status),
+                  cut->reason);
+    ck_assert_msg(done->status == ST_OK
+                  && met_get(&done->metrics, "ipc", &ipc) == 0
+                  && ipc == done->cfg.n_clusters, "completed: %s %s",
+                  store_status_name(done->status), done->reason);
+    free(r);
+}
+
 /* Slurm cancels a task (scancel from outside; its time limit is the same)
  * whose job ended of the SIGTERM and was saved as ok with partial
  * metrics: the task's state, not its result.json, classifies it; a task
@@ -803,22 +826,7 @@ START_TEST(a_result_saved_as_slurm_cancels_is_not_ok)
     int st;
     waitpid(pid, &st, 0);
     ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %d", st);
-    size_t n;
-    store_record *r = load(tp("/rc-run"), &n);
-    ck_assert_uint_eq(n, 2);
-    const store_record *cut = by_key(r, n, d[0]), *done = by_key(r, n, d[1]);
-    ck_assert(cut && done);
-    double ipc;
-    ck_assert_msg(cut->status == ST_FAILED && strstr(cut->reason, "CANCELLED")
-                  && strstr(cut->reason, "not taken")
-                  && met_get(&cut->metrics, "ipc", &ipc) != 0,
-                  "cancelled: %s %s", store_status_name(cut->status),
-                  cut->reason);
-    ck_assert_msg(done->status == ST_OK
-                  && met_get(&done->metrics, "ipc", &ipc) == 0
-                  && ipc == done->cfg.n_clusters, "completed: %s %s",
-                  store_status_name(done->status), done->reason);
-    free(r);
+    cut_failed_done_ok(tp("/rc-run"), d);
     ck_assert_int_eq(shf("test -s %s/result.set-aside.json", d[0]), 0);
 }
 END_TEST
@@ -847,20 +855,7 @@ START_TEST(an_adopted_task_cancelled_meanwhile_is_not_ok)
     ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %d", st);
     ck_assert_int_eq(shf("test $(grep -c 'adopted' %s/ra-run/run.log) = 2",
                          T), 0);
-    size_t n;
-    store_record *r = load(tp("/ra-run"), &n);
-    ck_assert_uint_eq(n, 2);
-    const store_record *cut = by_key(r, n, d[0]), *done = by_key(r, n, d[1]);
-    double ipc;
-    ck_assert(cut && done);
-    ck_assert_msg(cut->status == ST_FAILED && strstr(cut->reason, "CANCELLED")
-                  && strstr(cut->reason, "not taken"), "cancelled: %s %s",
-                  store_status_name(cut->status), cut->reason);
-    ck_assert_msg(done->status == ST_OK
-                  && met_get(&done->metrics, "ipc", &ipc) == 0
-                  && ipc == done->cfg.n_clusters, "completed: %s %s",
-                  store_status_name(done->status), done->reason);
-    free(r);
+    cut_failed_done_ok(tp("/ra-run"), d);
 }
 END_TEST
 
